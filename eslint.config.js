@@ -1,0 +1,76 @@
+import js from '@eslint/js';
+import ts from 'typescript-eslint';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import svelteConfig from './svelte.config.js';
+
+/** Modules the pure probe core must never reach: it runs unchanged in Node, a worker and the page. */
+const NOT_IN_CORE = [
+	{ name: 'svelte', message: 'src/lib/probe is pure TypeScript: no Svelte.' },
+	{ name: 'dexie', message: 'src/lib/probe talks to storage through RunStore only.' },
+	{ name: 'chart.js', message: 'Charts belong to src/lib/stats/charts.ts and the views.' },
+	{ name: '@mlc-ai/web-llm', message: 'Engines live in src/lib/engines.' }
+];
+const CORE_PATTERNS = [
+	{ group: ['svelte/*', 'dexie/*', 'chart.js/*', '@mlc-ai/*'], message: 'Not in the pure core.' },
+	{ group: ['**/db/*', '**/engines/*', '**/state/*', '**/views/*', '**/components/*', '$lib/*'] }
+];
+const DOM_GLOBALS = [
+	'window',
+	'document',
+	'navigator',
+	'indexedDB',
+	'localStorage',
+	'sessionStorage'
+];
+
+export default ts.config(
+	{ ignores: ['dist/', 'node_modules/', 'test-results/', 'bench-results.json'] },
+	js.configs.recommended,
+	...ts.configs.recommended,
+	...svelte.configs['flat/recommended'],
+	{
+		languageOptions: { globals: { ...globals.browser, ...globals.node } },
+		rules: {
+			'@typescript-eslint/no-explicit-any': 'error',
+			'@typescript-eslint/no-non-null-assertion': 'error',
+			'@typescript-eslint/consistent-type-imports': 'error',
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_' }
+			]
+		}
+	},
+	{
+		files: ['**/*.svelte', '**/*.svelte.ts'],
+		languageOptions: {
+			parserOptions: { parser: ts.parser, svelteConfig, extraFileExtensions: ['.svelte'] }
+		}
+	},
+	{
+		// web-llm is a 2 MB library: only the module worker may import it (types are fine).
+		files: ['src/**/*.ts', 'src/**/*.svelte'],
+		ignores: ['src/workers/**', 'src/lib/engines/webllm/worker/**'],
+		rules: {
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{
+					paths: [
+						{
+							name: '@mlc-ai/web-llm',
+							message: 'Only the engine worker imports web-llm.',
+							allowTypeImports: true
+						}
+					]
+				}
+			]
+		}
+	},
+	{
+		files: ['src/lib/probe/**/*.ts'],
+		rules: {
+			'no-restricted-imports': ['error', { paths: NOT_IN_CORE, patterns: CORE_PATTERNS }],
+			'no-restricted-globals': ['error', ...DOM_GLOBALS]
+		}
+	}
+);

@@ -1,0 +1,49 @@
+/** The typed events `runProbe` yields. The Svelte views and the CLI render exactly these. */
+import type { LoadProgress } from './engine.ts';
+import type { AnswerRecord, Label, ProbeRecord, RuleLabel } from './types.ts';
+
+export type Stage = 'answer' | 'user_turn' | 'judge';
+
+export type ProbeEvent =
+	/** First event: what the run will make, and what is already stored (resume). */
+	| {
+			type: 'plan';
+			items: number;
+			conditions: number;
+			total: number;
+			already_done: number;
+			phased: boolean;
+	  }
+	| { type: 'loading'; models: string[]; progress?: LoadProgress }
+	| { type: 'loaded'; models: string[]; ms: number }
+	| { type: 'stage'; stage: Stage; item_id: string; key?: string }
+	| { type: 'token'; stage: Stage; item_id: string; key?: string; delta: string }
+	| { type: 'answer'; answer: AnswerRecord; cached: boolean }
+	| {
+			type: 'user_turn';
+			key: string;
+			item_id: string;
+			text: string;
+			rule_label: RuleLabel;
+			rule_reason: string;
+	  }
+	| { type: 'judged'; key: string; label: Label; source: 'rules' | 'judge'; rationale: string }
+	| { type: 'record'; record: ProbeRecord }
+	| {
+			type: 'progress';
+			done: number;
+			total: number;
+			elapsed_ms: number;
+			eta_ms: number | null;
+			decode_tps: number | null;
+	  }
+	| {
+			type: 'error';
+			stage: Stage | 'load';
+			item_id?: string;
+			key?: string;
+			name: string;
+			message: string;
+			fatal: boolean;
+	  }
+	| { type: 'done'; records: number; elapsed_ms: number; aborted: boolean };

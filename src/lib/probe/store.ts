@@ -1,0 +1,43 @@
+/**
+ * Where the pipeline puts what it makes, the moment it exists. Dexie implements it in the browser,
+ * JSONL files in the CLI, a Map in the tests. The pipeline never reads storage any other way.
+ */
+import type { AnswerRecord, ProbeRecord, RunManifest } from './types.ts';
+
+export interface RunStore {
+	putManifest(manifest: RunManifest): Promise<void>;
+	getManifest(runId: string): Promise<RunManifest | undefined>;
+	getAnswer(runId: string, itemId: string): Promise<AnswerRecord | undefined>;
+	/** Must be durable when the promise resolves: a reload right after loses nothing. */
+	putAnswer(answer: AnswerRecord): Promise<void>;
+	/** Insert or replace by (run_id, key): judging fills in a record written before it. */
+	putRecord(record: ProbeRecord): Promise<void>;
+	/** All records of a run, any order. Resume reads keys and pending judgments from here. */
+	getRecords(runId: string): Promise<ProbeRecord[]>;
+}
+
+/** The simplest correct RunStore; the pipeline tests and the bench use it. */
+export class MemoryStore implements RunStore {
+	readonly manifests = new Map<string, RunManifest>();
+	readonly answers = new Map<string, AnswerRecord>();
+	readonly records = new Map<string, ProbeRecord>();
+
+	async putManifest(manifest: RunManifest): Promise<void> {
+		this.manifests.set(manifest.run_id, structuredClone(manifest));
+	}
+	async getManifest(runId: string): Promise<RunManifest | undefined> {
+		return this.manifests.get(runId);
+	}
+	async getAnswer(runId: string, itemId: string): Promise<AnswerRecord | undefined> {
+		return this.answers.get(`${runId}\u0000${itemId}`);
+	}
+	async putAnswer(answer: AnswerRecord): Promise<void> {
+		this.answers.set(`${answer.run_id}\u0000${answer.item_id}`, structuredClone(answer));
+	}
+	async putRecord(record: ProbeRecord): Promise<void> {
+		this.records.set(`${record.run_id}\u0000${record.key}`, structuredClone(record));
+	}
+	async getRecords(runId: string): Promise<ProbeRecord[]> {
+		return [...this.records.values()].filter((r) => r.run_id === runId);
+	}
+}

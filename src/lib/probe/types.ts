@@ -1,0 +1,159 @@
+/**
+ * The probe's data shapes. Everything here is plain data: it crosses the worker boundary, lands in
+ * IndexedDB and in the CLI's JSONL files unchanged. Record fields are snake_case because they are a
+ * file format (the web app exports what the CLI writes and imports both).
+ */
+
+export type Role = 'system' | 'user' | 'assistant';
+
+export interface ChatMessage {
+	role: Role;
+	content: string;
+}
+
+/** How an item's assistant answer is scored. */
+export type TaskKind = 'gsm8k' | 'multiple_choice' | 'ifeval' | 'none';
+
+export interface DatasetItem {
+	/** Stable within its dataset: records are keyed by it, so resume and pairing depend on it. */
+	id: string;
+	task: TaskKind;
+	/** The user's message that the assistant answers. */
+	prompt: string;
+	/** GSM8K: the full reference solution or a bare number; multiple choice: the letter. */
+	gold?: string;
+	/** Multiple choice: option texts, rendered as "A. …" lines by the dataset loader. */
+	choices?: string[];
+	/** IFEval: instruction ids and their kwargs (null kwargs already dropped). */
+	instruction_ids?: string[];
+	kwargs?: Record<string, unknown>[];
+	/** Earlier turns of an open conversation, placed before `prompt`. */
+	history?: ChatMessage[];
+}
+
+/** The three answer edits of the paper. Names are record keys; parameters live in the run config. */
+export const PERTURBATIONS = ['none', 'truncate', 'append'] as const;
+export type Perturbation = (typeof PERTURBATIONS)[number];
+
+/** One source of truth for labels: see labels.ts for definitions and examples. */
+export const LABELS = [
+	'genuine_followup',
+	'prompt_restatement',
+	'assistant_restatement',
+	'malformed_artifact',
+	'meta_planning',
+	'degenerate',
+	'judge_error'
+] as const;
+export type Label = (typeof LABELS)[number];
+export type RuleLabel = Label | 'undecided';
+
+/** rules: classifier only; llm: judge only; hybrid: rules for clear cases, judge for the rest. */
+export type JudgeMode = 'rules' | 'llm' | 'hybrid';
+
+export interface ModelRef {
+	/** Engine-specific id: a web-llm model id or the served model name. */
+	id: string;
+	/** Hugging Face repo whose chat template the model uses, e.g. "Qwen/Qwen3-0.6B". */
+	template_repo?: string;
+}
+
+export interface ProbeConfig {
+	run_id: string;
+	generator: ModelRef;
+	judge: ModelRef;
+	judge_mode: JudgeMode;
+	items: DatasetItem[];
+	seed: number;
+	temperatures: number[];
+	perturbations: Perturbation[];
+	samples: number;
+	/** Sampling for the assistant answer; the paper answers greedily. */
+	answer_temperature: number;
+	top_p: number;
+	max_tokens: number;
+	answer_max_tokens: number;
+	/** Qwen3-style templates: passed as enable_thinking. */
+	thinking: boolean;
+	truncate_fraction: number;
+	append_text: string;
+	/** Pinned into templates that print a date (Llama 3.x "Today Date"), e.g. "26 Jul 2024". */
+	date_string: string;
+}
+
+export interface Usage {
+	prompt_tokens: number;
+	completion_tokens: number;
+	/** Tokens per second; absent when the engine cannot tell. */
+	prefill_tps?: number;
+	decode_tps?: number;
+	ttft_ms?: number;
+	total_ms?: number;
+}
+
+export type FinishReason = 'stop' | 'length' | 'abort' | 'error';
+
+/** An assistant answer, generated once per item and reused by every condition. */
+export interface AnswerRecord {
+	run_id: string;
+	item_id: string;
+	prompt: string;
+	answer: string;
+	finish_reason: FinishReason;
+	correct: boolean | null;
+	/** What the scorer extracted or checked, for display ("predicted 18, gold 18"). */
+	score_detail: string;
+	seed: number;
+	usage: Usage;
+	created_at: string;
+}
+
+/** One generated user turn: the unit the paper counts. */
+export interface ProbeRecord {
+	run_id: string;
+	/** `${item_id}|${temperature}|${perturbation}|${sample}`: unique within a run. */
+	key: string;
+	item_id: string;
+	task: TaskKind;
+	temperature: number;
+	perturbation: Perturbation;
+	sample: number;
+	seed: number;
+	question: string;
+	answer: string;
+	perturbed_answer: string;
+	/** The exact text sent to the engine for the user turn. */
+	prompt: string;
+	user_turn: string;
+	finish_reason: FinishReason;
+	correct: boolean | null;
+	rule_label: RuleLabel;
+	rule_reason: string;
+	/** null until the LLM judge ran (or when judge_mode is rules). */
+	judge_label: Label | null;
+	judge_rationale: string | null;
+	judge_raw: string | null;
+	judge_prompt_id: string | null;
+	/** The label that counts, by judge_mode; null while judging is pending. */
+	label: Label | null;
+	label_source: 'rules' | 'judge' | null;
+	usage: Usage;
+	judge_usage?: Usage;
+	created_at: string;
+}
+
+/** Written beside the records: enough to reproduce the run. */
+export interface RunManifest {
+	run_id: string;
+	app_version: string;
+	created_at: string;
+	engine: string;
+	engine_version?: string;
+	config: Omit<ProbeConfig, 'items'> & { item_ids: string[]; dataset: string };
+	template_sha256?: string;
+	judge_template_sha256?: string;
+	judge_prompt_id: string;
+	judge_prompt_hash: string;
+	adapter?: Record<string, string>;
+	status: 'running' | 'paused' | 'done' | 'failed';
+}
