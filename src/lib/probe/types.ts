@@ -60,6 +60,8 @@ export interface ModelRef {
 
 export interface ProbeConfig {
 	run_id: string;
+	/** Dataset name or file name, for the manifest and the runs list. */
+	dataset?: string;
 	generator: ModelRef;
 	judge: ModelRef;
 	judge_mode: JudgeMode;
@@ -134,6 +136,8 @@ export interface ProbeRecord {
 	judge_rationale: string | null;
 	judge_raw: string | null;
 	judge_prompt_id: string | null;
+	/** sha256 of the judge prompt text: an edited prompt under the same id is still told apart. */
+	judge_prompt_hash?: string | null;
 	/** The label that counts, by judge_mode; null while judging is pending. */
 	label: Label | null;
 	label_source: 'rules' | 'judge' | null;
