@@ -12,8 +12,10 @@ export type ProbeEvent =
 			conditions: number;
 			total: number;
 			already_done: number;
+			/** Generator and judge take turns on the device: all generation, then all judging. */
 			phased: boolean;
 	  }
+	| { type: 'phase'; phase: 'generate' | 'judge' }
 	| { type: 'loading'; models: string[]; progress?: LoadProgress }
 	| { type: 'loaded'; models: string[]; ms: number }
 	| { type: 'stage'; stage: Stage; item_id: string; key?: string }
@@ -29,9 +31,11 @@ export type ProbeEvent =
 	  }
 	| { type: 'judged'; key: string; label: Label; source: 'rules' | 'judge'; rationale: string }
 	| { type: 'record'; record: ProbeRecord }
+	/** done: records with a label; generated: records stored (ahead of done while judging waits). */
 	| {
 			type: 'progress';
 			done: number;
+			generated: number;
 			total: number;
 			elapsed_ms: number;
 			eta_ms: number | null;
@@ -44,6 +48,9 @@ export type ProbeEvent =
 			key?: string;
 			name: string;
 			message: string;
+			/** Fatal errors stop the run; stored work stays and a rerun resumes. */
 			fatal: boolean;
+			/** What the person can do about it (engine errors carry one). */
+			recovery?: string;
 	  }
 	| { type: 'done'; records: number; elapsed_ms: number; aborted: boolean };
