@@ -1,0 +1,39 @@
+/** Dataset failures, split by who can fix them: the network/server, or the user's own file. */
+
+/** Loading a published dataset failed: an HTTP error, exhausted retries, or rows of the wrong shape. */
+export class DatasetError extends Error {
+	/** The request that failed, when there was one. */
+	readonly url: string | undefined;
+	/** HTTP status; undefined for network failures and malformed rows. */
+	readonly status: number | undefined;
+	constructor(message: string, opts: { url?: string; status?: number; cause?: unknown } = {}) {
+		super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+		this.name = 'DatasetError';
+		this.url = opts.url;
+		this.status = opts.status;
+	}
+}
+
+/** How many problems the message spells out; the rest stay in `problems`. */
+const MESSAGE_PROBLEMS_MAX = 10;
+
+/**
+ * The user's file could not be imported. `problems` lists every issue found, each starting with
+ * where it is ("line 7: …", "row 3 (CSV): …"), so the UI can show them all at once.
+ */
+export class DatasetImportError extends Error {
+	readonly filename: string;
+	readonly problems: string[];
+	constructor(filename: string, problems: string[]) {
+		const shown = problems.slice(0, MESSAGE_PROBLEMS_MAX);
+		const more = problems.length - shown.length;
+		super(
+			`Could not import ${filename}:\n` +
+				shown.map((p) => `- ${p}`).join('\n') +
+				(more > 0 ? `\n- … and ${more} more` : '')
+		);
+		this.name = 'DatasetImportError';
+		this.filename = filename;
+		this.problems = problems;
+	}
+}
