@@ -11,6 +11,8 @@ export interface LoadProgress {
 	phase: string;
 	loaded_bytes?: number;
 	total_bytes?: number;
+	/** Estimated time left in the current phase, when the engine can tell (web-llm downloads). */
+	eta_ms?: number;
 	text?: string;
 }
 
