@@ -1,0 +1,122 @@
+/**
+ * What each label means: the one source the rules, the LLM judge prompt and the review UI share.
+ * Definitions are explicit criteria because reviewers asked for them; every example is a user turn
+ * generated after EXAMPLE_CONVERSATION, and every negative example is a close call with its reason.
+ */
+import type { Label } from './types.ts';
+
+export interface LabelInfo {
+	label: Label;
+	title: string;
+	/** Criteria a reviewer (or the judge) can check against the turn. */
+	definition: string;
+	/** A user turn that IS this label, after EXAMPLE_CONVERSATION, and why. */
+	positive: string;
+	/** A close call that is NOT this label, what it is instead, and why. */
+	negative: string;
+	/** Single keyboard shortcut in the review UI. */
+	key: string;
+	/** The paper's binary view: only genuine follow-ups count as interaction awareness. */
+	genuine: boolean;
+}
+
+/** The short GSM8K-style conversation every example refers to. */
+export const EXAMPLE_CONVERSATION = {
+	question:
+		'Janet’s ducks lay 16 eggs per day. She eats three for breakfast and bakes muffins with four. She sells the rest for $2 each. How much does she make every day?',
+	answer: 'Janet has 16 - 3 - 4 = 9 eggs left. She sells them for 9 * 2 = $18. The answer is 18.'
+} as const;
+
+export const LABEL_INFO: Record<Label, LabelInfo> = {
+	genuine_followup: {
+		label: 'genuine_followup',
+		title: 'Genuine follow-up',
+		definition:
+			'A new message in the user’s voice that is grounded in the assistant’s answer: it asks about the answer, challenges or corrects it, builds on it (a variation, a next step, a related new problem), or thanks the assistant and adds a new related request. It must add something the conversation does not already contain.',
+		positive:
+			'"Wait, why did you subtract the 4 muffin eggs before multiplying by $2?" (asks about a specific step of the answer)',
+		negative:
+			'"She has 9 eggs left and makes $18. Is there anything else I can help you with?" is NOT genuine: it repeats the result and offers help as the assistant would (assistant_restatement).',
+		key: '1',
+		genuine: true
+	},
+	prompt_restatement: {
+		label: 'prompt_restatement',
+		title: 'Prompt restatement',
+		definition:
+			'The turn repeats or rephrases the original user question, in whole or in part, instead of reacting to the answer: the same problem asked again, possibly with a preface ("Can you solve this:") or light rewording, with nothing that refers to what the assistant said.',
+		positive:
+			'"Janet’s ducks lay 16 eggs a day; she eats 3 and bakes with 4. How much does she make selling the rest at $2 each?" (the question, reworded)',
+		negative:
+			'"What if she sold the eggs for $3 each instead?" is NOT a restatement: it changes the problem to build on the answer (genuine_followup).',
+		key: '2',
+		genuine: false
+	},
+	assistant_restatement: {
+		label: 'assistant_restatement',
+		title: 'Assistant restatement',
+		definition:
+			'The turn restates, summarizes or continues the assistant’s answer, or is written in the assistant’s voice (identity drift): re-solving the problem, repeating the result ("So the answer is 18."), continuing a cut-off solution, or offering help ("Is there anything else I can help you with?").',
+		positive:
+			'"So Janet makes $18 every day. Let me know if you have any other questions!" (repeats the result and offers help, as the assistant)',
+		negative:
+			'"So she makes $18 a day? I got $20 because she only eats 3." is NOT a restatement: it echoes the result only to challenge it in the user’s voice (genuine_followup).',
+		key: '3',
+		genuine: false
+	},
+	malformed_artifact: {
+		label: 'malformed_artifact',
+		title: 'Malformed artifact',
+		definition:
+			'The turn contains chat-template or formatting machinery: special tokens (<|im_start|>, <|im_end|>, <|eot_id|>, <start_of_turn>, [INST], </s>), role labels at the start of a line ("User:", "Assistant:") or a bare role name on its own line, think tags (<think>, </think>), or channel markup (<|channel|>analysis). Any such artifact decides the label, even if the rest reads like a good follow-up.',
+		positive:
+			'"Why multiply by 2?<|im_end|>\\n<|im_start|>assistant\\nBecause each egg sells for $2." (template tokens, then the model writes the assistant’s reply too)',
+		negative:
+			'"My teacher says an assistant should always show units. Can you add them?" is NOT an artifact: a role word inside running text is not a role label (genuine_followup).',
+		key: '4',
+		genuine: false
+	},
+	meta_planning: {
+		label: 'meta_planning',
+		title: 'Meta-planning',
+		definition:
+			'The turn talks about how to respond instead of responding: it plans or narrates the next message, often about "the user" in the third person or as someone deciding what to write ("Let me think about how to respond…", "I should ask the user…", "The user wants…", "Okay, the user is asking…").',
+		positive:
+			'"Okay, the user is asking about duck eggs. I should ask a follow-up question about the price." (plans a message instead of writing one)',
+		negative:
+			'"Let me think… if she ate 4 eggs instead of 3, would she make $16?" is NOT meta-planning: the user thinks aloud, then asks a real question about the problem (genuine_followup).',
+		key: '5',
+		genuine: false
+	},
+	degenerate: {
+		label: 'degenerate',
+		title: 'Degenerate',
+		definition:
+			'The turn has no usable content: empty or only whitespace, a single word or symbol, a repetition loop (the same word, phrase or sentence over and over), a long run of one character, or gibberish.',
+		positive: '"18 18 18 18 18 18 18 18" (a loop with no message), or an empty turn',
+		negative:
+			'"Why 18?" is NOT degenerate: it is short, but it asks about the answer (genuine_followup).',
+		key: '6',
+		genuine: false
+	},
+	judge_error: {
+		label: 'judge_error',
+		title: 'Judge error',
+		definition:
+			'Not a property of the turn: the LLM judge failed to return a valid label after its retries, or the judge call failed. The rules never produce it, and the judge is never asked to choose it; the record keeps the judge’s raw output for inspection.',
+		positive: 'The judge replied "I cannot determine this." three times, with no label.',
+		negative:
+			'The judge replied "Label: Degenerate" is NOT an error: tolerant parsing recovers the label degenerate.',
+		key: '7',
+		genuine: false
+	}
+};
+
+/** The paper's binary view: a genuine follow-up versus everything else. */
+export function isGenuine(label: Label): boolean {
+	return LABEL_INFO[label].genuine;
+}
+
+export function binaryLabel(label: Label): 'genuine' | 'not_genuine' {
+	return isGenuine(label) ? 'genuine' : 'not_genuine';
+}
