@@ -1,0 +1,381 @@
+/**
+ * The rule-based classifier: deterministic, explainable, and only for clear cases. Anything it is
+ * not sure about is `undecided` and goes to the LLM judge (in hybrid mode), so every rule errs
+ * towards silence: a false "restatement" on a genuine follow-up would bias the paper's metric.
+ * Rules run in a fixed order and the first that fires decides: degenerate → malformed_artifact →
+ * prompt_restatement → assistant_restatement → meta_planning → undecided. See labels.ts.
+ */
+import type { RuleLabel } from './types.ts';
+import { containment, fmt, jaccard, normalizeText, shingles, wordTokens } from './text.ts';
+
+export interface RuleInput {
+	question: string;
+	answer: string;
+	user_turn: string;
+	/** The engine's stop strings: one left at the end of the turn is its terminator, not an artifact. */
+	stop_tokens?: string[];
+}
+
+export interface RuleDecision {
+	label: RuleLabel;
+	/** Cites the evidence, e.g. `contains template token "<|im_end|>"`. */
+	reason: string;
+}
+
+/**
+ * Thresholds, chosen conservatively on hand-written cases (tests/fixtures/rules/cases.json).
+ * Overlap is measured on word trigrams of normalized text (NFKC, lower case, letters and digits),
+ * so one changed word costs three trigrams: 0.85 allows about one edit per 20 words.
+ */
+export const RULE_THRESHOLDS = {
+	/** A repeated n-gram must occur this many times in a row… */
+	LOOP_MIN_REPEATS: 4,
+	/** …over at least this share of the turn's words, to call the turn a loop. */
+	LOOP_MIN_COVERAGE: 0.6,
+	/** Longest n-gram (in words) the loop check looks for: about one sentence. */
+	LOOP_MAX_NGRAM: 16,
+	/** One character repeated this many times in a row… */
+	CHAR_RUN_MIN: 20,
+	/** …making up at least this share of the non-space characters. */
+	CHAR_RUN_MIN_SHARE: 0.5,
+	/** Below this share of letters and digits (with ≥ 8 visible characters) a turn is gibberish. */
+	GIBBERISH_MAX_ALNUM_SHARE: 0.25,
+	/** Turns shorter than this (in words) are never called restatements: too little evidence. */
+	RESTATE_MIN_WORDS: 4,
+	/** Share of the turn's trigrams found in the source: the turn is (nearly) a copy of it. */
+	RESTATE_CONTAINED: 0.85,
+	/** Share of the source's trigrams found in the turn: the turn contains the source… */
+	RESTATE_CONTAINS: 0.85,
+	/** …and at least this share of the turn is the source (little else was added). */
+	RESTATE_CONTAINS_MIN_SHARE: 0.6,
+	/** Same words in another order: unigram set Jaccard, with at least RESTATE_SET_MIN_WORDS. */
+	RESTATE_TOKEN_SET: 0.8,
+	RESTATE_SET_MIN_WORDS: 6
+} as const;
+
+/** Caps that keep the rules linear and well under the 0.5 ms/record budget on long texts. */
+const TURN_MAX_CHARS = 8_000;
+const SOURCE_EDGE_CHARS = 8_000;
+const LOOP_MAX_WORDS = 2_000;
+const SOURCE_CACHE_SIZE = 64;
+
+const UNDECIDED_REASON = 'no rule fired: needs the judge';
+
+/**
+ * Classifies a generated user turn when a rule clearly applies, else returns `undecided`.
+ * Pure and deterministic; never returns judge_error.
+ */
+export function classifyRules(input: RuleInput): RuleDecision {
+	const stripped = stripTrailingStops(input.user_turn, input.stop_tokens ?? []);
+	const turn = stripped.slice(0, TURN_MAX_CHARS);
+	const words = wordTokens(normalizeText(turn), LOOP_MAX_WORDS);
+	const artifact = findArtifact(turn);
+	return (
+		empty(input.user_turn, turn) ??
+		degenerate(turn, words, artifact !== null) ??
+		(artifact === null ? null : { label: 'malformed_artifact', reason: artifact }) ??
+		restatement(turn, words, analyze(input.question), 'prompt_restatement') ??
+		restatement(turn, words, analyze(input.answer), 'assistant_restatement') ??
+		assistantVoice(turn, analyze(input.answer)) ??
+		metaPlanning(turn) ?? { label: 'undecided', reason: UNDECIDED_REASON }
+	);
+}
+
+function stripTrailingStops(text: string, stops: readonly string[]): string {
+	let out = text.trimEnd();
+	for (let changed = true; changed;) {
+		changed = false;
+		for (const stop of stops) {
+			if (stop && out.endsWith(stop)) {
+				out = out.slice(0, -stop.length).trimEnd();
+				changed = true;
+			}
+		}
+	}
+	return out;
+}
+
+function empty(raw: string, turn: string): RuleDecision | null {
+	if (turn.trim() !== '') return null;
+	const reason =
+		raw === ''
+			? 'empty turn'
+			: raw.trim() === ''
+				? 'only whitespace'
+				: `nothing but the stop token ${quote(raw.trim())}`;
+	return { label: 'degenerate', reason };
+}
+
+/** A short excerpt for reasons, JSON-quoted so whitespace and markup stay visible. */
+function quote(text: string, max = 40): string {
+	return JSON.stringify(text.length > max ? text.slice(0, max) + '…' : text);
+}
+
+// ── degenerate ──────────────────────────────────────────────────────────────────────────────
+
+function degenerate(turn: string, words: string[], hasMarkup: boolean): RuleDecision | null {
+	const T = RULE_THRESHOLDS;
+	if (turn.trim() === '') return null;
+	const run = longestCharRun(turn);
+	const visible = turn.replace(/\s+/g, '').length;
+	if (run.length >= T.CHAR_RUN_MIN && run.length >= T.CHAR_RUN_MIN_SHARE * visible) {
+		return { label: 'degenerate', reason: `a run of ${run.length} ${quote(run.char)} characters` };
+	}
+	const loop = findLoop(words);
+	if (loop) {
+		const share = Math.round((100 * loop.covered) / words.length);
+		return {
+			label: 'degenerate',
+			reason: `repetition loop: ${quote(loop.ngram)} repeated ${loop.repeats} times (${share}% of the words)`
+		};
+	}
+	// A turn that is only markup ("<|im_start|>assistant") is an artifact, not a short message.
+	if (hasMarkup) return null;
+	if (words.length <= 1) {
+		const reason =
+			words.length === 0
+				? `no words, only ${quote(turn.trim())}`
+				: `only one word ${quote(words[0])}`;
+		return { label: 'degenerate', reason };
+	}
+	const alnum = (turn.match(/[\p{L}\p{N}]/gu) ?? []).length;
+	if (visible >= 8 && alnum < T.GIBBERISH_MAX_ALNUM_SHARE * visible) {
+		const pct = Math.round((100 * alnum) / visible);
+		return { label: 'degenerate', reason: `gibberish: only ${pct}% letters or digits` };
+	}
+	return null;
+}
+
+function longestCharRun(text: string): { char: string; length: number } {
+	let best = { char: '', length: 0 };
+	let start = 0;
+	for (let i = 1; i <= text.length; i++) {
+		if (i < text.length && text[i] === text[start]) continue;
+		if (i - start > best.length && !/\s/.test(text[start])) {
+			best = { char: text[start], length: i - start };
+		}
+		start = i;
+	}
+	return best;
+}
+
+/**
+ * The shortest n-gram repeated back to back at least LOOP_MIN_REPEATS times over most of the turn.
+ * A run where word i equals word i-n is n-periodic text: O(LOOP_MAX_NGRAM × words), no quadratic scan.
+ */
+function findLoop(words: string[]): { ngram: string; repeats: number; covered: number } | null {
+	const T = RULE_THRESHOLDS;
+	for (let n = 1; n <= T.LOOP_MAX_NGRAM && n * T.LOOP_MIN_REPEATS <= words.length; n++) {
+		let bestStart = 0;
+		let bestLen = 0;
+		let runStart = n;
+		for (let i = n; i <= words.length; i++) {
+			if (i < words.length && words[i] === words[i - n]) continue;
+			if (i - runStart > bestLen) {
+				bestLen = i - runStart;
+				bestStart = runStart - n;
+			}
+			runStart = i + 1;
+		}
+		const covered = bestLen + n;
+		const repeats = Math.floor(covered / n);
+		if (repeats >= T.LOOP_MIN_REPEATS && covered >= T.LOOP_MIN_COVERAGE * words.length) {
+			return { ngram: words.slice(bestStart, bestStart + n).join(' '), repeats, covered };
+		}
+	}
+	return null;
+}
+
+// ── malformed_artifact ──────────────────────────────────────────────────────────────────────
+
+const ARTIFACTS: { pattern: RegExp; what: string }[] = [
+	{ pattern: /<\|[^|<>\s]{1,40}\|>|<｜[^｜<>]{1,40}｜>/, what: 'template token' },
+	{
+		pattern: /<\/?(?:start_of_turn|end_of_turn|bos|eos|s|tool_call|tool_response|tools)>/i,
+		what: 'template token'
+	},
+	{ pattern: /\[\/?INST\]|<<\/?SYS>>/, what: 'template token' },
+	{ pattern: /<\/?think(?:ing)?>/i, what: 'think tag' },
+	{ pattern: /^[ \t>*_#]*(?:user|assistant|system|human)[ \t*_]*:/im, what: 'role label' },
+	{ pattern: /^[ \t]*(?:user|assistant|system|model)[ \t]*$/im, what: 'bare role name' },
+	{ pattern: /^#{2,4}[ \t]*(?:instruction|response|input)[ \t]*:?[ \t]*$/im, what: 'role header' }
+];
+
+/** The first piece of template machinery in the turn, described for a reason, or null. */
+export function findArtifact(turn: string): string | null {
+	for (const { pattern, what } of ARTIFACTS) {
+		const m = pattern.exec(turn);
+		if (m) return `contains ${what} ${quote(m[0].trim())}`;
+	}
+	return null;
+}
+
+// ── restatements ────────────────────────────────────────────────────────────────────────────
+
+interface SourceAnalysis {
+	trigrams: Set<string>;
+	wordSet: Set<string>;
+	/** Trigrams of the source's own question sentences (those ending in "?"). */
+	questionTrigrams: Set<string>;
+	/** The last number in the text: for GSM8K answers, the final answer. */
+	lastNumber: string | null;
+}
+
+/** Question and answer repeat across a run's conditions, so their analysis is cached (LRU). */
+const sourceCache = new Map<string, SourceAnalysis>();
+
+function analyze(source: string): SourceAnalysis {
+	const hit = sourceCache.get(source);
+	if (hit) {
+		sourceCache.delete(source);
+		sourceCache.set(source, hit);
+		return hit;
+	}
+	// Long answers keep their head and tail: restatements copy the start or continue the end.
+	const text =
+		source.length > 2 * SOURCE_EDGE_CHARS
+			? source.slice(0, SOURCE_EDGE_CHARS) + '\n' + source.slice(-SOURCE_EDGE_CHARS)
+			: source;
+	const normalized = normalizeText(text);
+	const words = wordTokens(normalized);
+	const questionTrigrams = new Set<string>();
+	for (const sentence of questionSentences(normalized)) {
+		for (const t of shingles(wordTokens(sentence), 3)) questionTrigrams.add(t);
+	}
+	const numbers = normalized.match(/-?\d[\d,]*(?:\.\d+)?/g);
+	const analysis: SourceAnalysis = {
+		trigrams: shingles(words, 3),
+		wordSet: new Set(words),
+		questionTrigrams,
+		lastNumber: numbers ? canonicalNumber(numbers[numbers.length - 1]) : null
+	};
+	sourceCache.set(source, analysis);
+	if (sourceCache.size > SOURCE_CACHE_SIZE) {
+		const oldest = sourceCache.keys().next();
+		if (!oldest.done) sourceCache.delete(oldest.value);
+	}
+	return analysis;
+}
+
+function canonicalNumber(n: string): string {
+	return String(Number(n.replace(/,/g, '')));
+}
+
+function questionSentences(text: string): string[] {
+	return text.match(/[^.!?\n]*\?/g) ?? [];
+}
+
+/** Prefaces that ask nothing new ("Can you solve this?"), so they don't block a restatement. */
+const GENERIC_REQUEST =
+	/^\s*(?:(?:can|could|would|will) you(?: please)? (?:help(?: me)?(?: with| solve)?|solve|answer|do|work out|figure out)(?: this| that| the following)?(?: (?:math |word )?(?:problem|question|one))?(?: for me)?|what(?: is|'s) the answer)\s*\?$/;
+
+const SOURCE_NAME = { prompt_restatement: 'question', assistant_restatement: 'answer' } as const;
+
+/**
+ * Near-verbatim copies only; rephrasings are the judge's call. A turn that asks a question its
+ * source never asked ("<question> Why did you multiply?") is not a restatement, whatever the overlap.
+ */
+function restatement(
+	turn: string,
+	words: string[],
+	source: SourceAnalysis,
+	label: 'prompt_restatement' | 'assistant_restatement'
+): RuleDecision | null {
+	const T = RULE_THRESHOLDS;
+	if (words.length < T.RESTATE_MIN_WORDS || source.trigrams.size === 0) return null;
+	const name = SOURCE_NAME[label];
+	const tri = shingles(words, 3);
+	const turnInSource = containment(tri, source.trigrams);
+	const sourceInTurn = containment(source.trigrams, tri);
+	const wordSet = new Set(words);
+	const setOverlap = wordSet.size >= T.RESTATE_SET_MIN_WORDS ? jaccard(wordSet, source.wordSet) : 0;
+	let reason = '';
+	if (turnInSource >= T.RESTATE_CONTAINED) {
+		reason = `repeats the ${name} (${fmt(turnInSource)} of the turn's word trigrams are in it)`;
+	} else if (sourceInTurn >= T.RESTATE_CONTAINS && turnInSource >= T.RESTATE_CONTAINS_MIN_SHARE) {
+		reason = `contains the ${name} (${fmt(sourceInTurn)} of its word trigrams) with little else (${fmt(turnInSource)} of the turn)`;
+	} else if (setOverlap >= T.RESTATE_TOKEN_SET) {
+		reason = `repeats the ${name}'s words (token-set overlap ${fmt(setOverlap)})`;
+	}
+	if (!reason) return null;
+	for (const sentence of questionSentences(normalizeText(turn))) {
+		if (GENERIC_REQUEST.test(sentence)) continue;
+		const asked = shingles(wordTokens(sentence), 3);
+		if (asked.size > 0 && containment(asked, source.questionTrigrams) < T.RESTATE_CONTAINED) {
+			return null;
+		}
+	}
+	return { label, reason };
+}
+
+// ── assistant voice ─────────────────────────────────────────────────────────────────────────
+
+/** Openers only an assistant uses: offering help, accepting thanks, praising the question. */
+const ASSISTANT_OPENER =
+	/^["'\s]*(is there anything else (?:i|we) can (?:help|assist|do)|how (?:can|may) i (?:help|assist)|i hope (?:this|that) helps|let me know if you (?:have|need)|feel free to (?:ask|reach out)|(?:i'm |i am )?glad (?:i could|to) help|happy to help|you're (?:very |most )?welcome|great question|certainly!)/i;
+/** "So the answer is 18": restating the final answer; it must equal the answer's last number. */
+const FINAL_ANSWER =
+	/^["'\s]*(?:(?:so|thus|therefore|hence)[,\s]+)?(?:the\s+)?(?:final\s+)?answer\s+is:?\s*\$?\s*(?:\\boxed\{)?\s*(-?\d[\d,]*(?:\.\d+)?)/i;
+/** Words that turn a repeated result into a user's challenge ("the answer is 18, not 20"). */
+const CHALLENGE = /\?|\b(?:not|no|wrong|incorrect|but|you|actually|really|sure)\b|n't\b/i;
+const GSM8K_MARKER = /^\s*#{4}\s*-?\$?\d/;
+const ARITHMETIC_CONTINUATION = /^\s*(?:[=+*/×÷]|-\s)\s*\$?\d/;
+
+function assistantVoice(turn: string, answer: SourceAnalysis): RuleDecision | null {
+	const opener = ASSISTANT_OPENER.exec(turn);
+	if (opener) {
+		return {
+			label: 'assistant_restatement',
+			reason: `speaks as the assistant: opens with ${quote(opener[1])}`
+		};
+	}
+	const final = FINAL_ANSWER.exec(turn);
+	if (final && !CHALLENGE.test(turn) && canonicalNumber(final[1]) === answer.lastNumber) {
+		return {
+			label: 'assistant_restatement',
+			reason: `restates the assistant's final answer: ${quote(final[0].trim())}`
+		};
+	}
+	if (GSM8K_MARKER.test(turn) || (/\\boxed\{/.test(turn) && !turn.includes('?'))) {
+		return {
+			label: 'assistant_restatement',
+			reason: `writes a final-answer marker as the assistant: ${quote(turn.trim())}`
+		};
+	}
+	if (ARITHMETIC_CONTINUATION.test(turn)) {
+		return {
+			label: 'assistant_restatement',
+			reason: `continues the assistant's arithmetic: starts with ${quote(turn.trim(), 20)}`
+		};
+	}
+	return null;
+}
+
+// ── meta_planning ───────────────────────────────────────────────────────────────────────────
+
+/** Narrating the reply instead of writing it; only at the very start, after an optional "Okay,". */
+const META_OPENER = new RegExp(
+	'^["\'\\s]*((?:(?:okay|ok|alright|all right|so|hmm+|well|now)[,.!]*\\s+)*(?:' +
+		[
+			'let me think about how to (?:respond|reply|answer)',
+			'i (?:need|have|want) to (?:respond|reply|answer the user|ask the user|come up with|generate|craft|formulate|figure out (?:how|what) to)',
+			'i (?:need|have|want) to write (?:a |the |my )?(?:response|reply|follow-up|question|message)',
+			'i should (?:ask|respond|reply|write|generate|come up with|follow up|say|point out)',
+			'the user (?:wants|is asking|asked|has asked|seems to|is looking for|needs|might|would like)',
+			'we need to (?:respond|reply|answer|write|generate|produce|continue)',
+			'my (?:response|reply|next message) should',
+			'as the user,? i (?:should|need|will|would)',
+			'let me (?:craft|draft|write|compose|formulate|generate) (?:a |the |my )?(?:response|reply|follow-up|question|message)'
+		].join('|') +
+		'))',
+	'i'
+);
+
+function metaPlanning(turn: string): RuleDecision | null {
+	const m = META_OPENER.exec(turn);
+	if (!m) return null;
+	return {
+		label: 'meta_planning',
+		reason: `plans the reply instead of writing it: opens with ${quote(m[1], 60)}`
+	};
+}
