@@ -1,0 +1,28 @@
+/**
+ * Hash routes, so deep links work on GitHub Pages (no server rewrites): #/setup, #/run/ID,
+ * #/results/ID, #/runs, #/playground, #/annotate/ID.
+ */
+export const VIEWS = ['setup', 'run', 'results', 'runs', 'playground', 'annotate'] as const;
+export type ViewName = (typeof VIEWS)[number];
+
+export interface Route {
+	view: ViewName;
+	/** Run id for run, results and annotate. */
+	id?: string;
+	/** Query after "?", e.g. #/results/ID?compare=OTHER. Plain data: a route is replaced, never edited. */
+	params: Readonly<Record<string, string>>;
+}
+
+export function parseHash(hash: string): Route {
+	const [path, query = ''] = hash.replace(/^#\/?/, '').split('?');
+	const [view, id] = path.split('/').map(decodeURIComponent);
+	const params = Object.fromEntries(new URLSearchParams(query).entries());
+	if ((VIEWS as readonly string[]).includes(view))
+		return { view: view as ViewName, id: id || undefined, params };
+	return { view: 'setup', params };
+}
+
+export function href(view: ViewName, id?: string, params?: Record<string, string>): string {
+	const query = params ? `?${new URLSearchParams(params).toString()}` : '';
+	return `#/${view}${id ? `/${encodeURIComponent(id)}` : ''}${query}`;
+}
