@@ -1,0 +1,334 @@
+/**
+ * Renders a model's own Hugging Face chat template (via @huggingface/jinja) and derives, from the
+ * template alone, the pieces the probe needs: the bare user-role header that makes the model speak
+ * as the user, and the end-of-turn markers to stop on. Nothing here knows a model family: every
+ * structural fact is read off renders of sentinel conversations, so a new template works unchanged.
+ */
+import { Environment, Interpreter, Template } from '@huggingface/jinja';
+import type { ChatMessage } from './types.ts';
+
+export interface ChatTemplate {
+	/** The Jinja source, exactly as the model's tokenizer_config.json carries it. */
+	source: string;
+	bos_token: string | null;
+	eos_token: string | null;
+	/** Further ids the model stops on (generation_config eos_token_id beyond eos_token). */
+	extra_stop_tokens?: string[];
+	/** Hex sha256 of `source`, recorded in the run manifest. */
+	sha256?: string;
+	/** Where the template came from, e.g. "Qwen/Qwen3-0.6B". */
+	repo?: string;
+}
+
+export interface RenderOptions {
+	/** Qwen3-style templates; left undefined the template's own default applies. */
+	enable_thinking?: boolean;
+	/** Pinned date, e.g. "26 Jul 2024" (the default), so prompts never depend on today. */
+	date_string?: string;
+}
+
+export class TemplateError extends Error {
+	constructor(message: string, options?: { cause?: unknown }) {
+		super(message, options);
+		this.name = 'TemplateError';
+	}
+}
+
+export const DEFAULT_DATE_STRING = '26 Jul 2024';
+
+/** Private-use code points around a tag: no tokenizer output or dataset text contains them. */
+const sentinel = (tag: string): string => `\uE000utp-${tag}\uE001`;
+const PROBE_SENTINEL = sentinel('probe');
+
+interface TurnShape {
+	/** What closes an assistant turn, whitespace included, e.g. "<|im_end|>\n". */
+	endOfTurn: string;
+	/** What opens a user turn, e.g. "<|im_start|>user\n". */
+	userHeader: string;
+}
+
+interface Compiled {
+	template: Template;
+	/** Keyed by bos/eos, the only template inputs besides messages that can shape a turn. */
+	shapes: Map<string, TurnShape>;
+	/** Recent probe prompts: every temperature and sample of an item renders the same one. */
+	probes: Map<string, string>;
+}
+
+/** Enough for a batch of items times their perturbations; each entry is one prompt string. */
+const PROBE_CACHE_ENTRIES = 256;
+
+// Compiling parses the whole template; the pipeline renders per record, so parse once per source.
+const compiled = new Map<string, Compiled>();
+
+function compile(source: string): Compiled {
+	let entry = compiled.get(source);
+	if (!entry) {
+		try {
+			entry = { template: new Template(source), shapes: new Map(), probes: new Map() };
+		} catch (err) {
+			throw new TemplateError(`Chat template does not parse: ${errorText(err)}`, { cause: err });
+		}
+		compiled.set(source, entry);
+	}
+	return entry;
+}
+
+/**
+ * Render `messages` with the template, as transformers' apply_chat_template(tokenize=False) does.
+ * @throws TemplateError when the template does not parse or raises (gemma rejects system messages).
+ */
+export function renderChat(
+	t: ChatTemplate,
+	messages: ChatMessage[],
+	opts: RenderOptions & { add_generation_prompt: boolean }
+): string {
+	const { template } = compile(t.source);
+	const dateString = opts.date_string ?? DEFAULT_DATE_STRING;
+	const vars: Record<string, unknown> = {
+		...jinjaGlobals(dateString),
+		messages,
+		add_generation_prompt: opts.add_generation_prompt,
+		date_string: dateString
+	};
+	// Absent rather than null: HF leaves unset tokens undefined, which renders as '' not "None".
+	if (t.bos_token !== null) vars.bos_token = t.bos_token;
+	if (t.eos_token !== null) vars.eos_token = t.eos_token;
+	if (opts.enable_thinking !== undefined) vars.enable_thinking = opts.enable_thinking;
+	const env = new Environment();
+	for (const [name, value] of Object.entries(vars)) env.set(name, value);
+	let out: unknown;
+	try {
+		out = new Interpreter(env).run(template.parsed).value;
+	} catch (err) {
+		if (err instanceof TemplateError) throw err;
+		throw new TemplateError(`Chat template raised an error: ${errorText(err)}`, { cause: err });
+	}
+	if (typeof out !== 'string') throw new TemplateError('Chat template did not render to text');
+	return out;
+}
+
+/** The prompt the model answers from: `messages` plus the assistant header. */
+export function assistantPrompt(
+	t: ChatTemplate,
+	messages: ChatMessage[],
+	opts: RenderOptions = {}
+): string {
+	return renderChat(t, messages, { ...opts, add_generation_prompt: true });
+}
+
+/**
+ * The probe prompt: the conversation followed by a bare user-role header, cut from a render with
+ * one more user turn whose content is a sentinel. The template decides everything else, e.g. Qwen3
+ * drops earlier turns' think blocks, Phi-3.5 leaves out the eos it puts after a closed conversation.
+ * @throws TemplateError when the template raises, or the sentinel is missing or repeated.
+ */
+export function probePrompt(
+	t: ChatTemplate,
+	messages: ChatMessage[],
+	opts: RenderOptions = {}
+): string {
+	const { probes } = compile(t.source);
+	const key = JSON.stringify([
+		t.bos_token,
+		t.eos_token,
+		opts.enable_thinking,
+		opts.date_string,
+		messages
+	]);
+	const hit = probes.get(key);
+	if (hit !== undefined) return hit;
+	const text = renderChat(t, [...messages, { role: 'user', content: PROBE_SENTINEL }], {
+		...opts,
+		add_generation_prompt: false
+	});
+	const prompt = text.slice(0, uniqueIndex(text, PROBE_SENTINEL, 'the probe user turn'));
+	// Map keeps insertion order, so the first key is the oldest.
+	if (probes.size >= PROBE_CACHE_ENTRIES) probes.delete(probes.keys().next().value ?? '');
+	probes.set(key, prompt);
+	return prompt;
+}
+
+/**
+ * The bare user-role header the probe prompt ends with, e.g. "<|im_start|>user\n".
+ * @throws TemplateError as probePrompt does, or when the prompt does not end with the header.
+ */
+export function userHeader(
+	t: ChatTemplate,
+	messages: ChatMessage[],
+	opts: RenderOptions = {}
+): string {
+	const { userHeader: header } = turnShape(t);
+	if (!probePrompt(t, messages, opts).endsWith(header)) {
+		throw new TemplateError(
+			`The probe prompt does not end with the user header ${JSON.stringify(header)}`
+		);
+	}
+	return header;
+}
+
+/**
+ * Where generation must stop: eos, the model's extra stop tokens, and the template's end-of-turn
+ * marker (so a generated user turn ends where the user's turn would close). De-duplicated.
+ * @throws TemplateError when the template cannot render a user/assistant/user exchange.
+ */
+export function stopSequences(t: ChatTemplate): string[] {
+	const candidates = [t.eos_token, ...(t.extra_stop_tokens ?? []), turnShape(t).endOfTurn.trim()];
+	return [...new Set(candidates.filter((s): s is string => typeof s === 'string' && s !== ''))];
+}
+
+/**
+ * Check that a template parses and renders a user/assistant/user exchange, so a bad user-provided
+ * file fails when loaded rather than mid-run.
+ * @throws TemplateError describing what is wrong.
+ */
+export function validateTemplate(t: ChatTemplate): void {
+	turnShape(t);
+}
+
+/**
+ * Split the text between an assistant turn and the next user turn into end-of-turn + user header.
+ * If a closed conversation ends exactly with a prefix of that text, that prefix is the end of turn
+ * (ChatML, Llama, gemma). Otherwise the template appends a trailer after the last turn (Phi-3.5's
+ * eos), and the header is instead the longest part that also opens the first user turn.
+ */
+function turnShape(t: ChatTemplate): TurnShape {
+	const entry = compile(t.source);
+	const key = `${t.bos_token}\u0000${t.eos_token}`;
+	const cached = entry.shapes.get(key);
+	if (cached) return cached;
+	const [a, b, c] = [sentinel('a'), sentinel('b'), sentinel('c')];
+	const exchange = renderChat(
+		t,
+		[
+			{ role: 'user', content: a },
+			{ role: 'assistant', content: b },
+			{ role: 'user', content: c }
+		],
+		{ add_generation_prompt: false }
+	);
+	const closed = renderChat(
+		t,
+		[
+			{ role: 'user', content: a },
+			{ role: 'assistant', content: b }
+		],
+		{ add_generation_prompt: false }
+	);
+	const [ia, ib, ic] = [a, b, c].map((s) => uniqueIndex(exchange, s, 'a sample exchange'));
+	if (!(ia < ib && ib < ic)) throw new TemplateError('Chat template reorders the conversation');
+	const between = exchange.slice(ib + b.length, ic);
+	const tail = closed.slice(uniqueIndex(closed, b, 'a sample exchange') + b.length);
+	const split =
+		tail !== '' && between.startsWith(tail)
+			? tail.length
+			: between.length - commonSuffixLength(between, exchange.slice(0, ia));
+	const shape = { endOfTurn: between.slice(0, split), userHeader: between.slice(split) };
+	if (shape.userHeader === '') throw new TemplateError('Chat template has no user-role header');
+	entry.shapes.set(key, shape);
+	return shape;
+}
+
+function uniqueIndex(text: string, needle: string, what: string): number {
+	const at = text.indexOf(needle);
+	if (at < 0) throw new TemplateError(`Chat template dropped the content of ${what}`);
+	if (text.indexOf(needle, at + 1) >= 0) {
+		throw new TemplateError(`Chat template repeated the content of ${what}`);
+	}
+	return at;
+}
+
+function commonSuffixLength(x: string, y: string): number {
+	let n = 0;
+	while (n < x.length && n < y.length && x[x.length - 1 - n] === y[y.length - 1 - n]) n++;
+	return n;
+}
+
+function errorText(err: unknown): string {
+	return err instanceof Error ? err.message : String(err);
+}
+
+const MONTHS = [
+	'January',
+	'February',
+	'March',
+	'April',
+	'May',
+	'June',
+	'July',
+	'August',
+	'September',
+	'October',
+	'November',
+	'December'
+];
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/**
+ * The globals @huggingface/jinja's Template.render installs, rebuilt here because render() offers
+ * no way to replace its strftime_now (which reads the clock) with one pinned to date_string.
+ */
+function jinjaGlobals(dateString: string): Record<string, unknown> {
+	return {
+		false: false,
+		true: true,
+		none: null,
+		False: false,
+		True: true,
+		None: null,
+		raise_exception: (message: unknown) => {
+			throw new TemplateError(`Chat template raised an error: ${String(message)}`);
+		},
+		range: (start: number, stop?: number, step = 1) => {
+			const [from, to] = stop === undefined ? [0, start] : [start, stop];
+			if (step === 0) throw new TemplateError('range() step must not be zero');
+			const out: number[] = [];
+			for (let i = from; step > 0 ? i < to : i > to; i += step) out.push(i);
+			return out;
+		},
+		strftime_now: (format: unknown) => strftime(parseDate(dateString), String(format))
+	};
+}
+
+/** "26 Jul 2024", "26 July 2024" or "2024-07-26", as a UTC midnight. */
+function parseDate(text: string): Date {
+	const dmy = /^(\d{1,2}) ([A-Za-z]+) (\d{4})$/.exec(text.trim());
+	const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+	let parts: [number, number, number] | null = null;
+	if (dmy) {
+		const month = MONTHS.findIndex((m) => {
+			const name = dmy[2].toLowerCase();
+			return m.toLowerCase() === name || m.slice(0, 3).toLowerCase() === name;
+		});
+		if (month >= 0) parts = [Number(dmy[3]), month, Number(dmy[1])];
+	} else if (iso) {
+		parts = [Number(iso[1]), Number(iso[2]) - 1, Number(iso[3])];
+	}
+	const date = parts ? new Date(Date.UTC(...parts)) : null;
+	if (!parts || !date || date.getUTCDate() !== parts[2] || date.getUTCMonth() !== parts[1]) {
+		throw new TemplateError(`date_string ${JSON.stringify(text)} is not a date like "26 Jul 2024"`);
+	}
+	return date;
+}
+
+/** The strftime subset chat templates use, in the C locale (English names, midnight). */
+function strftime(date: Date, format: string): string {
+	const pad = (n: number) => String(n).padStart(2, '0');
+	const fields: Record<string, string> = {
+		Y: String(date.getUTCFullYear()),
+		y: pad(date.getUTCFullYear() % 100),
+		m: pad(date.getUTCMonth() + 1),
+		'-m': String(date.getUTCMonth() + 1),
+		d: pad(date.getUTCDate()),
+		'-d': String(date.getUTCDate()),
+		b: MONTHS[date.getUTCMonth()].slice(0, 3),
+		B: MONTHS[date.getUTCMonth()],
+		a: WEEKDAYS[date.getUTCDay()].slice(0, 3),
+		A: WEEKDAYS[date.getUTCDay()],
+		H: '00',
+		M: '00',
+		S: '00',
+		'%': '%'
+	};
+	return format.replace(/%(-?[A-Za-z%])/g, (token, code: string) => fields[code] ?? token);
+}
