@@ -1,0 +1,22 @@
+/** change_case:* — all-caps or all-lowercase English, or how many words are in capitals. */
+import { compare, intArg, relationArg } from './args.ts';
+import { detectLanguage } from './detectLanguage.ts';
+import { isLowerPy, isUpperPy, wordTokens } from './text.ts';
+import type { InstructionTable } from './types.ts';
+
+/** English per the detector; text without letters counts as English, as in the reference. */
+function isEnglish(response: string): boolean {
+	const language = detectLanguage(response);
+	return language === null || language === 'en';
+}
+
+export const CHANGE_CASE_INSTRUCTIONS: InstructionTable = {
+	'change_case:capital_word_frequency': (kwargs) => {
+		const frequency = intArg(kwargs, 'capital_frequency');
+		const relation = relationArg(kwargs, 'capital_relation');
+		return (response) =>
+			compare(wordTokens(response).filter(isUpperPy).length, relation, frequency);
+	},
+	'change_case:english_capital': () => (response) => isUpperPy(response) && isEnglish(response),
+	'change_case:english_lowercase': () => (response) => isLowerPy(response) && isEnglish(response)
+};
