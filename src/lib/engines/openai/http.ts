@@ -1,0 +1,200 @@
+/**
+ * HTTP plumbing for OpenAI-compatible servers: URL normalisation, one attempt's deadline and
+ * cancellation, and turning whatever went wrong into an EngineError a person can act on.
+ */
+import { AbortError, EngineError } from '../../probe/engine.ts';
+import { HttpError, parseRetryAfter } from './retry.ts';
+
+/** Enough of a server's error text to explain it without flooding the UI. */
+const MAX_ERROR_TEXT = 300;
+
+/**
+ * "http://host:8000", "host:8000/", ".../v1" all become ".../v1", the root every path hangs off.
+ * @throws EngineError('network') when the text is not a usable http(s) URL.
+ */
+export function normalizeBaseUrl(raw: string): string {
+	let text = raw.trim().replace(/\/+$/, '');
+	if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) text = `http://${text}`;
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		throw new EngineError(
+			'network',
+			`'${raw}' is not a server URL.`,
+			'Use a URL like http://localhost:8000.'
+		);
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		throw new EngineError(
+			'network',
+			`'${raw}' is not an http(s) URL.`,
+			'Use a URL like http://localhost:8000.'
+		);
+	}
+	const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
+	return `${url.origin}${path}/v1`;
+}
+
+function inBrowser(): boolean {
+	return 'document' in globalThis || 'WorkerGlobalScope' in globalThis;
+}
+
+function isLoopback(hostname: string): boolean {
+	return /^(localhost|127(\.\d+){3}|\[::1\])$/.test(hostname);
+}
+
+/** What to try when the server cannot be reached; in a browser that is usually CORS. */
+export function unreachableRecovery(apiRoot: string): string {
+	if (!inBrowser()) return 'Check that the server is running and that the host and port are right.';
+	const target = new URL(apiRoot);
+	const page = (globalThis as { location?: { protocol?: string } }).location;
+	const tips = [
+		'Check that the server is running, then that it allows requests from this page (CORS): ' +
+			'vLLM --allowed-origins, Ollama OLLAMA_ORIGINS; see docs/servers.md.'
+	];
+	if (page?.protocol === 'https:' && target.protocol === 'http:' && !isLoopback(target.hostname)) {
+		tips.push('This page is https, so the browser blocks plain-http servers other than localhost.');
+	}
+	if (isLoopback(target.hostname) || target.hostname.endsWith('.local')) {
+		tips.push("Chrome may ask to allow access to your local network: answer 'Allow'.");
+	}
+	return tips.join(' ');
+}
+
+/** `reading`: the connection dropped after the reply began, rather than never opening. */
+export function networkError(apiRoot: string, err: unknown, reading = false): EngineError {
+	const cause = (err as { cause?: { code?: unknown } } | null)?.cause?.code;
+	const detail = typeof cause === 'string' ? ` (${cause})` : '';
+	if (reading) {
+		return new EngineError(
+			'network',
+			`The connection to ${apiRoot} broke during the reply${detail}.`,
+			'Retry; if it keeps happening, check the server logs.',
+			true
+		);
+	}
+	return new EngineError(
+		'network',
+		`Could not reach the server at ${apiRoot}${detail}.`,
+		unreachableRecovery(apiRoot),
+		true
+	);
+}
+
+function field(value: unknown, key: string): unknown {
+	return typeof value === 'object' && value !== null
+		? (value as Record<string, unknown>)[key]
+		: undefined;
+}
+
+/** The human part of an error body: OpenAI/vLLM `{error:{message}}`, `{error}`, `{message}`, `{detail}`. */
+export function serverMessage(body: string): string {
+	try {
+		const json: unknown = JSON.parse(body);
+		const err = field(json, 'error');
+		const found = field(err, 'message') ?? err ?? field(json, 'message') ?? field(json, 'detail');
+		if (typeof found === 'string') return found.slice(0, MAX_ERROR_TEXT);
+		if (found !== undefined) return JSON.stringify(found).slice(0, MAX_ERROR_TEXT);
+	} catch {
+		// Not JSON: show the text itself.
+	}
+	return body.trim().slice(0, MAX_ERROR_TEXT);
+}
+
+const CONTEXT_TOO_LONG =
+	/maximum context length|context (length|window)|too many tokens|exceeds? the (context|max)/i;
+
+function recoveryFor(status: number): string {
+	if (status === 401 || status === 403) return 'Check the API key.';
+	if (status === 404)
+		return 'Check the server URL (host and port, optionally ending in /v1) and the model name.';
+	if (status === 429) return 'The server is busy or rate-limiting: wait, or lower the concurrency.';
+	if (status >= 500) return 'The server failed: check its logs, then retry.';
+	return 'The server rejected the request: its message above says why.';
+}
+
+/** A non-2xx response as an error; context-window overflows get their own code. */
+export async function httpError(res: Response, apiRoot: string): Promise<EngineError> {
+	const text = await res.text().catch(() => '');
+	const said = serverMessage(text) || res.statusText;
+	const message = `The server at ${apiRoot} answered ${res.status}${said ? `: ${said}` : '.'}`;
+	if (res.status === 400 && CONTEXT_TOO_LONG.test(said)) {
+		return new EngineError('context_window', message, 'Lower max_tokens or shorten the prompt.');
+	}
+	const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
+	return new HttpError(res.status, message, recoveryFor(res.status), retryAfter);
+}
+
+/** A 200 whose body is not JSON: a proxy page, a wrong URL, a truncated reply. */
+export function notJsonError(apiRoot: string, body: string): EngineError {
+	const snippet = body.trim().slice(0, 120);
+	return new EngineError(
+		'http',
+		`The server at ${apiRoot} sent a reply that is not valid JSON: ${snippet || '(empty)'}`,
+		'Check that the URL points at an OpenAI-compatible API (it usually ends in /v1).'
+	);
+}
+
+/**
+ * One attempt's cancellation: fires when the caller aborts or when the server stays silent for
+ * `timeoutMs` (reset by `touch()` on every streamed chunk, so long generations are fine).
+ */
+export class Deadline {
+	readonly signal: AbortSignal;
+	#ctrl = new AbortController();
+	#outer?: AbortSignal;
+	#timeoutMs: number;
+	#timer?: ReturnType<typeof setTimeout>;
+	#timedOut = false;
+	#fired: Promise<never>;
+
+	constructor(outer: AbortSignal | undefined, timeoutMs: number) {
+		this.signal = this.#ctrl.signal;
+		this.#outer = outer;
+		this.#timeoutMs = timeoutMs;
+		this.#fired = new Promise<never>((_, reject) => {
+			this.signal.addEventListener('abort', () => reject(this.signal.reason), { once: true });
+		});
+		this.#fired.catch(() => {});
+		if (outer?.aborted) this.#ctrl.abort();
+		else outer?.addEventListener('abort', this.#onAbort, { once: true });
+		this.touch();
+	}
+
+	#onAbort = () => this.#ctrl.abort();
+
+	touch(): void {
+		clearTimeout(this.#timer);
+		if (this.signal.aborted) return;
+		this.#timer = setTimeout(() => {
+			this.#timedOut = true;
+			this.#ctrl.abort();
+		}, this.#timeoutMs);
+	}
+
+	/** Settle with `promise`, or reject the moment this deadline fires (fetch impls may lag). */
+	race<T>(promise: Promise<T>): Promise<T> {
+		return Promise.race([promise, this.#fired]);
+	}
+
+	dispose(): void {
+		clearTimeout(this.#timer);
+		this.#outer?.removeEventListener('abort', this.#onAbort);
+	}
+
+	/** Whatever a cancelled or failed request threw, as the error the caller should see. */
+	translate(err: unknown, apiRoot: string, reading = false): Error {
+		if (this.#timedOut) {
+			return new EngineError(
+				'timeout',
+				`The server at ${apiRoot} sent nothing for ${Math.round(this.#timeoutMs / 1000)} s.`,
+				'The server may be overloaded or stuck: check its logs, or raise the timeout.',
+				true
+			);
+		}
+		if (this.#outer?.aborted) return new AbortError();
+		if (err instanceof EngineError) return err;
+		return networkError(apiRoot, err, reading);
+	}
+}

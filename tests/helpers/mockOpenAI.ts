@@ -1,0 +1,349 @@
+/**
+ * A real OpenAI-compatible HTTP server on 127.0.0.1 driven by the shared scripted brain, so the
+ * OpenAI engine is tested over actual sockets, SSE framing and CORS, and the browser e2e tests can
+ * point the app at it. Text equals the scripted engine's for the same request (applyScript).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ChatMessage } from '../../src/lib/probe/types.ts';
+import {
+	applyScript,
+	defaultScript,
+	type ScriptFn,
+	type ScriptRequest,
+	type ScriptedReply
+} from './script.ts';
+
+export type MockFailure =
+	{ status: number; body?: string; retryAfter?: string } | { hang: true } | { garbageJson: true };
+
+export interface MockRequest {
+	path: string;
+	body: unknown;
+	headers: Record<string, string | string[] | undefined>;
+}
+
+/** One streamed (or delayed) reply, to assert that the server stopped when the client left. */
+export interface MockStream {
+	path: string;
+	tokensPlanned: number;
+	tokensSent: number;
+	outcome: 'streaming' | 'done' | 'disconnected';
+}
+
+export interface MockOpenAI {
+	/** http://127.0.0.1:PORT (no /v1). */
+	url: string;
+	requests: MockRequest[];
+	streams: MockStream[];
+	setScript(s: ScriptFn): void;
+	setModels(ids: string[]): void;
+	/** Delay before each streamed token (and per token before a non-streamed reply). */
+	tokenDelayMs: number;
+	/** The next request (any path but OPTIONS) fails this way; failures queue up. */
+	enqueueFailure(f: MockFailure): void;
+	/** Answer 400 to response_format json_schema, like an older server. */
+	rejectJsonSchema: boolean;
+	close(): Promise<void>;
+}
+
+export interface MockOpenAIOptions {
+	script?: ScriptFn;
+	models?: string[];
+	port?: number;
+	/** When set, requests without "Authorization: Bearer <apiKey>" get 401 (like vLLM --api-key). */
+	apiKey?: string;
+}
+
+export const DEFAULT_MOCK_MODELS = ['mock-model'];
+
+const CORS_HEADERS = {
+	'Access-Control-Allow-Origin': '*',
+	'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+	'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+	'Access-Control-Max-Age': '600'
+};
+
+interface GenerationBody {
+	model?: unknown;
+	prompt?: unknown;
+	messages?: unknown;
+	temperature?: unknown;
+	seed?: unknown;
+	max_tokens?: unknown;
+	stop?: unknown;
+	stream?: unknown;
+	stream_options?: { include_usage?: unknown };
+	response_format?: { type?: unknown };
+}
+
+const num = (v: unknown, fallback: number) => (typeof v === 'number' ? v : fallback);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function stopList(stop: unknown): string[] {
+	if (typeof stop === 'string') return [stop];
+	return Array.isArray(stop) ? stop.filter((s): s is string => typeof s === 'string') : [];
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+	res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+	res.end(JSON.stringify(body));
+}
+
+function sendError(res: ServerResponse, status: number, message: string, type: string): void {
+	sendJson(res, status, { error: { message, type, param: null, code: status } });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of req) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks).toString('utf8');
+}
+
+class MockServer implements MockOpenAI {
+	url = '';
+	requests: MockRequest[] = [];
+	streams: MockStream[] = [];
+	tokenDelayMs = 0;
+	rejectJsonSchema = false;
+	#script: ScriptFn;
+	#models: string[];
+	#apiKey?: string;
+	#failures: MockFailure[] = [];
+	#server = createServer((req, res) => {
+		this.#handle(req, res).catch((err: unknown) => {
+			if (!res.headersSent) sendError(res, 500, String(err), 'mock_crash');
+			else res.destroy();
+		});
+	});
+
+	constructor(opts: MockOpenAIOptions) {
+		this.#script = opts.script ?? defaultScript;
+		this.#models = opts.models ?? DEFAULT_MOCK_MODELS;
+		this.#apiKey = opts.apiKey;
+	}
+
+	async listen(port: number): Promise<void> {
+		await new Promise<void>((resolve, reject) => {
+			this.#server.once('error', reject);
+			this.#server.listen(port, '127.0.0.1', () => resolve());
+		});
+		const { port: bound } = this.#server.address() as AddressInfo;
+		this.url = `http://127.0.0.1:${bound}`;
+	}
+
+	setScript(s: ScriptFn): void {
+		this.#script = s;
+	}
+
+	setModels(ids: string[]): void {
+		this.#models = [...ids];
+	}
+
+	enqueueFailure(f: MockFailure): void {
+		this.#failures.push(f);
+	}
+
+	close(): Promise<void> {
+		// Hung and streaming requests would otherwise keep close() waiting forever.
+		this.#server.closeAllConnections();
+		return new Promise((resolve) => this.#server.close(() => resolve()));
+	}
+
+	async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
+		res.on('error', () => {});
+		if (req.method === 'OPTIONS') {
+			// Chrome's Private Network Access preflight asks for this extra opt-in.
+			if (req.headers['access-control-request-private-network']) {
+				res.setHeader('Access-Control-Allow-Private-Network', 'true');
+			}
+			res.writeHead(204).end();
+			return;
+		}
+		const path = new URL(req.url ?? '/', 'http://mock').pathname;
+		const raw = await readBody(req);
+		let body: unknown = raw === '' ? undefined : raw;
+		try {
+			if (raw !== '') body = JSON.parse(raw);
+		} catch {
+			// Recorded as text; POST handlers answer 400 below.
+		}
+		this.requests.push({ path, body, headers: { ...req.headers } });
+
+		const failure = this.#failures.shift();
+		if (failure) return this.#fail(failure, res, body);
+		if (this.#apiKey && req.headers.authorization !== `Bearer ${this.#apiKey}`) {
+			return sendError(res, 401, 'Invalid API key', 'authentication_error');
+		}
+		if (req.method === 'GET' && path === '/v1/models') {
+			const data = this.#models.map((id) => ({
+				id,
+				object: 'model',
+				created: 0,
+				owned_by: 'mock'
+			}));
+			return sendJson(res, 200, { object: 'list', data });
+		}
+		if (req.method === 'POST' && (path === '/v1/completions' || path === '/v1/chat/completions')) {
+			if (typeof body !== 'object' || body === null) {
+				return sendError(res, 400, 'The request body is not valid JSON.', 'BadRequestError');
+			}
+			return this.#generate(path, body as GenerationBody, res);
+		}
+		sendError(res, 404, `No route for ${req.method} ${path}`, 'NotFoundError');
+	}
+
+	async #fail(f: MockFailure, res: ServerResponse, body: unknown): Promise<void> {
+		if ('hang' in f) return; // Never answer; close() or the client's abort ends it.
+		if ('garbageJson' in f) {
+			if ((body as GenerationBody | undefined)?.stream === true) {
+				res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+				res.end('data: {"choices": [{"text": "cut off\n\ndata: [DONE]\n\n');
+			} else {
+				res.writeHead(200, { 'Content-Type': 'application/json' });
+				res.end('{"choices": [{"message": {"content": "cut of');
+			}
+			return;
+		}
+		const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+		if (f.retryAfter !== undefined) headers['Retry-After'] = f.retryAfter;
+		res.writeHead(f.status, headers);
+		res.end(
+			f.body ??
+				JSON.stringify({
+					error: { message: `Mock failure ${f.status}`, type: 'mock', code: f.status }
+				})
+		);
+	}
+
+	async #generate(path: string, b: GenerationBody, res: ServerResponse): Promise<void> {
+		const model = typeof b.model === 'string' ? b.model : '';
+		if (!this.#models.includes(model)) {
+			return sendError(res, 404, `The model \`${model}\` does not exist.`, 'NotFoundError');
+		}
+		const chat = path === '/v1/chat/completions';
+		if (chat && this.rejectJsonSchema && b.response_format?.type === 'json_schema') {
+			return sendError(
+				res,
+				400,
+				"response_format type 'json_schema' is not supported; use 'json_object' or 'text'.",
+				'BadRequestError'
+			);
+		}
+		const messages = Array.isArray(b.messages) ? (b.messages as ChatMessage[]) : undefined;
+		const request: ScriptRequest = {
+			kind: chat ? 'chat' : 'complete',
+			model,
+			prompt: chat
+				? (messages ?? []).map((m) => `${m.role}: ${m.content}`).join('\n')
+				: String(b.prompt ?? ''),
+			messages,
+			temperature: num(b.temperature, 1),
+			seed: num(b.seed, 0),
+			// OpenAI's defaults: 16 for completions, unbounded (here: plenty) for chat.
+			max_tokens: num(b.max_tokens, chat ? 4096 : 16),
+			stop: stopList(b.stop)
+		};
+		const reply = applyScript(this.#script, request);
+		const stream = new Reply(this, path, res, reply, model, chat);
+		if (b.stream === true) await stream.sse(b.stream_options?.include_usage === true);
+		else await stream.whole();
+	}
+}
+
+/** One reply, streamed token by token or sent whole; stops as soon as the client disconnects. */
+class Reply {
+	#server: MockServer;
+	#res: ServerResponse;
+	#reply: ScriptedReply;
+	#record: MockStream;
+	#closed = false;
+	#head: { id: string; object: string; created: number; model: string };
+	#chat: boolean;
+
+	constructor(
+		server: MockServer,
+		path: string,
+		res: ServerResponse,
+		reply: ScriptedReply,
+		model: string,
+		chat: boolean
+	) {
+		this.#server = server;
+		this.#res = res;
+		this.#reply = reply;
+		this.#chat = chat;
+		this.#record = {
+			path,
+			tokensPlanned: reply.tokens.length,
+			tokensSent: 0,
+			outcome: 'streaming'
+		};
+		server.streams.push(this.#record);
+		res.on('close', () => {
+			this.#closed = true;
+			if (this.#record.outcome === 'streaming') this.#record.outcome = 'disconnected';
+		});
+		this.#head = {
+			id: `mock-${server.streams.length}`,
+			object: chat ? 'chat.completion' : 'text_completion',
+			created: Math.floor(Date.now() / 1000),
+			model
+		};
+	}
+
+	get #usage() {
+		const { prompt_tokens, tokens } = this.#reply;
+		return {
+			prompt_tokens,
+			completion_tokens: tokens.length,
+			total_tokens: prompt_tokens + tokens.length
+		};
+	}
+
+	async sse(includeUsage: boolean): Promise<void> {
+		this.#res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+		const tokens = this.#reply.tokens.length > 0 ? this.#reply.tokens : [''];
+		const object = this.#chat ? 'chat.completion.chunk' : 'text_completion';
+		for (let i = 0; i < tokens.length; i++) {
+			if (this.#server.tokenDelayMs > 0) await sleep(this.#server.tokenDelayMs);
+			if (this.#closed) return;
+			const finish_reason = i === tokens.length - 1 ? this.#reply.finish_reason : null;
+			const choice = this.#chat
+				? { index: 0, delta: { role: 'assistant', content: tokens[i] }, finish_reason }
+				: { index: 0, text: tokens[i], logprobs: null, finish_reason };
+			this.#send({ ...this.#head, object, choices: [choice] });
+			if (tokens[i] !== '') this.#record.tokensSent++;
+		}
+		if (includeUsage) this.#send({ ...this.#head, object, choices: [], usage: this.#usage });
+		this.#res.write('data: [DONE]\n\n');
+		this.#record.outcome = 'done';
+		this.#res.end();
+	}
+
+	async whole(): Promise<void> {
+		for (const _ of this.#reply.tokens) {
+			if (this.#server.tokenDelayMs > 0) await sleep(this.#server.tokenDelayMs);
+			if (this.#closed) return;
+			this.#record.tokensSent++;
+		}
+		const { text, finish_reason } = this.#reply;
+		const choice = this.#chat
+			? { index: 0, message: { role: 'assistant', content: text }, finish_reason }
+			: { index: 0, text, logprobs: null, finish_reason };
+		this.#record.outcome = 'done';
+		sendJson(this.#res, 200, { ...this.#head, choices: [choice], usage: this.#usage });
+	}
+
+	#send(event: unknown): void {
+		this.#res.write(`data: ${JSON.stringify(event)}\n\n`);
+	}
+}
+
+/** Start a mock on 127.0.0.1 (port 0 picks a free one). Close it in afterEach. */
+export async function startMockOpenAI(opts: MockOpenAIOptions = {}): Promise<MockOpenAI> {
+	const server = new MockServer(opts);
+	await server.listen(opts.port ?? 0);
+	return server;
+}

@@ -1,0 +1,361 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { OpenAIEngine, type OpenAIEngineOptions } from '../../../src/lib/engines/openai.ts';
+import type { CompletionRequest, JsonChatRequest } from '../../../src/lib/probe/engine.ts';
+import { engineContract } from '../../helpers/engineContract.ts';
+import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
+import { applyScript, defaultScript } from '../../helpers/script.ts';
+
+const MODEL = 'mock-model';
+const noSleep = async () => {};
+
+engineContract('openai', async () => {
+	const mock = await startMockOpenAI({ models: [MODEL] });
+	const engine = new OpenAIEngine({ baseUrl: mock.url, sleep: noSleep });
+	return {
+		engine,
+		model: MODEL,
+		setScript: (s) => mock.setScript(s),
+		slowNextRequest: (ms) => (mock.tokenDelayMs = ms),
+		close: () => mock.close()
+	};
+});
+
+function completion(overrides: Partial<CompletionRequest> = {}): CompletionRequest {
+	return {
+		model: MODEL,
+		prompt:
+			'<|im_start|>user\nQ?<|im_end|>\n<|im_start|>assistant\nA.<|im_end|>\n<|im_start|>user\n',
+		temperature: 0.7,
+		top_p: 0.9,
+		seed: 11,
+		max_tokens: 64,
+		stop: ['<|im_end|>'],
+		...overrides
+	};
+}
+
+function judgeRequest(overrides: Partial<JsonChatRequest> = {}): JsonChatRequest {
+	return {
+		model: MODEL,
+		messages: [{ role: 'user', content: 'Label this user turn.' }],
+		schema: { type: 'object', properties: { label: { type: 'string' } }, required: ['label'] },
+		temperature: 0,
+		top_p: 1,
+		seed: 1,
+		max_tokens: 128,
+		...overrides
+	};
+}
+
+const posts = (mock: MockOpenAI, path: string) => mock.requests.filter((r) => r.path === path);
+
+describe('OpenAIEngine against the mock server', () => {
+	let mock: MockOpenAI;
+	let sleep: ReturnType<typeof vi.fn<(ms: number) => Promise<void>>>;
+	const engineFor = (opts: Partial<OpenAIEngineOptions> = {}) =>
+		new OpenAIEngine({ baseUrl: mock.url, sleep, ...opts });
+
+	beforeEach(async () => {
+		mock = await startMockOpenAI({ models: [MODEL, 'judge-model'] });
+		sleep = vi.fn(async (_ms: number) => {});
+	});
+	afterEach(async () => {
+		await mock.close();
+	});
+
+	it('posts the OpenAI completion fields, streaming with usage', async () => {
+		await engineFor().complete(completion());
+		const [req] = posts(mock, '/v1/completions');
+		expect(req.body).toEqual({
+			model: MODEL,
+			prompt: completion().prompt,
+			temperature: 0.7,
+			top_p: 0.9,
+			seed: 11,
+			max_tokens: 64,
+			stop: ['<|im_end|>'],
+			stream: true,
+			stream_options: { include_usage: true }
+		});
+	});
+
+	it('accepts a base URL that already ends in /v1', async () => {
+		const engine = engineFor({ baseUrl: `${mock.url}/v1/` });
+		expect(engine.baseUrl).toBe(`${mock.url}/v1`);
+		await engine.load([MODEL]);
+		expect(mock.requests.map((r) => r.path)).toEqual(['/v1/models']);
+	});
+
+	it('takes usage from the final chunk and measures timings', async () => {
+		mock.tokenDelayMs = 2;
+		const req = completion();
+		const res = await engineFor().complete(req);
+		const expected = applyScript(defaultScript, { ...req, kind: 'complete' });
+		expect(res.usage.prompt_tokens).toBe(expected.prompt_tokens);
+		expect(res.usage.completion_tokens).toBe(expected.tokens.length);
+		expect(res.usage.ttft_ms).toBeGreaterThanOrEqual(0);
+		expect(res.usage.total_ms).toBeGreaterThanOrEqual(res.usage.ttft_ms ?? Infinity);
+		expect(res.usage.decode_tps).toBeGreaterThan(0);
+	});
+
+	it('closes the connection when aborted mid-stream, and the server stops sending', async () => {
+		mock.setScript(() => Array.from({ length: 300 }, (_, i) => `w${i}`).join(' '));
+		mock.tokenDelayMs = 5;
+		const ctrl = new AbortController();
+		let seen = 0;
+		const pending = engineFor().complete(
+			completion({
+				max_tokens: 1000,
+				signal: ctrl.signal,
+				onToken: () => {
+					if (++seen === 5) ctrl.abort();
+				}
+			})
+		);
+		await expect(pending).rejects.toMatchObject({ name: 'AbortError', code: 'aborted' });
+		await vi.waitFor(() => expect(mock.streams[0].outcome).toBe('disconnected'));
+		expect(mock.streams[0].tokensSent).toBeLessThan(300);
+	});
+
+	it('sends nothing when aborted before the call', async () => {
+		const ctrl = new AbortController();
+		ctrl.abort();
+		const engine = engineFor();
+		await expect(engine.complete(completion({ signal: ctrl.signal }))).rejects.toMatchObject({
+			name: 'AbortError'
+		});
+		await expect(engine.chatJson(judgeRequest({ signal: ctrl.signal }))).rejects.toMatchObject({
+			name: 'AbortError'
+		});
+		expect(mock.requests).toHaveLength(0);
+	});
+
+	it('waits out a 429 for the Retry-After seconds, then succeeds', async () => {
+		mock.enqueueFailure({ status: 429, retryAfter: '3' });
+		const res = await engineFor().complete(completion());
+		expect(res.finish_reason).toBe('stop');
+		expect(sleep).toHaveBeenCalledTimes(1);
+		expect(sleep.mock.calls[0][0]).toBe(3000);
+		expect(posts(mock, '/v1/completions')).toHaveLength(2);
+	});
+
+	it('retries a 500 with growing backoff, then surfaces a retryable http error', async () => {
+		for (let i = 0; i < 4; i++) {
+			mock.enqueueFailure({ status: 500, body: '{"error":{"message":"CUDA out of memory"}}' });
+		}
+		const err = await engineFor({ maxRetries: 3 })
+			.complete(completion())
+			.catch((e: unknown) => e);
+		expect(err).toMatchObject({ name: 'HttpError', code: 'http', retryable: true, status: 500 });
+		expect((err as Error).message).toContain('500');
+		expect((err as Error).message).toContain('CUDA out of memory');
+		expect(posts(mock, '/v1/completions')).toHaveLength(4);
+		const waits = sleep.mock.calls.map((c) => c[0]);
+		expect(waits).toHaveLength(3);
+		expect(waits[1]).toBeGreaterThan(waits[0]);
+		expect(waits[2]).toBeGreaterThan(waits[1]);
+	});
+
+	it('does not retry a 400, and shows the server message', async () => {
+		mock.enqueueFailure({
+			status: 400,
+			body: '{"error":{"message":"top_p must be in (0, 1]"}}'
+		});
+		const err = await engineFor()
+			.complete(completion())
+			.catch((e: unknown) => e);
+		expect(err).toMatchObject({ code: 'http', retryable: false, status: 400 });
+		expect((err as Error).message).toMatch(/400: top_p must be in \(0, 1\]/);
+		expect(sleep).not.toHaveBeenCalled();
+		expect(posts(mock, '/v1/completions')).toHaveLength(1);
+	});
+
+	it("reports a prompt longer than the model's context as context_window", async () => {
+		mock.enqueueFailure({
+			status: 400,
+			body: JSON.stringify({
+				error: {
+					message:
+						"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens."
+				}
+			})
+		});
+		await expect(engineFor().complete(completion())).rejects.toMatchObject({
+			code: 'context_window'
+		});
+	});
+
+	it('times out when the server never answers', async () => {
+		mock.enqueueFailure({ hang: true });
+		const started = Date.now();
+		await expect(engineFor({ timeoutMs: 150 }).complete(completion())).rejects.toMatchObject({
+			code: 'timeout'
+		});
+		expect(Date.now() - started).toBeLessThan(2000);
+		expect(sleep).not.toHaveBeenCalled();
+	});
+
+	it('times out when a stream goes silent, but not while tokens keep arriving', async () => {
+		mock.setScript(() => Array.from({ length: 20 }, (_, i) => `t${i}`).join(' '));
+		mock.tokenDelayMs = 25;
+		// 20 tokens × 25 ms outlasts the 150 ms timeout, yet no single gap does.
+		const ok = await engineFor({ timeoutMs: 150 }).complete(completion());
+		expect(ok.usage.completion_tokens).toBe(20);
+		mock.tokenDelayMs = 400;
+		await expect(engineFor({ timeoutMs: 150 }).complete(completion())).rejects.toMatchObject({
+			code: 'timeout'
+		});
+	});
+
+	it('asks the judge for a strict json_schema response format', async () => {
+		const req = judgeRequest();
+		await engineFor().chatJson(req);
+		const [sent] = posts(mock, '/v1/chat/completions');
+		expect(sent.body).toMatchObject({
+			model: MODEL,
+			messages: req.messages,
+			stream: false,
+			response_format: {
+				type: 'json_schema',
+				json_schema: { name: 'judgment', schema: req.schema, strict: true }
+			}
+		});
+	});
+
+	it('returns non-JSON judge text raw, for the core to parse tolerantly', async () => {
+		mock.setScript(() => 'Label: genuine_followup {broken');
+		const res = await engineFor().chatJson(judgeRequest());
+		expect(res.text).toBe('Label: genuine_followup {broken');
+		expect(res.finish_reason).toBe('stop');
+		expect(res.usage.completion_tokens).toBeGreaterThan(0);
+	});
+
+	it('explains a reply body that is not JSON', async () => {
+		mock.enqueueFailure({ garbageJson: true });
+		const err = await engineFor()
+			.chatJson(judgeRequest())
+			.catch((e: unknown) => e);
+		expect(err).toMatchObject({ code: 'http', retryable: false });
+		expect((err as Error).message).toMatch(/not valid JSON/);
+		expect((err as Error).message).toContain(mock.url);
+	});
+
+	it('explains a streamed event that is not JSON', async () => {
+		mock.enqueueFailure({ garbageJson: true });
+		await expect(engineFor().complete(completion())).rejects.toMatchObject({
+			code: 'http',
+			message: expect.stringMatching(/not valid JSON/)
+		});
+	});
+
+	it('falls back to json_object when json_schema is refused, and remembers', async () => {
+		mock.rejectJsonSchema = true;
+		const engine = engineFor();
+		const first = await engine.chatJson(judgeRequest());
+		expect(JSON.parse(first.text)).toMatchObject({ label: 'genuine_followup' });
+		const second = await engine.chatJson(judgeRequest());
+		expect(JSON.parse(second.text)).toMatchObject({ label: 'genuine_followup' });
+		const formats = posts(mock, '/v1/chat/completions').map(
+			(r) => (r.body as { response_format?: { type: string } }).response_format?.type
+		);
+		expect(formats).toEqual(['json_schema', 'json_object', 'json_object']);
+		expect(engine.jsonForm).toBe('json_object');
+		expect(engine.capabilities().json_schema).toBe(false);
+		// json_object cannot enforce the schema, so it travels in the system prompt.
+		const last = posts(mock, '/v1/chat/completions')[2].body as {
+			messages: { role: string; content: string }[];
+		};
+		expect(last.messages[0].role).toBe('system');
+		expect(last.messages[0].content).toContain('"required":["label"]');
+	});
+
+	it('names the served models when a requested one is missing', async () => {
+		const err = await engineFor()
+			.load([MODEL, 'Qwen/Qwen3-0.6B'])
+			.catch((e: unknown) => e);
+		expect(err).toMatchObject({ name: 'EngineError', code: 'bad_model' });
+		expect((err as Error).message).toBe(
+			`Model 'Qwen/Qwen3-0.6B' is not served at ${mock.url}/v1. Served: ${MODEL}, judge-model`
+		);
+	});
+
+	it('reports each requested model ready after checking it is served', async () => {
+		const progress: string[] = [];
+		await engineFor().load([MODEL, 'judge-model'], {
+			onProgress: (p) => progress.push(`${p.model}:${p.fraction}`)
+		});
+		expect(progress).toEqual([`${MODEL}:1`, 'judge-model:1']);
+	});
+
+	it('sends the Authorization header only when a key is given', async () => {
+		await engineFor().complete(completion());
+		await engineFor({ apiKey: 'sk-test-123' }).complete(completion());
+		const [without, withKey] = posts(mock, '/v1/completions');
+		expect(without.headers.authorization).toBeUndefined();
+		expect(withKey.headers.authorization).toBe('Bearer sk-test-123');
+	});
+
+	it('keeps the API key out of error messages', async () => {
+		const guarded = await startMockOpenAI({ models: [MODEL], apiKey: 'right-key' });
+		try {
+			const err = await new OpenAIEngine({ baseUrl: guarded.url, apiKey: 'wrong-key-42' })
+				.load([MODEL])
+				.catch((e: unknown) => e);
+			expect(err).toMatchObject({ code: 'http', status: 401, recovery: 'Check the API key.' });
+			expect(JSON.stringify({ ...(err as object), message: (err as Error).message })).not.toContain(
+				'wrong-key-42'
+			);
+		} finally {
+			await guarded.close();
+		}
+	});
+
+	it('keeps at most maxConcurrency requests in flight', async () => {
+		mock.tokenDelayMs = 3;
+		const engine = engineFor({ maxConcurrency: 2 });
+		let peak = 0;
+		const timer = setInterval(() => {
+			const live = mock.streams.filter((s) => s.outcome === 'streaming').length;
+			peak = Math.max(peak, live);
+		}, 1);
+		try {
+			const results = await Promise.all(
+				Array.from({ length: 5 }, () => engine.complete(completion()))
+			);
+			expect(results.every((r) => r.finish_reason === 'stop')).toBe(true);
+		} finally {
+			clearInterval(timer);
+		}
+		expect(peak).toBeGreaterThan(0);
+		expect(peak).toBeLessThanOrEqual(2);
+		expect(engine.capabilities().max_concurrency).toBe(2);
+	});
+
+	it('drops a request aborted while it waits for a slot, before it reaches the server', async () => {
+		mock.tokenDelayMs = 10;
+		const engine = engineFor({ maxConcurrency: 1 });
+		const first = engine.complete(completion());
+		const ctrl = new AbortController();
+		const queued = engine.complete(completion({ signal: ctrl.signal }));
+		ctrl.abort();
+		await expect(queued).rejects.toMatchObject({ name: 'AbortError' });
+		await first;
+		expect(posts(mock, '/v1/completions')).toHaveLength(1);
+	});
+});
+
+describe('OpenAIEngine with no server', () => {
+	it('reports an unreachable server as a network error naming the URL', async () => {
+		const mock = await startMockOpenAI();
+		const url = mock.url;
+		await mock.close();
+		const sleep = vi.fn(async () => {});
+		const err = await new OpenAIEngine({ baseUrl: url, sleep, maxRetries: 2 })
+			.load([MODEL])
+			.catch((e: unknown) => e);
+		expect(err).toMatchObject({ name: 'EngineError', code: 'network', retryable: true });
+		expect((err as Error).message).toContain(`${url}/v1`);
+		expect((err as { recovery: string }).recovery).toMatch(/running/);
+		expect(sleep).toHaveBeenCalledTimes(2);
+	});
+});
