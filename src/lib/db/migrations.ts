@@ -1,0 +1,70 @@
+/**
+ * Schema history. Dexie needs every version it may meet in a visitor's browser, so old versions stay
+ * here even after nothing writes them. Upgrades migrate rows in place; they never drop user data.
+ */
+import type { Transaction } from 'dexie';
+import type { ProbeRecord, RunManifest } from '../probe/types.ts';
+
+/**
+ * Version 1, the first prototype: runs kept their status only inside the manifest, records were
+ * written before `label_source` existed, and there were no annotations or benchmarks.
+ */
+export const SCHEMA_V1 = {
+	runs: 'run_id, created_at',
+	records: '[run_id+key], run_id',
+	answers: '[run_id+item_id]',
+	datasets: 'key',
+	templates: 'repo'
+} as const;
+
+/**
+ * Version 2 (current). Runs carry status and updated_at as indexed columns (the runs list sorts and
+ * filters on them); records are indexed per run by the columns the results views filter on.
+ */
+export const SCHEMA_V2 = {
+	runs: 'run_id, status, created_at, updated_at',
+	records:
+		'[run_id+key], run_id, [run_id+label], [run_id+temperature], [run_id+perturbation], [run_id+item_id]',
+	answers: '[run_id+item_id], run_id',
+	annotations: '++id, run_id, [run_id+key], annotator, [run_id+annotator], [run_id+key+annotator]',
+	datasets: 'key, fetched_at',
+	templates: 'repo, fetched_at',
+	benchmarks: '++id, created_at, model_id'
+} as const;
+
+/** What a v1 row looked like (the fields v2 adds are absent). */
+export interface RunRowV1 {
+	run_id: string;
+	manifest: RunManifest;
+	created_at: string;
+}
+export type ProbeRecordV1 = Omit<ProbeRecord, 'label_source'> & {
+	label_source?: ProbeRecord['label_source'];
+};
+
+/**
+ * Which labeller decided a v1 record. v1 did not store it, but it can be recovered: a label equal
+ * to the judge's label came from the judge; any other label was decided by the rules (hybrid mode
+ * only calls the judge when the rules are undecided, so a judged record always has judge_label).
+ */
+export function deriveLabelSource(r: ProbeRecordV1): ProbeRecord['label_source'] {
+	if (r.label === null) return null;
+	return r.judge_label !== null && r.judge_label === r.label ? 'judge' : 'rules';
+}
+
+/** v1 → v2: lift run status out of the manifest and fill in each record's label_source. */
+export async function upgradeToV2(tx: Transaction): Promise<void> {
+	await tx
+		.table<RunRowV1 & { status?: string; updated_at?: string }>('runs')
+		.toCollection()
+		.modify((row) => {
+			row.status ??= row.manifest?.status ?? 'done';
+			row.updated_at ??= row.created_at;
+		});
+	await tx
+		.table<ProbeRecordV1>('records')
+		.toCollection()
+		.modify((r) => {
+			if (r.label_source === undefined) r.label_source = deriveLabelSource(r);
+		});
+}

@@ -1,0 +1,88 @@
+/**
+ * The app's IndexedDB database, typed. One database ('user-turn-probe') for runs, their records,
+ * answers and annotations, plus caches of datasets and chat templates and device benchmarks.
+ * Nothing opens at import time: `createDB()` builds an instance, Dexie opens it on first use.
+ */
+import { Dexie } from 'dexie';
+import type { EntityTable, Table } from 'dexie';
+import type { Annotation } from '../probe/exchange.ts';
+import type { AnswerRecord, DatasetItem, ProbeRecord, RunManifest } from '../probe/types.ts';
+import { SCHEMA_V1, SCHEMA_V2, upgradeToV2 } from './migrations.ts';
+
+export const DB_NAME = 'user-turn-probe';
+
+export type RunStatus = RunManifest['status'];
+
+/** A run: its manifest, with status and timestamps lifted out so the runs list can index them. */
+export interface RunRow {
+	run_id: string;
+	manifest: RunManifest;
+	/** Always equal to manifest.status; DexieRunStore keeps the two in step. */
+	status: RunStatus;
+	created_at: string;
+	updated_at: string;
+}
+
+export interface AnnotationRow extends Annotation {
+	/** Auto-increment: insertion order, which is what "undo the last one" means. */
+	id: number;
+}
+
+export interface DatasetRow {
+	/** The dataset loader's cache key, e.g. "gsm8k/test@v1". */
+	key: string;
+	items: DatasetItem[];
+	fetched_at: string;
+}
+
+export interface TemplateRow {
+	/** Hugging Face repo whose chat template this is, e.g. "Qwen/Qwen3-0.6B". */
+	repo: string;
+	template: string;
+	sha256: string;
+	fetched_at: string;
+}
+
+/** One measured model on this device: the bench view's history. */
+export interface BenchmarkRow {
+	id: number;
+	created_at: string;
+	model_id: string;
+	engine: string;
+	/** GPU adapter info as reported by WebGPU (vendor, architecture, …). */
+	device?: Record<string, string>;
+	/** Named measurements with units in the name: prefill_tps, decode_tps, load_ms, … */
+	results: Record<string, number>;
+}
+
+/** Where Dexie finds IndexedDB: the browser's by default, fake-indexeddb in tests. */
+export interface IndexedDBDeps {
+	indexedDB: IDBFactory;
+	IDBKeyRange: typeof IDBKeyRange;
+}
+
+export class ProbeDB extends Dexie {
+	// `declare`: class fields would shadow the table properties Dexie defines in `stores()`.
+	declare runs: EntityTable<RunRow, 'run_id'>;
+	declare records: Table<ProbeRecord, [string, string]>;
+	declare answers: Table<AnswerRecord, [string, string]>;
+	declare annotations: EntityTable<AnnotationRow, 'id'>;
+	declare datasets: EntityTable<DatasetRow, 'key'>;
+	declare templates: EntityTable<TemplateRow, 'repo'>;
+	declare benchmarks: EntityTable<BenchmarkRow, 'id'>;
+
+	constructor(name: string = DB_NAME, deps?: IndexedDBDeps) {
+		super(name, {
+			...deps,
+			// A finished item must survive a crash or a closed tab: ask Chrome to flush on commit.
+			chromeTransactionDurability: 'strict'
+		});
+		this.version(1).stores(SCHEMA_V1);
+		this.version(2).stores(SCHEMA_V2).upgrade(upgradeToV2);
+	}
+}
+
+/** A database handle; opens lazily. Pass fake-indexeddb's objects as `deps` in tests. */
+export function createDB(name: string = DB_NAME, deps?: IndexedDBDeps): ProbeDB {
+	return new ProbeDB(name, deps);
+}
