@@ -1,0 +1,113 @@
+/**
+ * Bar charts: the label mix and paired differences. Chart.js types only.
+ */
+import type { ChartConfiguration } from 'chart.js';
+import { LABELS } from '../probe/types.ts';
+import type { Label } from '../probe/types.ts';
+import { CI_SUFFIX, pct } from './chartKit.ts';
+import { LABEL_COLORS, PALETTE, withAlpha } from './palette.ts';
+
+export interface LabelRow {
+	name: string;
+	labels: Record<Label, number>;
+}
+
+/**
+ * Horizontal stacked bars: one bar per row (a single distribution becomes one bar named "All"),
+ * one segment per label in LABELS order, as % of the row's labeled records unless
+ * `percent: false`. Labels that are zero in every row are left out of the legend.
+ */
+export function labelDistributionChart(
+	dist: Record<Label, number> | readonly LabelRow[],
+	opts: { percent?: boolean } = {}
+): ChartConfiguration<'bar', number[], string> {
+	const rows: readonly LabelRow[] = Array.isArray(dist)
+		? dist
+		: [{ name: 'All', labels: dist as Record<Label, number> }];
+	const percent = opts.percent ?? true;
+	const totals = rows.map((row) => LABELS.reduce((s, label) => s + row.labels[label], 0));
+	const used = LABELS.filter((label) => rows.some((row) => row.labels[label] > 0));
+	return {
+		type: 'bar',
+		data: {
+			labels: rows.map((row) => row.name),
+			datasets: used.map((label) => ({
+				label,
+				data: rows.map((row, i) =>
+					percent ? (totals[i] === 0 ? 0 : pct(row.labels[label] / totals[i])) : row.labels[label]
+				),
+				backgroundColor: LABEL_COLORS[label]
+			}))
+		},
+		options: {
+			indexAxis: 'y',
+			scales: {
+				x: {
+					stacked: true,
+					...(percent ? { min: 0, max: 100 } : {}),
+					title: { display: true, text: percent ? 'Share of labeled turns (%)' : 'Turns' }
+				},
+				y: { stacked: true }
+			}
+		}
+	};
+}
+
+export interface Delta {
+	name: string;
+	diff: number;
+	lo: number;
+	hi: number;
+}
+
+/**
+ * Paired differences in percentage points: a translucent bar for the estimate and, on top of it,
+ * a thin floating bar [lo, hi] for the 95% interval (Chart.js has no error bars without a
+ * plugin). `grouped: false` stacks both in the same slot; the lower `order` draws the whisker
+ * above the bar. NaN estimates become gaps.
+ */
+export function pairedDeltas(
+	deltas: readonly Delta[]
+): ChartConfiguration<'bar', (number | [number, number] | null)[], string> {
+	const finite = (x: number) => (Number.isFinite(x) ? pct(x) : null);
+	return {
+		type: 'bar',
+		data: {
+			labels: deltas.map((d) => d.name),
+			datasets: [
+				{
+					label: 'Difference (pp)',
+					data: deltas.map((d) => finite(d.diff)),
+					backgroundColor: withAlpha(PALETTE.blue, 0.6),
+					grouped: false,
+					order: 1
+				},
+				{
+					label: `Difference${CI_SUFFIX}`,
+					data: deltas.map((d): [number, number] | null =>
+						Number.isFinite(d.lo) && Number.isFinite(d.hi) ? [pct(d.lo), pct(d.hi)] : null
+					),
+					backgroundColor: PALETTE.black,
+					barPercentage: 0.08,
+					grouped: false,
+					order: 0
+				}
+			]
+		},
+		options: {
+			scales: {
+				y: { title: { display: true, text: 'Follow-up difference (percentage points)' } }
+			},
+			plugins: {
+				tooltip: {
+					callbacks: {
+						label: (item) => {
+							const d = deltas[item.dataIndex];
+							return `${d.name}: ${pct(d.diff).toFixed(1)} pp [${pct(d.lo).toFixed(1)}, ${pct(d.hi).toFixed(1)}]`;
+						}
+					}
+				}
+			}
+		}
+	};
+}

@@ -1,0 +1,63 @@
+/**
+ * Shared pieces of the chart builders: the paper overlay shape, CI dataset naming, percent
+ * formatting and tooltip lookup. Types only from chart.js.
+ */
+import type { TooltipItem } from 'chart.js';
+import type { Rate } from './interval.ts';
+import { PALETTE, PERTURBATION_COLORS } from './palette.ts';
+
+/**
+ * A published number to draw beside ours. Rates are fractions in [0, 1], like ours; `condition`
+ * is a perturbation name when it matches one (then it takes that perturbation's color).
+ */
+export interface PaperPoint {
+	model: string;
+	benchmark: string;
+	temperature: number;
+	condition: string;
+	accuracy?: number;
+	followup: number;
+}
+
+/** Suffix of the datasets that draw a confidence band or whisker; legends hide them. */
+export const CI_SUFFIX = ' (95% CI)';
+/** The invisible lower edge that a band fills up from. */
+export const CI_LOW_SUFFIX = ' (95% CI low)';
+export const BAND_ALPHA = 0.18;
+export const PAPER_POINT_STYLE = 'triangle';
+
+export const pct = (x: number) => x * 100;
+export const fmt = (x: number) => `${pct(x).toFixed(1)}%`;
+export const isCiDataset = (label: string | undefined) =>
+	label !== undefined && (label.endsWith(CI_SUFFIX) || label.endsWith(CI_LOW_SUFFIX));
+
+/** "12.5% [8.1–18.0%], 14/112" for tooltips. */
+export function formatRate(r: Rate): string {
+	if (Number.isNaN(r.p)) return `no data (0/${r.n})`;
+	return `${fmt(r.p)} [${pct(r.lo).toFixed(1)}–${fmt(r.hi)}], ${r.k}/${r.n}`;
+}
+
+/** A perturbation's color when the paper condition names one, else black. */
+export function conditionColor(condition: string): string {
+	return (PERTURBATION_COLORS as Record<string, string>)[condition] ?? PALETTE.black;
+}
+
+/** Precomputed tooltip text by dataset index and point index, else the dataset label. */
+export function tooltipText(
+	details: Map<number, string[]>,
+	item: TooltipItem<'line'> | TooltipItem<'scatter'>
+): string {
+	return details.get(item.datasetIndex)?.[item.dataIndex] ?? `${item.dataset.label ?? ''}`;
+}
+
+/** Insertion-ordered groups. */
+export function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
+	const groups = new Map<string, T[]>();
+	for (const x of xs) {
+		const k = key(x);
+		const group = groups.get(k);
+		if (group) group.push(x);
+		else groups.set(k, [x]);
+	}
+	return groups;
+}

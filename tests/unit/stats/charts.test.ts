@@ -1,0 +1,295 @@
+import { describe, expect, it } from 'vitest';
+import type { TooltipItem } from 'chart.js';
+import { summarize, wilson } from '../../../src/lib/stats/aggregate.ts';
+import type { ConditionSummary } from '../../../src/lib/stats/aggregate.ts';
+import {
+	accuracyVsFollowup,
+	CI_LOW_SUFFIX,
+	CI_SUFFIX,
+	followupVsTemperature,
+	formatRate,
+	labelDistributionChart,
+	pairedDeltas
+} from '../../../src/lib/stats/charts.ts';
+import type { PaperPoint } from '../../../src/lib/stats/charts.ts';
+import { LABELS } from '../../../src/lib/probe/types.ts';
+import type { Label } from '../../../src/lib/probe/types.ts';
+import {
+	LABEL_COLORS,
+	PALETTE,
+	PERTURBATION_COLORS,
+	withAlpha
+} from '../../../src/lib/stats/palette.ts';
+import { renderChart } from './fakeCanvas.ts';
+import { record, syntheticRun } from './records.ts';
+
+const run = syntheticRun({
+	seed: 1,
+	items: 40,
+	samples: 2,
+	temperatures: [1, 0, 0.5],
+	perturbations: ['append', 'none']
+});
+const summaries = summarize(run);
+
+const paper: PaperPoint[] = [
+	{ model: 'Qwen3-8B', benchmark: 'gsm8k', temperature: 1, condition: 'none', followup: 0.3 },
+	{ model: 'Qwen3-8B', benchmark: 'gsm8k', temperature: 0, condition: 'none', followup: 0.1 },
+	{
+		model: 'Qwen3-8B',
+		benchmark: 'gsm8k',
+		temperature: 0.7,
+		condition: 'append',
+		accuracy: 0.9,
+		followup: 0.25
+	},
+	{
+		model: 'Llama-3.1-8B',
+		benchmark: 'gsm8k',
+		temperature: 0.7,
+		condition: 'greedy',
+		followup: 0.05
+	}
+];
+
+function counts(partial: Partial<Record<Label, number>>): Record<Label, number> {
+	return Object.fromEntries(LABELS.map((l) => [l, partial[l] ?? 0])) as Record<Label, number>;
+}
+
+describe('followupVsTemperature', () => {
+	it('draws a lower edge, a band and a line per perturbation present, in paper order', () => {
+		const config = followupVsTemperature(summaries);
+		expect(config.type).toBe('line');
+		expect(config.data.datasets.map((d) => d.label)).toEqual([
+			'none' + CI_LOW_SUFFIX,
+			'none' + CI_SUFFIX,
+			'none',
+			'append' + CI_LOW_SUFFIX,
+			'append' + CI_SUFFIX,
+			'append'
+		]);
+	});
+
+	it('plots percentages sorted by temperature, with the band from lo to hi', () => {
+		const [low, band, line] = followupVsTemperature(summaries).data.datasets;
+		const none = summaries.filter((s) => s.perturbation === 'none');
+		expect(line.data.map((p) => p.x)).toEqual([0, 0.5, 1]);
+		none.forEach((s, i) => {
+			expect(line.data[i].y).toBeCloseTo(s.followup.p * 100, 10);
+			expect(low.data[i].y).toBeCloseTo(s.followup.lo * 100, 10);
+			expect(band.data[i].y).toBeCloseTo(s.followup.hi * 100, 10);
+		});
+		expect(line.borderColor).toBe(PERTURBATION_COLORS.none);
+		expect(band.fill).toBe('-1');
+	});
+
+	it('leaves out conditions with nothing labeled instead of drawing them at 0', () => {
+		const pending = summarize([
+			record({ temperature: 0, label: 'genuine_followup' }),
+			record({ temperature: 1, label: null })
+		]);
+		const line = followupVsTemperature(pending).data.datasets[2];
+		expect(line.data).toEqual([{ x: 0, y: 100 }]);
+		expect(followupVsTemperature([]).data.datasets).toEqual([]);
+	});
+
+	it('groups paper points into one marker series per model, benchmark and condition', () => {
+		const datasets = followupVsTemperature(summaries, { overlay: paper }).data.datasets.slice(6);
+		expect(datasets.map((d) => d.label)).toEqual([
+			'Paper: Qwen3-8B · gsm8k · none',
+			'Paper: Qwen3-8B · gsm8k · append',
+			'Paper: Llama-3.1-8B · gsm8k · greedy'
+		]);
+		expect(datasets[0].data).toEqual([
+			{ x: 0, y: 10 },
+			{ x: 1, y: 30 }
+		]);
+		expect(datasets[0].showLine).toBe(false);
+		expect(datasets[0].borderColor).toBe(PERTURBATION_COLORS.none);
+		expect(datasets[2].borderColor).toBe(PALETTE.black);
+	});
+
+	it('renders in Chart.js with each band filling down to its own lower edge', () => {
+		const chart = renderChart(followupVsTemperature(summaries, { overlay: paper }));
+		try {
+			const filler = (i: number) =>
+				(chart.getDatasetMeta(i) as unknown as { $filler?: { fill: unknown } }).$filler;
+			expect(filler(1)?.fill).toBe(0);
+			expect(filler(4)?.fill).toBe(3);
+			expect(filler(2)?.fill).toBe(false);
+			expect(chart.legend?.legendItems?.map((item) => item.text)).toEqual([
+				'none',
+				'append',
+				'Paper: Qwen3-8B · gsm8k · none',
+				'Paper: Qwen3-8B · gsm8k · append',
+				'Paper: Llama-3.1-8B · gsm8k · greedy'
+			]);
+		} finally {
+			chart.destroy();
+		}
+	});
+
+	it('shows the interval and counts in the tooltip of a line point and hides band points', () => {
+		const config = followupVsTemperature(summaries);
+		const tooltip = config.options?.plugins?.tooltip;
+		const none0 = summaries.find(
+			(s) => s.perturbation === 'none' && s.temperature === 0
+		) as ConditionSummary;
+		const item = (datasetIndex: number, dataIndex: number) =>
+			({
+				datasetIndex,
+				dataIndex,
+				dataset: config.data.datasets[datasetIndex]
+			}) as unknown as TooltipItem<'line'>;
+		const label = tooltip?.callbacks?.label as (item: TooltipItem<'line'>) => string;
+		expect(label(item(2, 0))).toBe(`none: ${formatRate(none0.followup)} (0 pending)`);
+		const filter = tooltip?.filter as (item: TooltipItem<'line'>) => boolean;
+		expect([0, 1, 2].map((i) => filter(item(i, 0)))).toEqual([false, false, true]);
+	});
+});
+
+describe('formatRate', () => {
+	it('prints estimate, interval and counts', () => {
+		expect(formatRate(wilson(81, 263))).toBe('30.8% [25.5–36.6%], 81/263');
+	});
+
+	it('says so when there is no data', () => {
+		expect(formatRate(wilson(0, 0))).toBe('no data (0/0)');
+	});
+});
+
+describe('labelDistributionChart', () => {
+	it('turns one distribution into a single horizontal stacked bar of percentages', () => {
+		const config = labelDistributionChart(
+			counts({ genuine_followup: 3, degenerate: 1, prompt_restatement: 4 })
+		);
+		expect(config.options?.indexAxis).toBe('y');
+		expect(config.data.labels).toEqual(['All']);
+		expect(config.data.datasets.map((d) => [d.label, d.data[0]])).toEqual([
+			['genuine_followup', 37.5],
+			['prompt_restatement', 50],
+			['degenerate', 12.5]
+		]);
+		expect(config.data.datasets[0].backgroundColor).toBe(LABEL_COLORS.genuine_followup);
+		expect(config.options?.scales?.x?.stacked).toBe(true);
+		expect(config.options?.scales?.y?.stacked).toBe(true);
+	});
+
+	it('makes one bar per row, each summing to 100%, keeping zero rows at 0', () => {
+		const rows = summaries.map((s) => ({
+			name: `${s.perturbation} T=${s.temperature}`,
+			labels: s.labels
+		}));
+		rows.push({ name: 'empty', labels: counts({}) });
+		const config = labelDistributionChart(rows);
+		expect(config.data.labels).toHaveLength(rows.length);
+		rows.forEach((_row, i) => {
+			const total = config.data.datasets.reduce((s, d) => s + d.data[i], 0);
+			expect(total).toBeCloseTo(i === rows.length - 1 ? 0 : 100, 10);
+		});
+	});
+
+	it('shows raw counts with percent: false', () => {
+		const config = labelDistributionChart(counts({ judge_error: 2, meta_planning: 5 }), {
+			percent: false
+		});
+		expect(config.data.datasets.map((d) => [d.label, d.data[0]])).toEqual([
+			['meta_planning', 5],
+			['judge_error', 2]
+		]);
+		expect(config.options?.scales?.x?.max).toBeUndefined();
+	});
+});
+
+describe('accuracyVsFollowup', () => {
+	const runs = [
+		{ name: 'Qwen3-0.6B', accuracy: wilson(40, 100), followup: wilson(12, 80) },
+		{ name: 'pending', accuracy: wilson(40, 100), followup: wilson(0, 0) },
+		{ name: 'Llama-3.2-1B', accuracy: wilson(25, 100), followup: wilson(30, 90) }
+	];
+
+	it('draws a point and two whiskers per run with estimates, in percent', () => {
+		const datasets = accuracyVsFollowup(runs).data.datasets;
+		expect(datasets.map((d) => d.label)).toEqual([
+			`Qwen3-0.6B accuracy${CI_SUFFIX}`,
+			`Qwen3-0.6B follow-up${CI_SUFFIX}`,
+			'Qwen3-0.6B',
+			`Llama-3.2-1B accuracy${CI_SUFFIX}`,
+			`Llama-3.2-1B follow-up${CI_SUFFIX}`,
+			'Llama-3.2-1B'
+		]);
+		const [horizontal, vertical, point] = datasets;
+		const { accuracy: a, followup: f } = runs[0];
+		expect(point.data).toEqual([{ x: a.p * 100, y: f.p * 100 }]);
+		expect(horizontal.data).toEqual([
+			{ x: a.lo * 100, y: f.p * 100 },
+			{ x: a.hi * 100, y: f.p * 100 }
+		]);
+		expect(vertical.data).toEqual([
+			{ x: a.p * 100, y: f.lo * 100 },
+			{ x: a.p * 100, y: f.hi * 100 }
+		]);
+		expect(horizontal.showLine).toBe(true);
+		expect(datasets[5].borderColor).not.toBe(datasets[2].borderColor);
+	});
+
+	it('adds only paper points that report accuracy, and hides whiskers from the legend', () => {
+		const config = accuracyVsFollowup(runs, paper);
+		const last = config.data.datasets.at(-1);
+		expect(last?.label).toBe('Paper: Qwen3-8B · gsm8k');
+		expect(last?.data).toEqual([{ x: 90, y: 25 }]);
+		const chart = renderChart(config);
+		try {
+			expect(chart.legend?.legendItems?.map((i) => i.text)).toEqual([
+				'Qwen3-0.6B',
+				'Llama-3.2-1B',
+				'Paper: Qwen3-8B · gsm8k'
+			]);
+		} finally {
+			chart.destroy();
+		}
+	});
+});
+
+describe('pairedDeltas', () => {
+	const deltas = [
+		{ name: 'append − none', diff: 0.12, lo: 0.05, hi: 0.2 },
+		{ name: 'truncate − none', diff: -0.03, lo: -0.09, hi: 0.02 },
+		{ name: 'no pairs', diff: Number.NaN, lo: Number.NaN, hi: Number.NaN }
+	];
+
+	it('draws the estimate as a bar and the interval as a thin floating bar on top', () => {
+		const config = pairedDeltas(deltas);
+		expect(config.data.labels).toEqual(deltas.map((d) => d.name));
+		const [bars, whiskers] = config.data.datasets;
+		expect(bars.data[0]).toBeCloseTo(12, 10);
+		expect(bars.data[2]).toBeNull();
+		expect(whiskers.data[1]).toEqual([-9, 2]);
+		expect(whiskers.data[2]).toBeNull();
+		expect([bars.grouped, whiskers.grouped]).toEqual([false, false]);
+		expect(whiskers.order).toBeLessThan(bars.order ?? 0);
+	});
+
+	it('renders in Chart.js with the whisker spanning lo to hi on the value axis', () => {
+		const chart = renderChart(pairedDeltas(deltas));
+		try {
+			const y = chart.scales.y;
+			const whisker = chart.getDatasetMeta(1).data[0] as unknown as { y: number; base: number };
+			expect(y.getValueForPixel(whisker.y)).toBeCloseTo(20, 6);
+			expect(y.getValueForPixel(whisker.base)).toBeCloseTo(5, 6);
+		} finally {
+			chart.destroy();
+		}
+	});
+});
+
+describe('palette', () => {
+	it('gives every label and perturbation its own color', () => {
+		expect(new Set(Object.values(LABEL_COLORS)).size).toBe(LABELS.length);
+		expect(new Set(Object.values(PERTURBATION_COLORS)).size).toBe(3);
+	});
+
+	it('converts hex to rgba', () => {
+		expect(withAlpha(PALETTE.vermillion, 0.25)).toBe('rgba(213, 94, 0, 0.25)');
+	});
+});
