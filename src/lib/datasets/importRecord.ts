@@ -1,0 +1,235 @@
+/**
+ * One record of a user's file (a parsed JSON line or CSV row) → a DatasetItem, or the list of
+ * what is wrong with it. Accepts the shapes people already have on disk: GSM8K lines, IFEval
+ * lines, `{prompt, gold, task}`, multiple choice `{question, choices, answer}` and chat
+ * `{messages}` exports.
+ */
+import type { ChatMessage, DatasetItem, TaskKind } from '../probe/types.ts';
+import { TASK_KINDS, isGsm8kGold, isTaskKind, itemProblems } from './items.ts';
+
+export type RecordResult = { item: DatasetItem; problems?: never } | { problems: string[] };
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const ROLES: readonly string[] = ['system', 'user', 'assistant'];
+
+/**
+ * @param record a parsed JSON value or a CSV row object (empty cells already removed)
+ * @param fallbackId the id to use when the record has none ("<file>-<line>")
+ */
+export function recordToItem(record: unknown, fallbackId: string): RecordResult {
+	// A bare JSON string per line is how prompt lists are often shipped (OASST's prompt lottery).
+	if (typeof record === 'string') record = { prompt: record };
+	if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+		return { problems: [`expected a JSON object, got ${describe(record)}`] };
+	}
+	const r = record as Record<string, unknown>;
+	const problems: string[] = [];
+	const id = readId(r, fallbackId, problems);
+	let task: TaskKind | undefined;
+	if (r.task !== undefined) {
+		if (isTaskKind(r.task)) task = r.task;
+		else problems.push(`'task' must be one of ${TASK_KINDS.join(', ')}, got ${describe(r.task)}`);
+	}
+
+	const { prompt, history } = readPrompt(r, problems);
+	const goldRaw = r.gold ?? r.answer;
+	let gold: string | undefined;
+	if (goldRaw !== undefined) {
+		if (typeof goldRaw === 'string' || typeof goldRaw === 'number') gold = String(goldRaw);
+		else problems.push(`'${r.gold !== undefined ? 'gold' : 'answer'}' must be a string or number`);
+	}
+
+	const item: DatasetItem = { id, task: task ?? 'none', prompt: prompt ?? '' };
+	if (r.choices !== undefined) {
+		if (task !== undefined && task !== 'multiple_choice') {
+			problems.push(`'choices' only go with task multiple_choice, not ${task}`);
+		}
+		const choices = readChoices(r.choices, problems);
+		if (choices && prompt !== undefined) applyChoices(item, choices, goldRaw, problems);
+	} else {
+		const ids = r.instruction_ids ?? r.instruction_id_list;
+		if (ids !== undefined) readIfeval(item, ids, r.kwargs, task, problems);
+		else if (task === undefined) {
+			item.task = gold !== undefined && isGsm8kGold(gold) ? 'gsm8k' : 'none';
+		}
+		if (gold !== undefined) item.gold = gold;
+		if (item.task === 'gsm8k' && gold === undefined) {
+			problems.push("a gsm8k item needs an 'answer'");
+		}
+	}
+	if (history && history.length > 0) item.history = history;
+	if (problems.length > 0) return { problems };
+	const rest = itemProblems(item);
+	return rest.length > 0 ? { problems: rest } : { item };
+}
+
+/**
+ * The user's message and any earlier turns: from `messages` (chat exports), else `prompt` or
+ * `question`, with an optional `history` (the app's own item format, so exports re-import).
+ */
+function readPrompt(
+	r: Record<string, unknown>,
+	problems: string[]
+): { prompt?: string; history?: ChatMessage[] } {
+	if (r.messages !== undefined) {
+		const messages = readChat(r.messages, 'messages', problems);
+		if (!messages) return {};
+		if (messages.length === 0) {
+			problems.push("'messages' must be a non-empty list");
+			return {};
+		}
+		const last = messages[messages.length - 1];
+		if (last.role !== 'user' || last.content.trim() === '') {
+			problems.push("'messages' must end with a non-empty user message (the prompt)");
+			return {};
+		}
+		return { prompt: last.content, history: messages.slice(0, -1) };
+	}
+	if (r.prompt === undefined && r.question === undefined) {
+		problems.push("missing 'question' or 'prompt'");
+		return {};
+	}
+	const field = r.prompt !== undefined ? 'prompt' : 'question';
+	const text = r[field];
+	const history = r.history === undefined ? [] : readChat(r.history, 'history', problems);
+	if (typeof text !== 'string') problems.push(`'${field}' must be a string`);
+	else if (text.trim() === '') problems.push(`'${field}' is empty`);
+	else return { prompt: text, history };
+	return {};
+}
+
+/**
+ * Renders the options under the question as "A. …" lines, unless the prompt already ends with
+ * exactly those lines (an item exported by this app), and turns the answer into a letter.
+ */
+function applyChoices(
+	item: DatasetItem,
+	choices: string[],
+	answer: unknown,
+	problems: string[]
+): void {
+	const block = choices.map((c, i) => `${LETTERS[i]}. ${c}`).join('\n');
+	item.task = 'multiple_choice';
+	item.choices = choices;
+	if (!item.prompt.endsWith(`\n${block}`)) item.prompt = `${item.prompt}\n\n${block}`;
+	if (answer === undefined) {
+		problems.push("missing 'answer' for the choices");
+		return;
+	}
+	const letter = answerLetter(answer, choices);
+	if (letter !== undefined) item.gold = letter;
+	else {
+		problems.push(
+			`'answer' ${describe(answer)} is not a letter A–${LETTERS[choices.length - 1]}, ` +
+				'a 0-based index or one of the choices'
+		);
+	}
+}
+
+function readId(r: Record<string, unknown>, fallback: string, problems: string[]): string {
+	const raw = r.id;
+	if (raw === undefined) {
+		// IFEval lines carry `key`; the registry names the same prompts ifeval-<key>.
+		const isIfeval = r.instruction_id_list !== undefined || r.instruction_ids !== undefined;
+		if (isIfeval && (typeof r.key === 'number' || typeof r.key === 'string')) {
+			return `ifeval-${r.key}`;
+		}
+		return fallback;
+	}
+	if ((typeof raw === 'string' && raw.trim() !== '') || Number.isFinite(raw)) return String(raw);
+	problems.push("'id' must be a non-empty string or a number");
+	return fallback;
+}
+
+function readChat(value: unknown, field: string, problems: string[]): ChatMessage[] | undefined {
+	if (!Array.isArray(value)) {
+		problems.push(`'${field}' must be a list of {role, content} messages`);
+		return undefined;
+	}
+	const messages: ChatMessage[] = [];
+	value.forEach((m: unknown, i: number) => {
+		const msg = m as Partial<Record<'role' | 'content', unknown>> | null;
+		if (typeof msg !== 'object' || msg === null || !ROLES.includes(String(msg.role))) {
+			problems.push(`${field}[${i}] needs a role of system, user or assistant`);
+		} else if (typeof msg.content !== 'string') {
+			problems.push(`${field}[${i}] needs a string 'content'`);
+		} else messages.push({ role: msg.role as ChatMessage['role'], content: msg.content });
+	});
+	return messages.length === value.length ? messages : undefined;
+}
+
+/** A list, or in a CSV cell a JSON list or "a | b | c". */
+function readChoices(value: unknown, problems: string[]): string[] | undefined {
+	let list = value;
+	if (typeof value === 'string') {
+		list = value.trim().startsWith('[') ? parseJsonOr(value) : value.split('|');
+	}
+	if (!Array.isArray(list) || !list.every((c) => typeof c === 'string' || typeof c === 'number')) {
+		problems.push("'choices' must be a list of strings");
+		return undefined;
+	}
+	const choices = list.map((c) => String(c).trim());
+	if (choices.length < 2 || choices.length > LETTERS.length) {
+		problems.push(`'choices' must have 2 to ${LETTERS.length} options, got ${choices.length}`);
+		return undefined;
+	}
+	if (choices.some((c) => c === '')) {
+		problems.push("'choices' has an empty option");
+		return undefined;
+	}
+	return choices;
+}
+
+/** A letter, then an exact option text, then a 0-based index (as MMLU-style exports store it). */
+function answerLetter(answer: unknown, choices: string[]): string | undefined {
+	const text = String(answer).trim();
+	const letter = text.toUpperCase();
+	if (/^[A-Z]$/.test(letter) && LETTERS.indexOf(letter) < choices.length) return letter;
+	const byText = choices.indexOf(text);
+	if (byText >= 0) return LETTERS[byText];
+	const index = /^\d+$/.test(text) ? Number(text) : NaN;
+	return index < choices.length ? LETTERS[index] : undefined;
+}
+
+function readIfeval(
+	item: DatasetItem,
+	ids: unknown,
+	kwargs: unknown,
+	task: TaskKind | undefined,
+	problems: string[]
+): void {
+	if (task !== undefined && task !== 'ifeval') {
+		problems.push(`'instruction_ids' only go with task ifeval, not ${task}`);
+	}
+	const idList = typeof ids === 'string' ? parseJsonOr(ids) : ids;
+	if (!Array.isArray(idList) || !idList.every((x) => typeof x === 'string')) {
+		problems.push("'instruction_ids' must be a list of strings");
+		return;
+	}
+	const kw = typeof kwargs === 'string' ? parseJsonOr(kwargs) : (kwargs ?? idList.map(() => ({})));
+	const isObj = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x);
+	if (!Array.isArray(kw) || kw.length !== idList.length || !kw.every(isObj)) {
+		problems.push("'kwargs' must be a list of objects, one per instruction id");
+		return;
+	}
+	item.task = 'ifeval';
+	item.instruction_ids = idList;
+	item.kwargs = kw.map((k: Record<string, unknown>) =>
+		Object.fromEntries(Object.entries(k).filter(([, v]) => v !== null))
+	);
+}
+
+function parseJsonOr(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
+function describe(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
+	return typeof value === 'object' ? 'an object' : String(value);
+}
