@@ -103,7 +103,7 @@ export const LABEL_INFO: Record<Label, LabelInfo> = {
 		label: 'judge_error',
 		title: 'Judge error',
 		definition:
-			'Not a property of the turn: the LLM judge failed to return a valid label after its retries, or the judge call failed. The rules never produce it, and the judge is never asked to choose it; the record keeps the judge’s raw output for inspection.',
+			'Not a property of the turn: the LLM judge replied, but without a valid label, on every attempt. The rules never produce it, and the judge is never asked to choose it; the record keeps the judge’s last raw reply for inspection.',
 		positive: 'The judge replied "I cannot determine this." three times, with no label.',
 		negative:
 			'The judge replied "Label: Degenerate" is NOT an error: tolerant parsing recovers the label degenerate.',
