@@ -12,7 +12,13 @@ import type {
 	LoadProgress
 } from '../probe/engine.ts';
 import { EngineError } from '../probe/engine.ts';
-import { Deadline, httpError, normalizeBaseUrl, notJsonError } from './openai/http.ts';
+import {
+	Deadline,
+	httpError,
+	normalizeBaseUrl,
+	notJsonError,
+	notOpenAIError
+} from './openai/http.ts';
 import { fallbackFor, type JsonForm, messagesFor, responseFormat } from './openai/jsonMode.ts';
 import { Limiter } from './openai/limit.ts';
 import { defaultSleep, type Sleep, withRetries } from './openai/retry.ts';
@@ -93,8 +99,11 @@ export class OpenAIEngine implements Engine {
 		const { res, deadline } = await this.#open('GET', '/models', undefined, signal);
 		try {
 			const reply: unknown = await this.#readJson(res, deadline);
-			const data = (reply as { data?: unknown }).data;
-			if (!Array.isArray(data)) throw notJsonError(this.baseUrl, JSON.stringify(reply));
+			const data =
+				typeof reply === 'object' && reply !== null
+					? (reply as { data?: unknown }).data
+					: undefined;
+			if (!Array.isArray(data)) throw notOpenAIError(this.baseUrl, JSON.stringify(reply));
 			return data
 				.map((m: unknown) => (m as { id?: unknown } | null)?.id)
 				.filter((id): id is string => typeof id === 'string');
@@ -194,7 +203,7 @@ export class OpenAIEngine implements Engine {
 		try {
 			const reply = parseReply(await this.#readText(res, deadline), this.baseUrl);
 			const choice = reply.choices?.[0];
-			if (!choice) throw notJsonError(this.baseUrl, JSON.stringify(reply));
+			if (!choice) throw notOpenAIError(this.baseUrl, JSON.stringify(reply));
 			const text = choice.message?.content ?? '';
 			return {
 				text,

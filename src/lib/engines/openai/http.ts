@@ -13,8 +13,8 @@ const MAX_ERROR_TEXT = 300;
  * @throws EngineError('network') when the text is not a usable http(s) URL.
  */
 export function normalizeBaseUrl(raw: string): string {
-	let text = raw.trim().replace(/\/+$/, '');
-	if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) text = `http://${text}`;
+	const trimmed = raw.trim();
+	const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`;
 	let url: URL;
 	try {
 		url = new URL(text);
@@ -128,10 +128,19 @@ export async function httpError(res: Response, apiRoot: string): Promise<EngineE
 
 /** A 200 whose body is not JSON: a proxy page, a wrong URL, a truncated reply. */
 export function notJsonError(apiRoot: string, body: string): EngineError {
+	return unexpectedReply(apiRoot, 'not valid JSON', body);
+}
+
+/** Valid JSON without the fields an OpenAI-compatible server sends. */
+export function notOpenAIError(apiRoot: string, body: string): EngineError {
+	return unexpectedReply(apiRoot, "not in OpenAI's format", body);
+}
+
+function unexpectedReply(apiRoot: string, what: string, body: string): EngineError {
 	const snippet = body.trim().slice(0, 120);
 	return new EngineError(
 		'http',
-		`The server at ${apiRoot} sent a reply that is not valid JSON: ${snippet || '(empty)'}`,
+		`The server at ${apiRoot} sent a reply that is ${what}: ${snippet || '(empty)'}`,
 		'Check that the URL points at an OpenAI-compatible API (it usually ends in /v1).'
 	);
 }

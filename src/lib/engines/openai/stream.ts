@@ -5,7 +5,7 @@
 import type { CompletionResult } from '../../probe/engine.ts';
 import { EngineError } from '../../probe/engine.ts';
 import type { FinishReason, Usage } from '../../probe/types.ts';
-import { type Deadline, notJsonError, serverMessage } from './http.ts';
+import { type Deadline, notJsonError, notOpenAIError, serverMessage } from './http.ts';
 import { sseData } from './sse.ts';
 
 /** The fields we read from a completion chunk or body; servers add others. */
@@ -64,7 +64,7 @@ export function parseReply(text: string, apiRoot: string): ReplyJson {
 	} catch {
 		throw notJsonError(apiRoot, text);
 	}
-	if (typeof json !== 'object' || json === null) throw notJsonError(apiRoot, text);
+	if (typeof json !== 'object' || json === null) throw notOpenAIError(apiRoot, text);
 	const reply = json as ReplyJson;
 	if (reply.error !== undefined && reply.error !== null) {
 		throw new EngineError(
