@@ -1,0 +1,121 @@
+/**
+ * The browser's RunStore: the pipeline writes through the RunStore methods, the views read through
+ * the queries below. Every write outside importRun is its own IndexedDB transaction, and Dexie
+ * resolves a write only once its transaction has committed, so a resolved put survives a reload.
+ */
+import type { RunBundle } from '../probe/exchange.ts';
+import type { RunStore } from '../probe/store.ts';
+import type { AnswerRecord, ProbeRecord, RunManifest } from '../probe/types.ts';
+import { RunNotFoundError } from './errors.ts';
+import { recordsPage } from './query.ts';
+import type { PageRequest, RecordPage } from './query.ts';
+import type { ProbeDB, RunRow, RunStatus } from './schema.ts';
+import { deleteRunRows, exportRun, importRun } from './transfer.ts';
+import type { ImportConflict } from './transfer.ts';
+
+export class DexieRunStore implements RunStore {
+	readonly #db: ProbeDB;
+	readonly #now: () => Date;
+
+	/** `now` stamps updated_at; tests pin it. */
+	constructor(db: ProbeDB, now: () => Date = () => new Date()) {
+		this.#db = db;
+		this.#now = now;
+	}
+
+	// ---- RunStore (the pipeline) ----
+
+	/** Insert or replace; the run keeps its first created_at, and its status follows the manifest. */
+	async putManifest(manifest: RunManifest): Promise<void> {
+		const db = this.#db;
+		await db.transaction('rw', db.runs, async () => {
+			const existing = await db.runs.get(manifest.run_id);
+			await db.runs.put({
+				run_id: manifest.run_id,
+				manifest,
+				status: manifest.status,
+				created_at: existing?.created_at ?? manifest.created_at,
+				updated_at: this.#now().toISOString()
+			});
+		});
+	}
+
+	async getManifest(runId: string): Promise<RunManifest | undefined> {
+		return (await this.#db.runs.get(runId))?.manifest;
+	}
+
+	async getAnswer(runId: string, itemId: string): Promise<AnswerRecord | undefined> {
+		return this.#db.answers.get([runId, itemId]);
+	}
+
+	async putAnswer(answer: AnswerRecord): Promise<void> {
+		await this.#db.answers.put(answer);
+	}
+
+	async putRecord(record: ProbeRecord): Promise<void> {
+		await this.#db.records.put(record);
+	}
+
+	async getRecords(runId: string): Promise<ProbeRecord[]> {
+		return this.#db.records.where('run_id').equals(runId).toArray();
+	}
+
+	// ---- Queries and commands for the views ----
+
+	/** Newest first. */
+	async listRuns(): Promise<RunRow[]> {
+		return this.#db.runs.orderBy('created_at').reverse().toArray();
+	}
+
+	async getRun(runId: string): Promise<RunRow | undefined> {
+		return this.#db.runs.get(runId);
+	}
+
+	/** Removes the run with its records, answers and annotations, in one transaction. */
+	async deleteRun(runId: string): Promise<void> {
+		const db = this.#db;
+		await db.transaction('rw', [db.runs, db.records, db.answers, db.annotations], () =>
+			deleteRunRows(db, runId)
+		);
+	}
+
+	async countRecords(runId: string): Promise<number> {
+		return this.#db.records.where('run_id').equals(runId).count();
+	}
+
+	async recordsPage(runId: string, req: PageRequest): Promise<RecordPage> {
+		return recordsPage(this.#db, runId, req);
+	}
+
+	/**
+	 * Sets the status on the row and inside its manifest, so an export carries it.
+	 * @throws RunNotFoundError if no such run is stored.
+	 */
+	async setStatus(runId: string, status: RunStatus): Promise<void> {
+		const db = this.#db;
+		await db.transaction('rw', db.runs, async () => {
+			const row = await db.runs.get(runId);
+			if (row === undefined) throw new RunNotFoundError(runId);
+			await db.runs.put({
+				...row,
+				status,
+				manifest: { ...row.manifest, status },
+				updated_at: this.#now().toISOString()
+			});
+		});
+	}
+
+	/** @throws RunNotFoundError if no such run is stored. */
+	async exportRun(runId: string): Promise<RunBundle> {
+		return exportRun(this.#db, runId);
+	}
+
+	/**
+	 * Stores a whole run in one transaction; see ImportConflict for an existing run_id.
+	 * Returns the run_id used (a new one only with onConflict 'rename').
+	 * @throws ExchangeError (invalid bundle) or RunExistsError; either way nothing is written.
+	 */
+	async importRun(bundle: RunBundle, opts: { onConflict?: ImportConflict } = {}): Promise<string> {
+		return importRun(this.#db, bundle, opts.onConflict, this.#now);
+	}
+}
