@@ -3,7 +3,8 @@ import {
 	ATTEMPTS_MAX,
 	fetchAllRowEntries,
 	fetchAllRows,
-	rowsUrl
+	rowsUrl,
+	type FetchLike
 } from '../../../src/lib/datasets/hfRows.ts';
 import { backoffMs, parseRetryAfter } from '../../../src/lib/datasets/retry.ts';
 import { DatasetError } from '../../../src/lib/datasets/errors.ts';
@@ -238,6 +239,21 @@ describe('fetchAllRows cancellation', () => {
 			})
 		).rejects.toBeInstanceOf(AbortError);
 		expect(server.calls).toHaveLength(2);
+	});
+
+	it('cancels a request in flight through the signal it hands to fetch', async () => {
+		const ctrl = new AbortController();
+		const hanging: FetchLike = (_url, init) =>
+			new Promise((_resolve, reject) => {
+				init?.signal?.addEventListener('abort', () =>
+					reject(new DOMException('The operation was aborted.', 'AbortError'))
+				);
+			});
+		const pending = fetchAllRows({ ...GSM8K, fetch: hanging, signal: ctrl.signal });
+		setTimeout(() => ctrl.abort(), 5);
+		const err = await pending.catch((e: unknown) => e);
+		expect(err).toBeInstanceOf(AbortError);
+		expect((err as AbortError).code).toBe('aborted');
 	});
 
 	it('interrupts a backoff wait instead of sleeping it out', async () => {
