@@ -353,19 +353,28 @@ function assistantVoice(turn: string, answer: SourceAnalysis): RuleDecision | nu
 
 // ── meta_planning ───────────────────────────────────────────────────────────────────────────
 
-/** Narrating the reply instead of writing it; only at the very start, after an optional "Okay,". */
+/** What a planner plans to write: "a short follow-up question", "my reply". */
+const PLANNED =
+	'(?:a |an |the |my |one )?(?:(?:good|short|natural|new|follow-up|next|realistic|relevant) )*(?:response|reply|follow-up|question|message|user turn)';
+
+/**
+ * Narrating the reply instead of writing it, only at the very start (after an optional "Okay,").
+ * Each phrase names the reply or "the user", so a user's own "I need to know why…" never matches.
+ */
 const META_OPENER = new RegExp(
-	'^["\'\\s]*((?:(?:okay|ok|alright|all right|so|hmm+|well|now)[,.!]*\\s+)*(?:' +
+	`^["'\\s]*((?:(?:okay|ok|alright|all right|so|hmm+|well|now)[,.!]*\\s+)*(?:` +
 		[
 			'let me think about how to (?:respond|reply|answer)',
-			'i (?:need|have|want) to (?:respond|reply|answer the user|ask the user|come up with|generate|craft|formulate|figure out (?:how|what) to)',
-			'i (?:need|have|want) to write (?:a |the |my )?(?:response|reply|follow-up|question|message)',
-			'i should (?:ask|respond|reply|write|generate|come up with|follow up|say|point out)',
+			'i (?:need|have|want|must|should) (?:to )?(?:respond|reply)\\b',
+			`i (?:need|have|want|must) to (?:write|come up with|generate|craft|formulate|produce|ask) ${PLANNED}`,
+			'i (?:need|have|want|must) to (?:answer|ask|respond to|reply to) the user',
+			`i should (?:write|come up with|generate|craft|ask) ${PLANNED}`,
+			'i should ask (?:the user|whether|if|about)',
+			`(?:i'll|i will|let me) (?:craft|draft|write|compose|formulate|generate|come up with) ${PLANNED}`,
 			'the user (?:wants|is asking|asked|has asked|seems to|is looking for|needs|might|would like)',
 			'we need to (?:respond|reply|answer|write|generate|produce|continue)',
 			'my (?:response|reply|next message) should',
-			'as the user,? i (?:should|need|will|would)',
-			'let me (?:craft|draft|write|compose|formulate|generate) (?:a |the |my )?(?:response|reply|follow-up|question|message)'
+			'as the user,? i (?:should|need|will|would)'
 		].join('|') +
 		'))',
 	'i'
