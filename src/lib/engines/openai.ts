@@ -14,6 +14,7 @@ import type {
 import { EngineError } from '../probe/engine.ts';
 import {
 	Deadline,
+	fetchHints,
 	httpError,
 	normalizeBaseUrl,
 	notJsonError,
@@ -226,7 +227,12 @@ export class OpenAIEngine implements Engine {
 		const headers: Record<string, string> = {};
 		if (body !== undefined) headers['Content-Type'] = 'application/json';
 		if (this.#apiKey) headers.Authorization = `Bearer ${this.#apiKey}`;
-		const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+		const init = {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+			...fetchHints(this.baseUrl)
+		};
 		const attempt = async (): Promise<Opened> => {
 			const deadline = new Deadline(signal, this.#timeoutMs);
 			const sentAt = performance.now();

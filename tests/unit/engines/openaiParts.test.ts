@@ -1,6 +1,10 @@
 /** Golden tables for the OpenAI engine's pure pieces: SSE framing, retry timing, URLs, errors. */
 import { describe, expect, it } from 'vitest';
-import { normalizeBaseUrl, serverMessage } from '../../../src/lib/engines/openai/http.ts';
+import {
+	addressSpace,
+	normalizeBaseUrl,
+	serverMessage
+} from '../../../src/lib/engines/openai/http.ts';
 import {
 	fallbackFor,
 	messagesFor,
@@ -126,6 +130,25 @@ describe('normalizeBaseUrl', () => {
 		expect(() => normalizeBaseUrl('ftp://host')).toThrow(/not an http/);
 		expect(() => normalizeBaseUrl('http://')).toThrow(/not a server URL/);
 	});
+});
+
+describe('addressSpace', () => {
+	const CASES: [string, string][] = [
+		['localhost', 'loopback'],
+		['127.0.0.1', 'loopback'],
+		['[::1]', 'loopback'],
+		['10.1.2.3', 'local'],
+		['172.20.0.5', 'local'],
+		['172.32.0.5', 'public'],
+		['192.168.1.20', 'local'],
+		['8.8.8.8', 'public'],
+		['gpu.example.org', 'public']
+	];
+	for (const [host, space] of CASES) {
+		it(`puts ${host} in the ${space} address space`, () => {
+			expect(addressSpace(host)).toBe(space);
+		});
+	}
 });
 
 describe('serverMessage', () => {

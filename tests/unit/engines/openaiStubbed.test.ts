@@ -238,20 +238,32 @@ describe('OpenAIEngine over a stubbed fetch', () => {
 		expect(recovery).toMatch(/local network/);
 	});
 
-	it('warns that an https page cannot call a plain-http server elsewhere', async () => {
+	it('warns that an https page cannot call a plain-http server on the internet', async () => {
 		vi.stubGlobal('document', {});
 		vi.stubGlobal('location', { protocol: 'https:' });
 		const fetchStub = vi.fn(async () => {
 			throw new TypeError('Failed to fetch');
 		});
 		const err = await new OpenAIEngine({
-			baseUrl: 'http://10.0.0.5:8000',
+			baseUrl: 'http://gpu.example.org:8000',
 			fetch: fetchStub,
 			maxRetries: 0
 		})
 			.load(['m'])
 			.catch((e: unknown) => e);
 		expect((err as { recovery: string }).recovery).toMatch(/page is https/);
+	});
+
+	it('tags requests to a private IP for Local Network Access, in the browser only', async () => {
+		const fetchStub = vi.fn(async () => json({ data: [{ id: 'm' }] }));
+		await new OpenAIEngine({ baseUrl: 'http://192.168.1.20:8000', fetch: fetchStub }).load(['m']);
+		vi.stubGlobal('document', {});
+		await new OpenAIEngine({ baseUrl: 'http://192.168.1.20:8000', fetch: fetchStub }).load(['m']);
+		await new OpenAIEngine({ baseUrl: 'http://localhost:8000', fetch: fetchStub }).load(['m']);
+		const spaces = fetchStub.mock.calls.map(
+			(c) => (c as unknown as [string, { targetAddressSpace?: string }])[1].targetAddressSpace
+		);
+		expect(spaces).toEqual([undefined, 'local', undefined]);
 	});
 
 	it('rejects a served-model list that is not OpenAI-shaped', async () => {

@@ -40,24 +40,47 @@ function inBrowser(): boolean {
 	return 'document' in globalThis || 'WorkerGlobalScope' in globalThis;
 }
 
-function isLoopback(hostname: string): boolean {
-	return /^(localhost|127(\.\d+){3}|\[::1\])$/.test(hostname);
+/** Where a host lives, in the terms of Chrome's Local Network Access (IP literals only). */
+export type AddressSpace = 'loopback' | 'local' | 'public';
+
+export function addressSpace(hostname: string): AddressSpace {
+	if (/^(localhost|.+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(hostname)) return 'loopback';
+	const ip = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(hostname);
+	if (ip) {
+		const [a, b] = [Number(ip[1]), Number(ip[2])];
+		const rfc1918 = a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168);
+		if (rfc1918 || (a === 169 && b === 254)) return 'local';
+	}
+	return 'public';
+}
+
+/**
+ * Extra fetch options for the browser. Tagging a request to a private IP as `local` lets Chrome's
+ * Local Network Access permission exempt it from mixed-content blocking, so an https page can
+ * reach http://192.168.x.y once the user allows it. Other browsers and Node ignore the member.
+ */
+export function fetchHints(apiRoot: string): { targetAddressSpace?: 'local' } {
+	if (!inBrowser()) return {};
+	return addressSpace(new URL(apiRoot).hostname) === 'local' ? { targetAddressSpace: 'local' } : {};
 }
 
 /** What to try when the server cannot be reached; in a browser that is usually CORS. */
 export function unreachableRecovery(apiRoot: string): string {
 	if (!inBrowser()) return 'Check that the server is running and that the host and port are right.';
 	const target = new URL(apiRoot);
+	const space = addressSpace(target.hostname);
 	const page = (globalThis as { location?: { protocol?: string } }).location;
 	const tips = [
 		'Check that the server is running, then that it allows requests from this page (CORS): ' +
 			'vLLM --allowed-origins, Ollama OLLAMA_ORIGINS; see docs/servers.md.'
 	];
-	if (page?.protocol === 'https:' && target.protocol === 'http:' && !isLoopback(target.hostname)) {
-		tips.push('This page is https, so the browser blocks plain-http servers other than localhost.');
-	}
-	if (isLoopback(target.hostname) || target.hostname.endsWith('.local')) {
-		tips.push("Chrome may ask to allow access to your local network: answer 'Allow'.");
+	if (space !== 'public') {
+		tips.push("Chrome may ask to let this site reach your local network: answer 'Allow'.");
+	} else if (page?.protocol === 'https:' && target.protocol === 'http:') {
+		tips.push(
+			'This page is https, so the browser blocks plain-http servers on the internet: ' +
+				'serve the API over https, or use the CLI.'
+		);
 	}
 	return tips.join(' ');
 }
