@@ -115,7 +115,6 @@ function quote(text: string, max = 40): string {
 
 function degenerate(turn: string, words: string[], hasMarkup: boolean): RuleDecision | null {
 	const T = RULE_THRESHOLDS;
-	if (turn.trim() === '') return null;
 	const run = longestCharRun(turn);
 	const visible = turn.replace(/\s+/g, '').length;
 	if (run.length >= T.CHAR_RUN_MIN && run.length >= T.CHAR_RUN_MIN_SHARE * visible) {
