@@ -21,7 +21,7 @@ const LETTER = String.raw`(?<open>${OPEN})(?<letter>[A-Ja-j])(?<close>${CLOSE})(
 const EXPLICIT = [
 	// "The answer is (B)", "Correct answer: C", "the answer would be option D".
 	new RegExp(
-		String.raw`(?:answer|choice|option)\s*(?:is|:|=|would\s+be|should\s+be)\s*:?\s*(?:(?:option|choice|letter)\s*)?${LETTER}`,
+		String.raw`(?:answer|choice|option)(?:\*\*|__)?\s*(?:is|:|=|-|would\s+be|should\s+be)\s*:?\s*(?:(?:option|choice|letter)\s*)?${LETTER}`,
 		'gi'
 	),
 	// "\boxed{B}" on its own.

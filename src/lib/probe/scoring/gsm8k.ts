@@ -19,8 +19,12 @@ const NUMBER = String.raw`(?<![\d.])(?:(?<![\w)])[-−])?(?:\d{1,3}(?:,\d{3})+(?
 const DECORATION = String.raw`(?:\*\*|__|\$\$?|\\\(|\\\[|\\boxed\{|\\text\{|\\\$|[$€£¥]|\s)*`;
 
 const HASHES = new RegExp(String.raw`####\s*${DECORATION}(${NUMBER})`, 'g');
-/** "The answer is", "Answer:", "Final answer" (separator optional only after "final"). */
-const STATEMENT = /(?:final\s+answer\s*(?:is\b|[:=])?|answer\s*(?:is\b|[:=]))\s*[:=]?/gi;
+/**
+ * "The answer is", "Answer:", "**Answer**:", "Final answer" (the separator is optional only after
+ * "final": "answer 3 questions" states nothing).
+ */
+const STATEMENT =
+	/(?:final\s+answer(?:\*\*|__)?\s*(?:is\b|[:=])?|answer(?:\*\*|__)?\s*(?:is\b|[:=]))\s*[:=]?/gi;
 const LEADING_NUMBER = new RegExp(String.raw`^${DECORATION}(${NUMBER})`);
 /** How far past an answer phrase we read: one line, at most this many characters. */
 const STATEMENT_SPAN_CHARS = 120;

@@ -5,6 +5,8 @@ import { choiceCorrect, extractChoice } from '../../../../src/lib/probe/scoring/
 const FOUR_OPTIONS: [string, string | null][] = [
 	['The answer is (B)', 'B'],
 	['Answer: C', 'C'],
+	['**Answer**: B', 'B'],
+	['Answer - D', 'D'],
 	['**D**', 'D'],
 	['(a)', 'A'],
 	['B', 'B'],

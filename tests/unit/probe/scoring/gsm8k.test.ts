@@ -44,6 +44,7 @@ const EXTRACTIONS: [string, string | null][] = [
 	['Final answer: 42', '42'],
 	['**Final Answer:** $18', '18'],
 	['Final Answer\n\n72', '72'],
+	['**Answer**: 18\n\nIt took 2 steps.', '18'],
 	['The final answer is $\\boxed{18}$.', '18'],
 	['So the total is \\boxed{\\$1{,}250}.', '1250'],
 	['\\boxed{18 \\text{ dollars}}', '18'],
