@@ -70,12 +70,20 @@ export function classifyRules(input: RuleInput): RuleDecision {
 	const turn = stripped.slice(0, TURN_MAX_CHARS);
 	const words = wordTokens(normalizeText(turn), LOOP_MAX_WORDS);
 	const artifact = findArtifact(turn);
-	return (
+	const early =
 		empty(input.user_turn, turn) ??
 		degenerate(turn, words, artifact !== null) ??
-		(artifact === null ? null : { label: 'malformed_artifact', reason: artifact }) ??
-		restatement(turn, words, analyze(input.question), 'prompt_restatement') ??
-		restatement(turn, words, analyze(input.answer), 'assistant_restatement') ??
+		(artifact === null ? null : { label: 'malformed_artifact' as const, reason: artifact });
+	if (early) return early;
+	const shape: TurnShape = {
+		text: turn,
+		words,
+		trigrams: shingles(words, 3),
+		wordSet: new Set(words)
+	};
+	return (
+		restatement(shape, analyze(input.question), 'prompt_restatement') ??
+		restatement(shape, analyze(input.answer), 'assistant_restatement') ??
 		assistantVoice(turn, analyze(input.answer)) ??
 		metaPlanning(turn) ?? { label: 'undecided', reason: UNDECIDED_REASON }
 	);
@@ -211,6 +219,14 @@ export function findArtifact(turn: string): string | null {
 
 // ── restatements ────────────────────────────────────────────────────────────────────────────
 
+/** The turn's words and n-grams, computed once for both restatement checks. */
+interface TurnShape {
+	text: string;
+	words: string[];
+	trigrams: Set<string>;
+	wordSet: Set<string>;
+}
+
 interface SourceAnalysis {
 	trigrams: Set<string>;
 	wordSet: Set<string>;
@@ -275,19 +291,17 @@ const SOURCE_NAME = { prompt_restatement: 'question', assistant_restatement: 'an
  * source never asked ("<question> Why did you multiply?") is not a restatement, whatever the overlap.
  */
 function restatement(
-	turn: string,
-	words: string[],
+	turn: TurnShape,
 	source: SourceAnalysis,
 	label: 'prompt_restatement' | 'assistant_restatement'
 ): RuleDecision | null {
 	const T = RULE_THRESHOLDS;
-	if (words.length < T.RESTATE_MIN_WORDS || source.trigrams.size === 0) return null;
+	if (turn.words.length < T.RESTATE_MIN_WORDS || source.trigrams.size === 0) return null;
 	const name = SOURCE_NAME[label];
-	const tri = shingles(words, 3);
-	const turnInSource = containment(tri, source.trigrams);
-	const sourceInTurn = containment(source.trigrams, tri);
-	const wordSet = new Set(words);
-	const setOverlap = wordSet.size >= T.RESTATE_SET_MIN_WORDS ? jaccard(wordSet, source.wordSet) : 0;
+	const turnInSource = containment(turn.trigrams, source.trigrams);
+	const sourceInTurn = containment(source.trigrams, turn.trigrams);
+	const setOverlap =
+		turn.wordSet.size >= T.RESTATE_SET_MIN_WORDS ? jaccard(turn.wordSet, source.wordSet) : 0;
 	let reason = '';
 	if (turnInSource >= T.RESTATE_CONTAINED) {
 		reason = `repeats the ${name} (${fmt(turnInSource)} of the turn's word trigrams are in it)`;
@@ -297,7 +311,7 @@ function restatement(
 		reason = `repeats the ${name}'s words (token-set overlap ${fmt(setOverlap)})`;
 	}
 	if (!reason) return null;
-	for (const sentence of questionSentences(normalizeText(turn))) {
+	for (const sentence of questionSentences(normalizeText(turn.text))) {
 		if (GENERIC_REQUEST.test(sentence)) continue;
 		const asked = shingles(wordTokens(sentence), 3);
 		if (asked.size > 0 && containment(asked, source.questionTrigrams) < T.RESTATE_CONTAINED) {

@@ -35,7 +35,12 @@ export function shingles(tokens: readonly string[], n: number): Set<string> {
 		out.add(tokens.join(' '));
 		return out;
 	}
-	for (let i = 0; i + n <= tokens.length; i++) out.add(tokens.slice(i, i + n).join(' '));
+	for (let i = 0; i + n <= tokens.length; i++) {
+		// Concatenation instead of slice + join: this loop is the rules' hot path.
+		let gram = tokens[i];
+		for (let k = 1; k < n; k++) gram += ' ' + tokens[i + k];
+		out.add(gram);
+	}
 	return out;
 }
 
