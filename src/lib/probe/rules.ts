@@ -276,8 +276,9 @@ function canonicalNumber(n: string): string {
 	return String(Number(n.replace(/,/g, '')));
 }
 
+/** Sentences ending in "?". A split, not /[^.!?]*\?/g, which is quadratic on unpunctuated text. */
 function questionSentences(text: string): string[] {
-	return text.match(/[^.!?\n]*\?/g) ?? [];
+	return text.split(/(?<=[.!?\n])/).filter((s) => s.endsWith('?'));
 }
 
 /** Prefaces that ask nothing new ("Can you solve this?"), so they don't block a restatement. */

@@ -180,6 +180,13 @@ describe('classifyRules properties', () => {
 		expect(decision.label).toBe('degenerate');
 	});
 
+	it('stays fast on long texts with no punctuation at all', () => {
+		const words = Array.from({ length: 3_000 }, (_, i) => `w${(i * 7919) % 1000}`).join(' ');
+		const start = performance.now();
+		classifyRules({ question: words, answer: words, user_turn: `${words} why?` });
+		expect(performance.now() - start).toBeLessThan(100);
+	});
+
 	it('averages well under the 0.5 ms/record budget on realistic records', () => {
 		const inputs = FILE.cases.map(inputOf);
 		for (const input of inputs) classifyRules(input); // warm the JIT and the source cache
