@@ -129,9 +129,13 @@ export function parseLenientJson(text: string): JsonValue | undefined {
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' };
 const BARE = /[A-Za-z_$][\w$-]*|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
+/** Judge replies are flat objects; a reply nested deeper than this is junk, not a stack overflow. */
+const MAX_DEPTH = 32;
+
 class LenientReader {
 	#text: string;
 	#i = 0;
+	#depth = 0;
 	constructor(text: string) {
 		this.#text = text;
 	}
@@ -144,8 +148,12 @@ class LenientReader {
 	value(): JsonValue {
 		this.#skip();
 		const c = this.#text[this.#i];
-		if (c === '{') return this.#object();
-		if (c === '[') return this.#array();
+		if (c === '{' || c === '[') {
+			if (++this.#depth > MAX_DEPTH) throw new LenientSyntaxError('nested too deeply');
+			const out = c === '{' ? this.#object() : this.#array();
+			this.#depth--;
+			return out;
+		}
 		if (c === '"' || c === "'") return this.#string();
 		BARE.lastIndex = this.#i;
 		const m = BARE.exec(this.#text);

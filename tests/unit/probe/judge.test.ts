@@ -160,6 +160,17 @@ describe('parseJudgeOutput', () => {
 		if (rationale !== undefined) expect(parsed?.rationale).toBe(rationale);
 	});
 
+	it('returns null instead of throwing on pathological replies', () => {
+		for (const raw of [
+			'{'.repeat(100_000),
+			'['.repeat(100_000),
+			'"'.repeat(50_000),
+			'{"label":'.repeat(5_000)
+		]) {
+			expect(parseJudgeOutput(raw)).toBeNull();
+		}
+	});
+
 	it('round-trips every label the judge may choose', () => {
 		for (const label of JUDGE_LABELS) {
 			expect(parseJudgeOutput(JSON.stringify({ label, rationale: 'why' }))).toEqual({
