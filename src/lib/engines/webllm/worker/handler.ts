@@ -1,0 +1,260 @@
+/**
+ * The worker side of our protocol: routes page messages onto web-llm's MLCEngine, one request at
+ * a time, and answers every request exactly once. Knows web-llm only through WebLLMSurface, so it
+ * runs in Node tests against a fake.
+ */
+import type {
+	AppConfig,
+	ChatCompletionChunk,
+	ChatCompletionMessageParam,
+	ChatCompletionRequestStreaming,
+	ChatOptions,
+	Completion,
+	CompletionCreateParamsStreaming,
+	InitProgressCallback
+} from '@mlc-ai/web-llm';
+import { AbortError } from '../../../probe/engine.ts';
+import { toWireError } from '../errors.ts';
+import { createProgressFolder } from '../progress.ts';
+import type {
+	CacheQueryMessage,
+	CacheQueryResult,
+	CacheSizes,
+	RequestKind,
+	ResultByKind,
+	WireCompletionRequest,
+	WireJsonChatRequest,
+	WorkerReply,
+	WorkerRequest,
+	WorkerStats
+} from '../protocol.ts';
+import { isWorkerRequest } from '../protocol.ts';
+import { SerialQueue } from '../queue.ts';
+import { collect, type StreamControl } from './stream.ts';
+
+/** The narrow slice of MLCEngine we use; MLCEngine itself satisfies it. */
+export interface WebLLMSurface {
+	reload(models: string[], chatOpts?: ChatOptions[]): Promise<void>;
+	/** Also cancels a reload in flight (web-llm aborts its downloads and reload returns). */
+	unload(): Promise<void>;
+	/** Engine-wide: stops whatever is generating. */
+	interruptGenerate(): void | Promise<void>;
+	setInitProgressCallback(cb: InitProgressCallback): void;
+	setAppConfig?(appConfig: AppConfig): void;
+	runtimeStatsText?(modelId?: string): Promise<string>;
+	completions: {
+		create(req: CompletionCreateParamsStreaming): Promise<AsyncIterable<Completion>>;
+	};
+	chat: {
+		completions: {
+			create(req: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>>;
+		};
+	};
+}
+
+/** web-llm's cache helpers (hasModelInCache, deleteModelAllInfoInCache) plus a size probe. */
+export interface CacheSurface {
+	has?(model: string, appConfig?: AppConfig): Promise<boolean>;
+	delete?(model: string, appConfig?: AppConfig): Promise<void>;
+	sizes?(model: string, appConfig?: AppConfig): Promise<CacheSizes>;
+}
+
+export type Post = (msg: WorkerReply) => void;
+
+type Value = ResultByKind[RequestKind];
+
+interface Control extends StreamControl {
+	interruptible: boolean;
+}
+
+/**
+ * @returns the worker's message handler. Requests that touch the GPU or the cache contents are
+ * serialized; abort, stats and read-only cache queries answer at once, even mid-generation.
+ */
+export function createHandler(
+	engine: WebLLMSurface,
+	post: Post,
+	cache: CacheSurface = {}
+): (data: unknown) => void {
+	const queue = new SerialQueue<RequestKind>();
+	const controls = new Map<number, Control>();
+	let loaded: string[] = [];
+	let appConfig: AppConfig | undefined;
+
+	const fail = (id: number, err: unknown) => post({ kind: 'error', id, error: toWireError(err) });
+	const answer = async (id: number, run: () => Promise<Value>) => {
+		try {
+			post({ kind: 'result', id, value: await run() });
+		} catch (err) {
+			fail(id, err);
+		}
+	};
+
+	/**
+	 * @param interruptible false for steps that cannot stop halfway (unload, cache delete): once
+	 * running they finish and report their real outcome.
+	 */
+	function enqueue(
+		msg: WorkerRequest,
+		run: (ctl: StreamControl) => Promise<Value>,
+		interruptible = true
+	): void {
+		const ctl: Control = { aborted: false, interruptible };
+		controls.set(msg.id, ctl);
+		queue.push({
+			id: msg.id,
+			kind: msg.kind,
+			run: () =>
+				answer(msg.id, async () => {
+					try {
+						const value = await run(ctl);
+						if (ctl.aborted) throw new AbortError();
+						return value;
+					} finally {
+						controls.delete(msg.id);
+					}
+				})
+		});
+	}
+
+	async function load(
+		models: string[],
+		config: AppConfig | undefined,
+		id: number,
+		ctl: StreamControl
+	) {
+		const unique = [...new Set(models)];
+		const fold = createProgressFolder(unique);
+		engine.setInitProgressCallback((report) => {
+			if (!ctl.aborted) post({ kind: 'progress', id, progress: fold(report) });
+		});
+		if (config) {
+			engine.setAppConfig?.(config);
+			appConfig = config;
+		}
+		loaded = [];
+		try {
+			await engine.reload(unique);
+		} finally {
+			// An aborted reload may resolve quietly with some models resident: leave nothing behind.
+			if (ctl.aborted) await engine.unload();
+		}
+		if (!ctl.aborted) loaded = unique;
+		return null;
+	}
+
+	async function complete(req: WireCompletionRequest, id: number, ctl: StreamControl) {
+		const stream = await engine.completions.create({
+			model: req.model,
+			prompt: req.prompt,
+			temperature: req.temperature,
+			top_p: req.top_p,
+			seed: req.seed,
+			max_tokens: req.max_tokens,
+			stop: req.stop,
+			stream: true,
+			stream_options: { include_usage: true }
+		});
+		return collect(
+			stream,
+			(c) => c.choices[0]?.text,
+			ctl,
+			(delta) => post({ kind: 'token', id, delta })
+		);
+	}
+
+	async function chatJson(req: WireJsonChatRequest, ctl: StreamControl) {
+		const stream = await engine.chat.completions.create({
+			model: req.model,
+			messages: req.messages.map(
+				(m) => ({ role: m.role, content: m.content }) as ChatCompletionMessageParam
+			),
+			temperature: req.temperature,
+			top_p: req.top_p,
+			seed: req.seed,
+			max_tokens: req.max_tokens,
+			stream: true,
+			stream_options: { include_usage: true },
+			// web-llm wants the schema as a JSON string, and enforces it with a grammar.
+			response_format: { type: 'json_object', schema: JSON.stringify(req.schema) }
+		});
+		return collect(stream, (c) => c.choices[0]?.delta?.content, ctl);
+	}
+
+	async function cacheQuery({ op, model }: CacheQueryMessage): Promise<CacheQueryResult> {
+		const missing = () => new Error(`Cache query "${op}" is not available in this worker.`);
+		switch (op) {
+			case 'has':
+				if (!cache.has) throw missing();
+				return { op, model, cached: await cache.has(model, appConfig) };
+			case 'delete':
+				if (!cache.delete) throw missing();
+				await cache.delete(model, appConfig);
+				return { op, model };
+			case 'sizes':
+				if (!cache.sizes) throw missing();
+				return { op, model, sizes: await cache.sizes(model, appConfig) };
+		}
+	}
+
+	async function stats(): Promise<WorkerStats> {
+		const running = queue.running?.kind ?? null;
+		const out: WorkerStats = { loaded: [...loaded], running, queued: queue.length };
+		if (loaded.length > 0 && running !== 'load' && engine.runtimeStatsText) {
+			out.runtime = await engine.runtimeStatsText(loaded[0]).catch(() => undefined);
+		}
+		return out;
+	}
+
+	/** Queued → dropped and answered now; running → interrupted, answered when it stops. */
+	function abort(target: number): boolean {
+		const ctl = controls.get(target);
+		if (!ctl || ctl.aborted) return false;
+		if (queue.remove(target)) {
+			controls.delete(target);
+			fail(target, new AbortError());
+			return true;
+		}
+		if (!ctl.interruptible) return false;
+		ctl.aborted = true;
+		const kind = queue.running?.kind;
+		const stop = kind === 'load' ? engine.unload() : engine.interruptGenerate();
+		void Promise.resolve(stop).catch(() => undefined);
+		return true;
+	}
+
+	return (data) => {
+		if (!isWorkerRequest(data)) {
+			const id = (data as { id?: unknown } | null)?.id;
+			if (typeof id === 'number') fail(id, new Error('Unknown request kind.'));
+			return;
+		}
+		const msg = data;
+		switch (msg.kind) {
+			case 'load':
+				return enqueue(msg, (ctl) => load(msg.models, msg.appConfig, msg.id, ctl));
+			case 'unload':
+				return enqueue(
+					msg,
+					async () => {
+						loaded = [];
+						await engine.unload();
+						return null;
+					},
+					false
+				);
+			case 'complete':
+				return enqueue(msg, (ctl) => complete(msg.req, msg.id, ctl));
+			case 'chatJson':
+				return enqueue(msg, (ctl) => chatJson(msg.req, ctl));
+			case 'cacheQuery':
+				// Deleting must not race a load of the same files; reads need not wait for a run.
+				if (msg.op === 'delete') return enqueue(msg, () => cacheQuery(msg), false);
+				return void answer(msg.id, () => cacheQuery(msg));
+			case 'abort':
+				return void answer(msg.id, async () => ({ aborted: abort(msg.target) }));
+			case 'stats':
+				return void answer(msg.id, stats);
+		}
+	};
+}

@@ -1,0 +1,23 @@
+/**
+ * The engine worker: the one place web-llm's runtime loads. It only wires MLCEngine and the cache
+ * helpers to our protocol handler; all logic lives in src/lib/engines/webllm/worker/.
+ */
+import {
+	MLCEngine,
+	deleteModelAllInfoInCache,
+	hasModelInCache,
+	prebuiltAppConfig
+} from '@mlc-ai/web-llm';
+import { cacheSizes } from '../lib/engines/webllm/worker/cacheSizes.ts';
+import { createHandler } from '../lib/engines/webllm/worker/handler.ts';
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+
+const handle = createHandler(new MLCEngine(), (msg) => scope.postMessage(msg), {
+	has: hasModelInCache,
+	delete: deleteModelAllInfoInCache,
+	sizes: (model, appConfig) =>
+		cacheSizes(model, appConfig ?? prebuiltAppConfig, { caches, storage: navigator.storage })
+});
+
+scope.onmessage = (event) => handle(event.data);

@@ -1,0 +1,338 @@
+/**
+ * A fake of the narrow web-llm surface our worker handler drives, plus a real MessageChannel
+ * between the page-side client and the handler, so messages are structured-cloned and delivered
+ * asynchronously exactly as with a Worker. Text comes from the shared scripted brain (script.ts).
+ */
+import type {
+	ChatCompletionChunk,
+	ChatCompletionRequestStreaming,
+	Completion,
+	CompletionCreateParamsStreaming,
+	CompletionUsage,
+	InitProgressCallback,
+	InitProgressReport
+} from '@mlc-ai/web-llm';
+import {
+	WebLLMEngine,
+	type WebLLMEngineOptions,
+	type WorkerLike
+} from '../../src/lib/engines/webllm/client.ts';
+import type { WorkerRequest } from '../../src/lib/engines/webllm/protocol.ts';
+import {
+	createHandler,
+	type CacheSurface,
+	type WebLLMSurface
+} from '../../src/lib/engines/webllm/worker/handler.ts';
+import type { ChatMessage, Role } from '../../src/lib/probe/types.ts';
+import { applyScript, defaultScript, type ScriptFn, type ScriptedReply } from './script.ts';
+
+/** An Error shaped like web-llm's: the class name lives in `name`. */
+export function webllmError(name: string, message = `${name} (fake)`): Error {
+	const err = new Error(message);
+	err.name = name;
+	return err;
+}
+
+/** The report sequence web-llm 0.2.86 emits for one model on a first (uncached) visit. */
+export function firstVisitReports(shards = 4, mbPerShard = 100): InitProgressReport[] {
+	const out: InitProgressReport[] = [
+		{ progress: 0, timeElapsed: 0, text: 'Start to fetch params' }
+	];
+	for (let i = 1; i <= shards; i++) {
+		const mb = i * mbPerShard;
+		const pct = Math.floor((i * 100) / shards);
+		out.push({
+			progress: i / shards,
+			timeElapsed: i * 2,
+			text: `Fetching param cache[${i}/${shards}]: ${mb}MB fetched. ${pct}% completed, ${i * 2} secs elapsed. It can take a while when we first visit this page to populate the cache. Later refreshes will become faster.`
+		});
+	}
+	for (let i = 1; i <= shards; i++) {
+		const t = shards * 2 + i;
+		out.push({
+			progress: i / shards,
+			timeElapsed: t,
+			text: `Loading model from cache[${i}/${shards}]: ${i * mbPerShard}MB loaded. ${Math.floor((i * 100) / shards)}% completed, ${t} secs elapsed.`
+		});
+	}
+	out.push(
+		{
+			progress: 0.5,
+			timeElapsed: 1,
+			text: 'Loading GPU shader modules[40/80]: 50% completed, 1 secs elapsed.'
+		},
+		{
+			progress: 1,
+			timeElapsed: 2,
+			text: 'Loading GPU shader modules[80/80]: 100% completed, 2 secs elapsed.'
+		},
+		{
+			progress: 1,
+			timeElapsed: 14.2,
+			text: 'Finish loading on WebGPU - SwiftShader Device (Subzero)'
+		}
+	);
+	return out;
+}
+
+export interface FakeCall {
+	kind: 'complete' | 'chat';
+	request: CompletionCreateParamsStreaming | ChatCompletionRequestStreaming;
+}
+
+export class FakeWebLLM implements WebLLMSurface {
+	script: ScriptFn = defaultScript;
+	tokenDelayMs = 0;
+	/** Delay between load progress reports, so a load can be aborted midway. */
+	reportDelayMs = 0;
+	reportsFor: (model: string) => InitProgressReport[] = () => firstVisitReports();
+	/** Throw this from the next call of the named method. */
+	failNext: Partial<Record<'reload' | 'unload' | 'complete' | 'chat', Error>> = {};
+	resident: string[] = [];
+	readonly reloads: string[][] = [];
+	readonly calls: FakeCall[] = [];
+	unloads = 0;
+	interrupts = 0;
+	active = 0;
+	maxActive = 0;
+	#interrupted = false;
+	#nextDelayMs?: number;
+	#progress?: InitProgressCallback;
+	#reloadAbort?: AbortController;
+
+	/** Stream only the next request at this per-token delay. */
+	slowNextRequest(ms: number): void {
+		this.#nextDelayMs = ms;
+	}
+
+	setInitProgressCallback(cb: InitProgressCallback): void {
+		this.#progress = cb;
+	}
+
+	async reload(models: string[]): Promise<void> {
+		await this.unload();
+		this.#throwIfFailing('reload');
+		this.reloads.push([...models]);
+		const ctrl = new AbortController();
+		this.#reloadAbort = ctrl;
+		for (const model of models) {
+			for (const report of this.reportsFor(model)) {
+				await sleep(this.reportDelayMs);
+				// Like web-llm: unload() during reload aborts it, and reload returns quietly.
+				if (ctrl.signal.aborted) return;
+				this.#progress?.(report);
+			}
+		}
+		this.resident = [...models];
+	}
+
+	async unload(): Promise<void> {
+		this.unloads++;
+		this.#throwIfFailing('unload');
+		this.resident = [];
+		this.#reloadAbort?.abort();
+	}
+
+	interruptGenerate(): void {
+		this.interrupts++;
+		this.#interrupted = true;
+	}
+
+	completions = {
+		create: async (req: CompletionCreateParamsStreaming): Promise<AsyncIterable<Completion>> => {
+			this.#throwIfFailing('complete');
+			const reply = this.#reply('complete', req, req.prompt);
+			return this.#stream(
+				reply,
+				req.stream_options?.include_usage === true,
+				(text, finish): Completion => ({
+					id: 'cmpl-fake',
+					object: 'text_completion',
+					created: 0,
+					model: String(req.model),
+					choices: [{ index: 0, text, finish_reason: finish }]
+				})
+			);
+		}
+	};
+
+	chat = {
+		completions: {
+			create: async (
+				req: ChatCompletionRequestStreaming
+			): Promise<AsyncIterable<ChatCompletionChunk>> => {
+				this.#throwIfFailing('chat');
+				const prompt = req.messages.map((m) => `${m.role}: ${String(m.content)}`).join('\n');
+				const reply = this.#reply('chat', req, prompt);
+				return this.#stream(
+					reply,
+					req.stream_options?.include_usage === true,
+					(text, finish): ChatCompletionChunk => ({
+						id: 'chat-fake',
+						object: 'chat.completion.chunk',
+						created: 0,
+						model: String(req.model),
+						choices: [
+							{
+								index: 0,
+								delta: finish ? {} : { content: text, role: 'assistant' },
+								finish_reason: finish
+							}
+						]
+					})
+				);
+			}
+		}
+	};
+
+	#throwIfFailing(method: keyof FakeWebLLM['failNext']): void {
+		const err = this.failNext[method];
+		if (err) {
+			delete this.failNext[method];
+			throw err;
+		}
+	}
+
+	#reply(
+		kind: 'complete' | 'chat',
+		req: CompletionCreateParamsStreaming | ChatCompletionRequestStreaming,
+		prompt: string
+	): ScriptedReply {
+		const model = req.model ?? this.resident[0];
+		if (!model || !this.resident.includes(model)) {
+			throw webllmError(
+				'ModelNotLoadedError',
+				`Model not loaded before trying to complete ${kind}.`
+			);
+		}
+		this.calls.push({ kind, request: structuredClone(req) });
+		const messages =
+			'messages' in req
+				? req.messages.map((m): ChatMessage => ({
+						role: m.role as Role,
+						content: String(m.content)
+					}))
+				: undefined;
+		const stop = req.stop == null ? [] : Array.isArray(req.stop) ? req.stop : [req.stop];
+		return applyScript(this.script, {
+			kind,
+			model,
+			prompt,
+			messages,
+			temperature: req.temperature ?? 1,
+			seed: req.seed ?? 0,
+			max_tokens: req.max_tokens ?? 1e9,
+			stop
+		});
+	}
+
+	async *#stream<C extends { usage?: CompletionUsage }>(
+		reply: ScriptedReply,
+		includeUsage: boolean,
+		chunk: (text: string, finish: 'stop' | 'length' | 'abort' | null) => C
+	): AsyncGenerator<C> {
+		const delay = this.#nextDelayMs ?? this.tokenDelayMs;
+		this.#nextDelayMs = undefined;
+		this.active++;
+		this.maxActive = Math.max(this.maxActive, this.active);
+		// web-llm clears the interrupt flag when a generation starts.
+		this.#interrupted = false;
+		try {
+			let finish: 'stop' | 'length' | 'abort' =
+				reply.finish_reason === 'length' ? 'length' : 'stop';
+			let emitted = 0;
+			for (const token of reply.tokens) {
+				await sleep(delay);
+				if (this.#interrupted) {
+					finish = 'abort';
+					break;
+				}
+				emitted++;
+				yield chunk(token, null);
+			}
+			yield chunk('', finish);
+			if (includeUsage) yield { ...chunk('', null), choices: [], usage: usage(reply, emitted) };
+		} finally {
+			this.active--;
+		}
+	}
+}
+
+function usage(reply: ScriptedReply, completion: number): CompletionUsage {
+	return {
+		prompt_tokens: reply.prompt_tokens,
+		completion_tokens: completion,
+		total_tokens: reply.prompt_tokens + completion,
+		extra: {
+			e2e_latency_s: 0.5,
+			prefill_tokens_per_s: 400,
+			decode_tokens_per_s: 25,
+			time_to_first_token_s: 0.08,
+			time_per_output_token_s: 0.04
+		}
+	};
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A Worker stand-in over a real MessageChannel: the other end runs our handler in-process. */
+export interface FakeWorker extends WorkerLike {
+	/** Simulate the worker crashing (an `error` event on the Worker). */
+	crash(message: string): void;
+	readonly terminated: boolean;
+	/** Every request the page posted, as the worker received it. */
+	readonly received: WorkerRequest[];
+}
+
+export function connectFake(
+	fake: FakeWebLLM,
+	cache: CacheSurface = {}
+): { worker: FakeWorker; close: () => void } {
+	const channel = new MessageChannel();
+	const received: WorkerRequest[] = [];
+	const handle = createHandler(fake, (msg) => channel.port2.postMessage(msg), cache);
+	channel.port2.onmessage = (event) => {
+		received.push(event.data as WorkerRequest);
+		handle(event.data);
+	};
+	const errorListeners: ((event: { message?: string }) => void)[] = [];
+	let terminated = false;
+	const close = () => {
+		channel.port1.close();
+		channel.port2.close();
+	};
+	const worker: FakeWorker = {
+		received,
+		get terminated() {
+			return terminated;
+		},
+		postMessage: (msg) => channel.port1.postMessage(msg),
+		addEventListener(type: 'message' | 'error', listener: (event: never) => void) {
+			if (type === 'error') {
+				errorListeners.push(listener as (event: { message?: string }) => void);
+				return;
+			}
+			channel.port1.addEventListener('message', (event) =>
+				(listener as (event: { data: unknown }) => void)({ data: (event as MessageEvent).data })
+			);
+			channel.port1.start();
+		},
+		terminate() {
+			terminated = true;
+			close();
+		},
+		crash(message) {
+			for (const listener of errorListeners) listener({ message });
+		}
+	};
+	return { worker, close };
+}
+
+/** A page-side WebLLMEngine wired to a fresh fake through the channel. */
+export function fakeEngine(opts: WebLLMEngineOptions = {}, cache: CacheSurface = {}) {
+	const fake = new FakeWebLLM();
+	const { worker, close } = connectFake(fake, cache);
+	return { fake, worker, engine: new WebLLMEngine(worker, opts), close };
+}
