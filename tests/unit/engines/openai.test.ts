@@ -197,12 +197,13 @@ describe('OpenAIEngine against the mock server', () => {
 
 	it('times out when a stream goes silent, but not while tokens keep arriving', async () => {
 		mock.setScript(() => Array.from({ length: 20 }, (_, i) => `t${i}`).join(' '));
-		mock.tokenDelayMs = 25;
-		// 20 tokens × 25 ms outlasts the 150 ms timeout, yet no single gap does.
-		const ok = await engineFor({ timeoutMs: 150 }).complete(completion());
+		mock.tokenDelayMs = 20;
+		// 20 tokens × 20 ms outlasts the 300 ms timeout, yet no single gap comes close.
+		const ok = await engineFor({ timeoutMs: 300 }).complete(completion());
 		expect(ok.usage.completion_tokens).toBe(20);
-		mock.tokenDelayMs = 400;
-		await expect(engineFor({ timeoutMs: 150 }).complete(completion())).rejects.toMatchObject({
+		expect(ok.usage.total_ms).toBeGreaterThan(300);
+		mock.tokenDelayMs = 1000;
+		await expect(engineFor({ timeoutMs: 300 }).complete(completion())).rejects.toMatchObject({
 			code: 'timeout'
 		});
 	});
