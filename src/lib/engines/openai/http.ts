@@ -134,7 +134,7 @@ function recoveryFor(status: number): string {
 		return 'Check the server URL (host and port, optionally ending in /v1) and the model name.';
 	if (status === 429) return 'The server is busy or rate-limiting: wait, or lower the concurrency.';
 	if (status >= 500) return 'The server failed: check its logs, then retry.';
-	return 'The server rejected the request: its message above says why.';
+	return "The server rejected the request; the server's message says why.";
 }
 
 /** A non-2xx response as an error; context-window overflows get their own code. */
