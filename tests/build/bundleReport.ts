@@ -1,0 +1,157 @@
+/**
+ * Reads a built dist/ (as data) and checks the web-llm split: the library (2 MB gzipped) must live
+ * in exactly one chunk that only the engine worker loads, and the page's initial JS must stay small.
+ * Pure: checkBundle.ts does the file system, the unit test feeds it synthetic builds.
+ */
+import { gzipSync } from 'node:zlib';
+import { posix } from 'node:path';
+
+/** Strings only web-llm's own source contains (0.2.86 lib/index.js); our code must not. */
+export const WEBLLM_MARKERS = [
+	'It can take a while when we first visit this page to populate the cache',
+	'Cannot find model record in appConfig for'
+];
+
+export const INITIAL_JS_LIMIT_KB = 100;
+
+export interface BundleReport {
+	ok: boolean;
+	violations: string[];
+	/** Scripts index.html loads (module scripts and modulepreloads). */
+	entry_files: string[];
+	/** Entries plus everything they import statically: what the page downloads before any click. */
+	initial_files: string[];
+	initial_js_gzip_kb: number;
+	limit_kb: number;
+	webllm_chunks: string[];
+	webllm_chunk_gzip_kb: number | null;
+	worker_files: string[];
+	/** Files that mention the web-llm chunk by name. */
+	webllm_referenced_by: string[];
+}
+
+/** `import … from "x"`, `import "x"`, `export … from "x"` (minified or not), never `import(`. */
+const STATIC_IMPORT =
+	/(?<![\w$.])(?:import|export)\s*(?:[\w$]+\s*,?\s*)?(?:\{[^}]*\}|\*(?:\s*as\s*[\w$]+)?)?\s*(?:from)?\s*(["'])([^"'\n]+?)\1/g;
+const HTML_SCRIPT = /<script\b[^>]*\btype=["']module["'][^>]*\bsrc=["']([^"']+)["']/g;
+const HTML_PRELOAD = /<link\b[^>]*\brel=["']modulepreload["'][^>]*\bhref=["']([^"']+)["']/g;
+
+export function gzipKb(code: string): number {
+	return round2(gzipSync(code).length / 1024);
+}
+
+function round2(x: number): number {
+	return Math.round(x * 100) / 100;
+}
+
+/** Map an href or import specifier to a key of `files`, or null if it is not a built file. */
+function resolve(files: Map<string, string>, from: string, spec: string): string | null {
+	if (/^(https?:|data:|blob:)/.test(spec)) return null;
+	const joined = spec.startsWith('/')
+		? spec.slice(1)
+		: posix.normalize(posix.join(posix.dirname(from), spec));
+	if (files.has(joined)) return joined;
+	// A base path (/user-turn-probe/assets/x.js): match by the path under dist.
+	for (const key of files.keys()) if (joined.endsWith(`/${key}`)) return key;
+	return null;
+}
+
+function staticImports(files: Map<string, string>, file: string): string[] {
+	const code = files.get(file) ?? '';
+	const out: string[] = [];
+	for (const m of code.matchAll(STATIC_IMPORT)) {
+		const target = resolve(files, file, m[2]);
+		if (target && target !== file) out.push(target);
+	}
+	return out;
+}
+
+function closure(files: Map<string, string>, roots: string[]): string[] {
+	const seen = new Set<string>();
+	const stack = [...roots];
+	while (stack.length > 0) {
+		const file = stack.pop() as string;
+		if (seen.has(file)) continue;
+		seen.add(file);
+		stack.push(...staticImports(files, file));
+	}
+	return [...seen].sort();
+}
+
+/**
+ * @param html the built index.html
+ * @param files JS files keyed by their path under dist ("assets/index-abc.js")
+ */
+export function analyzeBundle(
+	html: string,
+	files: Map<string, string>,
+	limitKb: number = INITIAL_JS_LIMIT_KB
+): BundleReport {
+	const violations: string[] = [];
+	const hrefs = [...html.matchAll(HTML_SCRIPT), ...html.matchAll(HTML_PRELOAD)].map((m) => m[1]);
+	const entries = [...new Set(hrefs.map((h) => resolve(files, 'index.html', h)))].filter(
+		(f): f is string => f !== null
+	);
+	if (entries.length === 0)
+		violations.push('index.html loads no module script that exists in dist.');
+	const initial = closure(files, entries);
+	// Each file is its own HTTP response, so sizes add up per file.
+	const initialKb = round2(initial.reduce((sum, f) => sum + gzipKb(files.get(f) ?? ''), 0));
+
+	const webllm = [...files.keys()].filter((f) => {
+		const code = files.get(f) ?? '';
+		return WEBLLM_MARKERS.some((marker) => code.includes(marker));
+	});
+	const workers = [...files.keys()].filter((f) => /worker/i.test(posix.basename(f)));
+	const workerClosure = new Set(closure(files, workers));
+
+	if (webllm.length !== 1) {
+		violations.push(
+			`Expected web-llm in exactly one chunk, found ${webllm.length}: ${webllm.join(', ') || 'none'}.`
+		);
+	}
+	for (const chunk of webllm) {
+		if (initial.includes(chunk)) {
+			violations.push(`${chunk} (web-llm) is in the page's initial static import graph.`);
+		}
+		if (!workerClosure.has(chunk)) {
+			violations.push(`${chunk} (web-llm) is not loaded by the engine worker.`);
+		}
+	}
+	const chunk = webllm.length === 1 ? webllm[0] : null;
+	const referencedBy = chunk
+		? [...files.keys()].filter(
+				(f) => f !== chunk && (files.get(f) ?? '').includes(posix.basename(chunk))
+			)
+		: [];
+	for (const file of referencedBy) {
+		if (workerClosure.has(file)) continue;
+		// The page may name the worker file only to start it: new Worker(new URL("…worker….js", …)).
+		const asWorkerUrl = new RegExp(
+			`new URL\\(\\s*[\`'"][^\`'"]*${escape(posix.basename(chunk ?? ''))}`
+		);
+		const chunkIsWorker = chunk !== null && workers.includes(chunk);
+		if (!(chunkIsWorker && asWorkerUrl.test(files.get(file) ?? ''))) {
+			violations.push(`${file} references the web-llm chunk ${chunk} outside a worker.`);
+		}
+	}
+	if (initialKb > limitKb) {
+		violations.push(`Initial JS is ${initialKb} KB gzipped, over the ${limitKb} KB limit.`);
+	}
+	return {
+		ok: violations.length === 0,
+		violations,
+		entry_files: entries,
+		initial_files: initial,
+		initial_js_gzip_kb: initialKb,
+		limit_kb: limitKb,
+		webllm_chunks: webllm,
+		webllm_chunk_gzip_kb: chunk ? gzipKb(files.get(chunk) ?? '') : null,
+		worker_files: workers,
+		webllm_referenced_by: referencedBy
+	};
+}
+
+function escape(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
