@@ -1,0 +1,57 @@
+/**
+ * The page half of workerSmoke.ts, bundled by Vite into the smoke page: drives the real engine
+ * worker through WebLLMEngine and returns every outcome as plain data.
+ */
+import { createWebLLMEngine } from '../../src/lib/engines/webllm/client.ts';
+import { probeGpu } from '../../src/lib/engines/webllm/gpu.ts';
+
+const asData = (e: { name: string; code?: string; message: string }) => ({
+	name: e.name,
+	code: e.code,
+	message: e.message
+});
+
+export async function runSmoke(origin: string) {
+	const model = 'smoke-model';
+	// A model record whose files are 404s on our own server: a network failure without a network.
+	const engine = createWebLLMEngine({
+		appConfig: {
+			model_list: [
+				{
+					model: `${origin}/no-such-model/`,
+					model_id: model,
+					model_lib: `${origin}/no-such-model.wasm`,
+					vram_required_MB: 100
+				}
+			]
+		}
+	});
+	const request = {
+		model,
+		prompt: 'Hi',
+		temperature: 0,
+		top_p: 1,
+		seed: 1,
+		max_tokens: 4,
+		stop: []
+	};
+	const abortedLoad = async () => {
+		const ctrl = new AbortController();
+		const pending = engine.load([model], { signal: ctrl.signal });
+		ctrl.abort();
+		return pending.then(() => 'resolved', asData);
+	};
+	const out = {
+		gpu: await probeGpu(),
+		stats: await engine.stats(),
+		cached: await engine.isCached('Qwen3-0.6B-q4f32_1-MLC'),
+		complete_before_load: await engine.complete(request).then(() => 'resolved', asData),
+		load: await engine.load([model]).then(() => 'resolved', asData),
+		aborted_load: await abortedLoad(),
+		stats_after: await engine.stats()
+	};
+	engine.terminate();
+	return out;
+}
+
+export type SmokeResult = Awaited<ReturnType<typeof runSmoke>>;
