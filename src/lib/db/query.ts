@@ -1,8 +1,12 @@
 /**
- * Paged, filtered reads of one run's records for the results and annotation views. The most
- * selective filter picks a compound index; the others are applied while iterating.
+ * Paged, filtered reads of one run's records for the results and annotation views.
+ *
+ * Works on primary keys, not cursors: every column filter has a compound index, so a filter is
+ * "fetch the matching keys (getAllKeys), intersect, slice, bulkGet the page". Cursor-based
+ * offset()/and() walks one record per step, which costs seconds at 10,000 records in
+ * fake-indexeddb and is needlessly slow in browsers too. Only the text search reads records.
  */
-import type { Collection } from 'dexie';
+import { Dexie } from 'dexie';
 import type { Label, Perturbation, ProbeRecord } from '../probe/types.ts';
 import type { ProbeDB } from './schema.ts';
 
@@ -28,56 +32,64 @@ export interface RecordPage {
 	total: number;
 }
 
-type RecordCollection = Collection<ProbeRecord, [string, string]>;
+type PrimaryKey = [string, string];
 
-function indexed(db: ProbeDB, runId: string, f: RecordFilter): RecordCollection {
-	// null is not a valid IndexedDB key, so pending records are absent from [run_id+label].
+/** Keys of the run's records matching every indexed filter, in key order. */
+async function matchingKeys(db: ProbeDB, runId: string, f: RecordFilter): Promise<PrimaryKey[]> {
+	const t = db.records;
+	const lookups: Promise<PrimaryKey[]>[] = [];
 	if (f.label !== undefined && f.label !== 'pending') {
-		return db.records.where('[run_id+label]').equals([runId, f.label]);
+		lookups.push(t.where('[run_id+label]').equals([runId, f.label]).primaryKeys());
 	}
 	if (f.temperature !== undefined) {
-		return db.records.where('[run_id+temperature]').equals([runId, f.temperature]);
+		lookups.push(t.where('[run_id+temperature]').equals([runId, f.temperature]).primaryKeys());
 	}
 	if (f.perturbation !== undefined) {
-		return db.records.where('[run_id+perturbation]').equals([runId, f.perturbation]);
+		lookups.push(t.where('[run_id+perturbation]').equals([runId, f.perturbation]).primaryKeys());
 	}
-	if (f.item_id !== undefined)
-		return db.records.where('[run_id+item_id]').equals([runId, f.item_id]);
-	return db.records.where('run_id').equals(runId);
+	if (f.item_id !== undefined) {
+		lookups.push(t.where('[run_id+item_id]').equals([runId, f.item_id]).primaryKeys());
+	}
+	if (lookups.length === 0) lookups.push(t.where('run_id').equals(runId).primaryKeys());
+	// Within one index value IndexedDB orders entries by primary key, so each list is in key order.
+	const [first, ...rest] = await Promise.all(lookups);
+	let keys = first;
+	for (const other of rest) {
+		const inOther = new Set(other.map((k) => k[1]));
+		keys = keys.filter((k) => inOther.has(k[1]));
+	}
+	if (f.label === 'pending') {
+		// null is not a valid IndexedDB key, so pending records are exactly those missing from the
+		// [run_id+label] index.
+		const labelled = await t
+			.where('[run_id+label]')
+			.between([runId, Dexie.minKey], [runId, Dexie.maxKey])
+			.primaryKeys();
+		const done = new Set(labelled.map((k) => k[1]));
+		keys = keys.filter((k) => !done.has(k[1]));
+	}
+	return keys;
 }
 
-function matches(f: RecordFilter): ((r: ProbeRecord) => boolean) | undefined {
-	const text = f.text?.toLowerCase();
-	const checks: ((r: ProbeRecord) => boolean)[] = [];
-	if (f.label === 'pending') checks.push((r) => r.label === null);
-	else if (f.label !== undefined) checks.push((r) => r.label === f.label);
-	if (f.temperature !== undefined) checks.push((r) => r.temperature === f.temperature);
-	if (f.perturbation !== undefined) checks.push((r) => r.perturbation === f.perturbation);
-	if (f.item_id !== undefined) checks.push((r) => r.item_id === f.item_id);
-	if (text) checks.push((r) => r.user_turn.toLowerCase().includes(text));
-	return checks.length === 0 ? undefined : (r) => checks.every((c) => c(r));
-}
-
-/**
- * One page of a run's records in key order within the chosen index, and the matching total.
- * @note Dexie collections are mutated by offset()/limit(), so each read builds a fresh one.
- */
+/** One page of a run's records in key order, and how many records match in total. */
 export async function recordsPage(
 	db: ProbeDB,
 	runId: string,
 	req: PageRequest
 ): Promise<RecordPage> {
 	const f = req.filter ?? {};
-	const test = matches(f);
-	const collection = () => {
-		const c = indexed(db, runId, f);
-		return test ? c.and(test) : c;
-	};
+	const end = req.offset + req.limit;
 	return db.transaction('r', db.records, async () => {
-		const [total, rows] = await Promise.all([
-			collection().count(),
-			collection().offset(req.offset).limit(req.limit).toArray()
-		]);
-		return { rows, total };
+		const keys = await matchingKeys(db, runId, f);
+		const text = f.text?.toLowerCase();
+		if (text) {
+			const candidates = await db.records.bulkGet(keys);
+			const hits = candidates.filter(
+				(r): r is ProbeRecord => r !== undefined && r.user_turn.toLowerCase().includes(text)
+			);
+			return { rows: hits.slice(req.offset, end), total: hits.length };
+		}
+		const rows = await db.records.bulkGet(keys.slice(req.offset, end));
+		return { rows: rows.filter((r): r is ProbeRecord => r !== undefined), total: keys.length };
 	});
 }
