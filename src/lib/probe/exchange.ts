@@ -6,8 +6,9 @@
  * Reading is strict and all-or-nothing: every known field is type-checked and the first problems
  * (with line numbers) are reported together, so a person can fix a file in one pass.
  * Forward compatible: fields this version does not know are KEPT (a file from a newer version
- * survives a round trip through an older one). Secrets (api_key and friends) are stripped from
- * everything this module writes, at any depth: a run export must be safe to share.
+ * survives a round trip through an older one). Secrets (api_key and friends) are stripped, at any
+ * depth, from everything this module writes or reads: a run export must be safe to share, and a
+ * key pasted into a hand-edited file must not end up stored.
  */
 import Papa from 'papaparse';
 import {
@@ -98,8 +99,8 @@ export function recordsToCsv(records: ProbeRecord[]): string {
 	const rows = records.map((r) => {
 		const flat: Record<string, unknown> = { ...r };
 		for (const name of ['usage', 'judge_usage'] as const) {
-			for (const u of USAGE_FIELDS)
-				flat[`${name}_${u}`] = (r[name] as object | undefined)?.[u as never];
+			const usage = r[name] as Partial<Record<string, number>> | undefined;
+			for (const u of USAGE_FIELDS) flat[`${name}_${u}`] = usage?.[u];
 		}
 		return CSV_FIELDS.map((f) => flat[f] ?? '');
 	});
@@ -190,7 +191,7 @@ function parseLines(text: string): ParsedLines {
 }
 
 /**
- * Parses a records file. Blank lines are skipped; unknown fields are kept.
+ * Parses a records file. Blank lines are skipped; unknown fields are kept, secret ones dropped.
  * @throws ExchangeError listing up to MAX_PROBLEMS problems ("line 12: field temperature must be
  * a number", non-JSON lines, duplicate keys); nothing is returned unless every line is valid.
  */
@@ -201,7 +202,9 @@ export function parseRecordsJsonl(text: string): { records: ProbeRecord[] } {
 		...recordProblems(parsed.values, (i) => `line ${parsed.lines[i]}`)
 	]);
 	if (problems.length > 0) throw new ExchangeError(capped(problems));
-	return { records: parsed.values as ProbeRecord[] };
+	return {
+		records: (parsed.values as object[]).map((r) => ordered(r, RECORD) as unknown as ProbeRecord)
+	};
 }
 
 /** Checks answers or annotations from a manifest; `idOf` names what must be unique, if anything. */

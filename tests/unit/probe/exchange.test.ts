@@ -74,6 +74,11 @@ describe('parseRecordsJsonl', () => {
 		expect((record as unknown as Record<string, unknown>).reasoning_tokens).toBe(17);
 	});
 
+	it('drops secret fields while reading', () => {
+		const [record] = parseRecordsJsonl(line({ ...makeRecord(), api_key: 'sk-x' })).records;
+		expect(record).toEqual(makeRecord());
+	});
+
 	it('accepts records without optional fields (judge_usage, judge_prompt_hash)', () => {
 		const { judge_usage: _u, judge_prompt_hash: _h, ...bare } = makeRecord();
 		expect(parseRecordsJsonl(line(bare)).records).toHaveLength(1);
