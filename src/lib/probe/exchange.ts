@@ -213,27 +213,46 @@ function sideProblems(
 	values: unknown,
 	check: (x: unknown) => string[],
 	runId: string | undefined,
-	idOf?: (x: Record<string, unknown>) => string
+	idOf?: (x: Record<string, unknown>) => string,
+	where: (i: number) => string = (i) => `${label}[${i}]`
 ): string[] {
 	if (values === undefined) return [];
 	if (!Array.isArray(values)) return [`manifest: field ${label} must be an array`];
 	const problems: string[] = [];
 	const seen = new Set<string>();
 	values.forEach((x, i) => {
-		const found = check(x).map((p) => `${label}[${i}]: ${p}`);
+		const found = check(x).map((p) => `${where(i)}: ${p}`);
 		problems.push(...found);
 		if (found.length > 0 || !isObject(x)) return;
 		if (runId !== undefined && x.run_id !== runId) {
 			problems.push(
-				`${label}[${i}]: run_id ${JSON.stringify(x.run_id)} is not the manifest's ${JSON.stringify(runId)}`
+				`${where(i)}: run_id ${JSON.stringify(x.run_id)} is not the manifest's ${JSON.stringify(runId)}`
 			);
 		}
 		const id = idOf?.(x);
 		if (id === undefined) return;
-		if (seen.has(id)) problems.push(`${label}[${i}]: duplicate ${id}`);
+		if (seen.has(id)) problems.push(`${where(i)}: duplicate ${id}`);
 		seen.add(id);
 	});
 	return problems;
+}
+
+const answerId = (a: Record<string, unknown>) => `answer ${JSON.stringify([a.run_id, a.item_id])}`;
+
+/**
+ * Parses an answers file (the CLI writes answers beside the records as OUT.answers.jsonl), so an
+ * import can take them from there when the manifest carries none.
+ * @throws ExchangeError with line-numbered problems, like parseRecordsJsonl.
+ */
+export function parseAnswersJsonl(text: string): { answers: AnswerRecord[] } {
+	const parsed = parseLines(text);
+	const where = (i: number) => `line ${parsed.lines[i]}`;
+	const found = sideProblems('answers', parsed.values, validateAnswer, undefined, answerId, where);
+	const problems = byLine([...parsed.problems, ...found]);
+	if (problems.length > 0) throw new ExchangeError(capped(problems));
+	return {
+		answers: (parsed.values as object[]).map((a) => ordered(a, ANSWER) as unknown as AnswerRecord)
+	};
 }
 
 function answerAndAnnotationProblems(
@@ -242,13 +261,7 @@ function answerAndAnnotationProblems(
 	runId?: string
 ): string[] {
 	return [
-		...sideProblems(
-			'answers',
-			answers,
-			validateAnswer,
-			runId,
-			(a) => `item_id ${JSON.stringify(a.item_id)}`
-		),
+		...sideProblems('answers', answers, validateAnswer, runId, answerId),
 		// Several annotators (and one annotator over time) may label the same key: not unique.
 		...sideProblems('annotations', annotations, validateAnnotation, runId)
 	];

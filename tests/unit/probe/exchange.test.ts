@@ -5,6 +5,7 @@ import {
 	ExchangeError,
 	filesToBundle,
 	MAX_PROBLEMS,
+	parseAnswersJsonl,
 	parseRecordsJsonl,
 	recordsToCsv,
 	recordsToJsonl,
@@ -202,6 +203,21 @@ describe('parseRecordsJsonl', () => {
 	});
 });
 
+describe('parseAnswersJsonl', () => {
+	it('reads the answers file the CLI writes beside the records', () => {
+		const answers = [makeAnswer(), makeAnswer({ item_id: 'gsm8k-1', correct: null })];
+		expect(parseAnswersJsonl(answers.map(line).join('\n') + '\n').answers).toEqual(answers);
+	});
+
+	it('reports bad and duplicate answers by line', () => {
+		const text = [makeAnswer(), { ...makeAnswer(), seed: 'x' }, makeAnswer()].map(line).join('\n');
+		expect(problemsOf(() => parseAnswersJsonl(text))).toEqual([
+			'line 2: field seed must be an integer',
+			'line 3: duplicate answer ["run-a","gsm8k-0"]'
+		]);
+	});
+});
+
 describe('validateRecord and validateManifest', () => {
 	it('find nothing wrong with well-formed data', () => {
 		expect(validateRecord(makeRecord())).toEqual([]);
@@ -369,7 +385,7 @@ describe('bundleToFiles and filesToBundle', () => {
 			answers: [makeAnswer(), makeAnswer(), makeAnswer({ run_id: 'x', item_id: 'q' })]
 		});
 		expect(problemsOf(() => filesToBundle('', manifest))).toEqual([
-			'answers[1]: duplicate item_id "gsm8k-0"',
+			'answers[1]: duplicate answer ["run-a","gsm8k-0"]',
 			`answers[2]: run_id "x" is not the manifest's "run-a"`
 		]);
 	});
