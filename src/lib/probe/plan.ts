@@ -1,0 +1,54 @@
+/** What a run will make, as plain data: the conditions, their keys, and what is already stored. */
+import type { Perturbation, ProbeConfig, ProbeRecord } from './types.ts';
+
+export interface Condition {
+	temperature: number;
+	perturbation: Perturbation;
+	sample: number;
+}
+
+/** temperatures × perturbations × samples, in a fixed order so runs are reproducible. */
+export function planConditions(
+	config: Pick<ProbeConfig, 'temperatures' | 'perturbations' | 'samples'>
+): Condition[] {
+	const out: Condition[] = [];
+	for (const temperature of config.temperatures)
+		for (const perturbation of config.perturbations)
+			for (let sample = 0; sample < config.samples; sample++)
+				out.push({ temperature, perturbation, sample });
+	return out;
+}
+
+/** Unique within a run; the resume logic and the paired statistics both rely on it. */
+export function recordKey(itemId: string, c: Condition): string {
+	return `${itemId}|${c.temperature}|${c.perturbation}|${c.sample}`;
+}
+
+export interface WorkPlan {
+	conditions: Condition[];
+	total: number;
+	/** Per item, the conditions not yet stored. Items with none are skipped entirely. */
+	missing: Map<string, Condition[]>;
+	/** Stored records still waiting for a label (the judge had not run when the run stopped). */
+	unlabeled: ProbeRecord[];
+	labeled: number;
+}
+
+export function planWork(config: ProbeConfig, existing: ProbeRecord[]): WorkPlan {
+	const conditions = planConditions(config);
+	const stored = new Map(existing.map((r) => [r.key, r]));
+	const missing = new Map<string, Condition[]>();
+	for (const item of config.items) {
+		const todo = conditions.filter((c) => !stored.has(recordKey(item.id, c)));
+		if (todo.length > 0) missing.set(item.id, todo);
+	}
+	const planned = new Set(config.items.flatMap((i) => conditions.map((c) => recordKey(i.id, c))));
+	const mine = existing.filter((r) => planned.has(r.key));
+	return {
+		conditions,
+		total: planned.size,
+		missing,
+		unlabeled: mine.filter((r) => r.label === null),
+		labeled: mine.filter((r) => r.label !== null).length
+	};
+}
