@@ -28,6 +28,7 @@ import { buildUsage, mapFinish, parseReply, readStream } from './openai/stream.t
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = 4;
 export const DEFAULT_MAX_CONCURRENCY = 8;
+const LIST_RETRIES = 1;
 
 export interface OpenAIEngineOptions {
 	/** "http://host:8000" or "http://host:8000/v1"; a missing scheme means http. */
@@ -97,7 +98,9 @@ export class OpenAIEngine implements Engine {
 	 * @throws EngineError('network' | 'http' | 'timeout') or AbortError.
 	 */
 	async listModels(signal?: AbortSignal): Promise<string[]> {
-		const { res, deadline } = await this.#open('GET', '/models', undefined, signal);
+		// The first contact: a wrong URL or a server that is down should be said at once, not after
+		// a full backoff schedule, so only one retry here.
+		const { res, deadline } = await this.#open('GET', '/models', undefined, signal, LIST_RETRIES);
 		try {
 			const reply: unknown = await this.#readJson(res, deadline);
 			const data =
@@ -221,7 +224,8 @@ export class OpenAIEngine implements Engine {
 		method: 'GET' | 'POST',
 		path: string,
 		body: unknown,
-		signal: AbortSignal | undefined
+		signal: AbortSignal | undefined,
+		maxRetries = this.#maxRetries
 	): Promise<Opened> {
 		const url = `${this.baseUrl}${path}`;
 		const headers: Record<string, string> = {};
@@ -245,7 +249,7 @@ export class OpenAIEngine implements Engine {
 				throw deadline.translate(err, this.baseUrl);
 			}
 		};
-		return withRetries(attempt, { maxRetries: this.#maxRetries, sleep: this.#sleep, signal });
+		return withRetries(attempt, { maxRetries, sleep: this.#sleep, signal });
 	}
 
 	async #readText(res: Response, deadline: Deadline): Promise<string> {

@@ -1,0 +1,221 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRunArgs } from '../../../src/cli/args.ts';
+import { main } from '../../../src/cli/probe.ts';
+import { runCommand } from '../../../src/cli/run.ts';
+import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
+import { fixturePath, readJsonl } from '../../helpers/fixtures.ts';
+import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
+import type { ScriptFn } from '../../helpers/script.ts';
+
+const BIN = fileURLToPath(new URL('../../../bin/user-turn-probe.js', import.meta.url));
+const QWEN = fixturePath('templates/Qwen__Qwen2.5-0.5B-Instruct.jinja');
+
+/** Answers like a GSM8K solver; user turns differ per seed so every condition is distinguishable. */
+const script: ScriptFn = (req) => {
+	if (req.kind === 'chat') {
+		return JSON.stringify({
+			label: req.prompt.includes('Why') ? 'genuine_followup' : 'prompt_restatement',
+			rationale: 'scripted'
+		});
+	}
+	if (req.prompt.endsWith('<|im_start|>assistant\n'))
+		return 'Adding gives the total. The answer is 18.<|im_end|>';
+	return `Why did you add them? (${req.temperature === 0 ? 0 : req.seed % 1000})<|im_end|>`;
+};
+
+function lines(path: string): ProbeRecord[] {
+	return readFileSync(path, 'utf8')
+		.split('\n')
+		.filter(Boolean)
+		.map((l) => JSON.parse(l) as ProbeRecord);
+}
+
+const silent = { write: () => true };
+
+describe('user-turn-probe CLI', () => {
+	let server: MockOpenAI;
+	let dir: string;
+	let dataset: string;
+
+	beforeAll(async () => {
+		server = await startMockOpenAI({ script, models: ['gen', 'judge'] });
+		dir = mkdtempSync(join(tmpdir(), 'utp-cli-'));
+		dataset = join(dir, 'gsm8k.jsonl');
+		const rows = readJsonl<{ question: string; answer: string }>('gsm8k/test.jsonl').slice(0, 6);
+		writeFileSync(dataset, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+	});
+	afterAll(async () => server.close());
+
+	const args = (out: string, extra: string[] = []) => [
+		'--base-url',
+		server.url,
+		'--model',
+		'gen',
+		'--judge-model',
+		'judge',
+		'--judge-mode',
+		'llm',
+		'--dataset',
+		dataset,
+		'--limit',
+		'0',
+		'--temperatures',
+		'0,1',
+		'--perturbations',
+		'none,truncate,append',
+		'--samples',
+		'2',
+		'--template',
+		QWEN,
+		'--eos-token',
+		'<|im_end|>',
+		'--out',
+		out,
+		...extra
+	];
+
+	it('runs the full probe and writes one record per line with the fields the app imports', async () => {
+		const out = join(dir, 'full.jsonl');
+		const code = await runCommand(parseRunArgs(args(out)), { stderr: silent });
+		expect(code).toBe(0);
+		const records = lines(out);
+		expect(records).toHaveLength(6 * 2 * 3 * 2);
+		for (const r of records) {
+			for (const field of [
+				'item_id',
+				'temperature',
+				'perturbation',
+				'sample',
+				'prompt',
+				'user_turn',
+				'label',
+				'rule_label',
+				'correct'
+			]) {
+				expect(r).toHaveProperty(field);
+			}
+			expect(r.prompt.endsWith('<|im_start|>user\n')).toBe(true);
+			expect(r.label).not.toBeNull();
+		}
+		const manifest = JSON.parse(readFileSync(join(dir, 'full.manifest.json'), 'utf8'));
+		expect(manifest).toMatchObject({ status: 'done', engine: 'openai', run_id: records[0].run_id });
+		const answerCalls = server.requests.filter(
+			(r) =>
+				r.path === '/v1/completions' &&
+				String((r.body as { prompt: string }).prompt).endsWith('assistant\n')
+		);
+		expect(answerCalls.length).toBeGreaterThanOrEqual(6);
+	});
+
+	it('gives the same records with --concurrency 8 as with --concurrency 1', async () => {
+		const strip = (rs: ProbeRecord[]) =>
+			rs
+				.map(({ usage: _u, judge_usage: _j, created_at: _c, ...rest }) => rest)
+				.sort((a, b) => a.key.localeCompare(b.key));
+		const one = join(dir, 'c1.jsonl');
+		const eight = join(dir, 'c8.jsonl');
+		await runCommand(parseRunArgs(args(one, ['--concurrency', '1', '--run-id', 'same'])), {
+			stderr: silent
+		});
+		await runCommand(parseRunArgs(args(eight, ['--concurrency', '8', '--run-id', 'same'])), {
+			stderr: silent
+		});
+		expect(strip(lines(eight))).toEqual(strip(lines(one)));
+	});
+
+	it('resumes a killed run to exactly the planned records, without duplicates', async () => {
+		const out = join(dir, 'killed.jsonl');
+		server.tokenDelayMs = 3;
+		const child = spawn(process.execPath, [BIN, 'run', ...args(out, ['--concurrency', '2'])], {
+			stdio: 'ignore'
+		});
+		await new Promise<void>((resolve, reject) => {
+			const timer = setInterval(() => {
+				if (existsSync(out) && readFileSync(out, 'utf8').split('\n').length > 10) {
+					clearInterval(timer);
+					child.kill('SIGKILL');
+					resolve();
+				}
+			}, 20);
+			child.on('exit', () => {
+				clearInterval(timer);
+				reject(new Error('the run finished before it could be killed'));
+			});
+		});
+		await new Promise((r) => child.on('exit', r));
+		server.tokenDelayMs = 0;
+		const before = lines(out).length;
+		expect(before).toBeLessThan(72);
+		const code = await runCommand(parseRunArgs(args(out)), { stderr: silent });
+		expect(code).toBe(0);
+		const after = lines(out);
+		expect(after).toHaveLength(72);
+		expect(new Set(after.map((r) => r.key)).size).toBe(72);
+	}, 60_000);
+
+	it('says clearly when the server is unreachable', async () => {
+		const errors: string[] = [];
+		const code = await runCommand(
+			parseRunArgs(args(join(dir, 'down.jsonl'), ['--base-url', 'http://127.0.0.1:9'])),
+			{ stderr: { write: (s: string) => errors.push(s) } }
+		);
+		expect(code).toBe(1);
+		expect(errors.join('')).toMatch(/127\.0\.0\.1:9/);
+	});
+
+	it('names the served models when the model id is wrong', async () => {
+		const errors: string[] = [];
+		const code = await runCommand(
+			parseRunArgs(args(join(dir, 'wrong.jsonl'), ['--model', 'nope'])),
+			{
+				stderr: { write: (s: string) => errors.push(s) }
+			}
+		);
+		expect(code).toBe(1);
+		expect(errors.join('')).toMatch(/nope/);
+		expect(errors.join('')).toMatch(/gen/);
+	});
+
+	it('fails with the URLs it tried when the template cannot be fetched', async () => {
+		const failingFetch = (async () => {
+			throw new TypeError('fetch failed');
+		}) as unknown as typeof fetch;
+		const opts = parseRunArgs(
+			args(join(dir, 'tpl.jsonl'), ['--template', 'Qwen/Qwen2.5-0.5B-Instruct'])
+		);
+		await expect(runCommand(opts, { stderr: silent, fetch: failingFetch })).rejects.toThrow(
+			/huggingface\.co\/Qwen\/Qwen2\.5-0\.5B-Instruct/
+		);
+	});
+
+	it('summarizes a records file with a 95% CI per condition', async () => {
+		const out: string[] = [];
+		const write = process.stdout.write.bind(process.stdout);
+		process.stdout.write = ((s: string) => out.push(s) > 0) as typeof process.stdout.write;
+		try {
+			expect(await main(['summarize', join(dir, 'full.jsonl')])).toBe(0);
+			expect(await main(['agreement', join(dir, 'full.jsonl')])).toBe(0);
+		} finally {
+			process.stdout.write = write;
+		}
+		const text = out.join('');
+		expect(text).toMatch(/T=0 none/);
+		expect(text).toMatch(/T=1 append/);
+		expect(text).toMatch(/rules vs judge/);
+	});
+
+	it('rejects bad flags with a usage error', () => {
+		expect(() => parseRunArgs(['--model', 'x'])).toThrow(/--base-url is required/);
+		expect(() => parseRunArgs([...args('o.jsonl'), '--perturbations', 'shuffle'])).toThrow(
+			/unknown "shuffle"/
+		);
+		expect(() => parseRunArgs([...args('o.jsonl'), '--temperatures', 'hot'])).toThrow(
+			/--temperatures/
+		);
+	});
+});
