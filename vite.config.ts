@@ -1,13 +1,36 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { fileURLToPath } from 'node:url';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // BASE_PATH lets the same build serve from a GitHub Pages sub-path (/user-turn-probe/) or a root.
 const base = process.env.BASE_PATH ?? './';
 
 export default defineConfig({
 	base,
-	plugins: [svelte()],
+	plugins: [
+		svelte(),
+		// Offline after the first visit: the app shell and the web-llm worker are precached; models
+		// live in web-llm's own Cache Storage and runs in IndexedDB, so a cached model runs offline.
+		VitePWA({
+			registerType: 'autoUpdate',
+			injectRegister: 'script',
+			manifest: {
+				name: 'User-Turn Probe',
+				short_name: 'UT Probe',
+				description: 'Run the user-turn generation probe on your own GPU.',
+				theme_color: '#1f3a5f',
+				background_color: '#fafafa',
+				icons: [{ src: 'favicon.svg', sizes: 'any', type: 'image/svg+xml' }]
+			},
+			workbox: {
+				globPatterns: ['**/*.{js,css,html,svg,json,webmanifest}'],
+				// The web-llm worker chunk is ~6 MB before compression.
+				maximumFileSizeToCacheInBytes: 12 * 1024 * 1024,
+				navigateFallback: 'index.html'
+			}
+		})
+	],
 	resolve: {
 		alias: {
 			$lib: fileURLToPath(new URL('./src/lib', import.meta.url)),
