@@ -3,40 +3,29 @@
  *   npx tsx tests/build/checkBundle.ts [--dist dist] [--out test-results/bundle-report.json] [--limit-kb 100]
  * Prints and writes a JSON report; exits 1 on any violation (see bundleReport.ts for the rules).
  */
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { analyzeBundle, INITIAL_JS_LIMIT_KB } from './bundleReport.ts';
+import { MissingBuildError, readDist } from './distFiles.ts';
 
 function arg(name: string, fallback: string): string {
 	const i = process.argv.indexOf(`--${name}`);
 	return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 }
 
-function jsFiles(root: string, dir = root): Map<string, string> {
-	const out = new Map<string, string>();
-	for (const entry of readdirSync(dir, { withFileTypes: true })) {
-		const path = join(dir, entry.name);
-		if (entry.isDirectory()) {
-			for (const [k, v] of jsFiles(root, path)) out.set(k, v);
-		} else if (/\.m?js$/.test(entry.name)) {
-			out.set(relative(root, path).split(sep).join('/'), readFileSync(path, 'utf8'));
-		}
-	}
-	return out;
-}
-
 const dist = arg('dist', 'dist');
 const outPath = arg('out', 'test-results/bundle-report.json');
 const limitKb = Number(arg('limit-kb', String(INITIAL_JS_LIMIT_KB)));
 
-let html: string;
+let built: ReturnType<typeof readDist>;
 try {
-	html = readFileSync(join(dist, 'index.html'), 'utf8');
-} catch {
-	console.error(`No ${join(dist, 'index.html')}: run \`npm run build\` first.`);
+	built = readDist(dist);
+} catch (err) {
+	if (!(err instanceof MissingBuildError)) throw err;
+	console.error(err.message);
 	process.exit(1);
 }
-const report = analyzeBundle(html, jsFiles(dist), limitKb);
+const report = analyzeBundle(built.html, built.files, limitKb);
 const json = JSON.stringify({ dist, ...report }, null, '\t');
 mkdirSync(dirname(outPath), { recursive: true });
 writeFileSync(outPath, `${json}\n`);
