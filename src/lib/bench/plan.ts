@@ -1,0 +1,51 @@
+/**
+ * The fixed work the device benchmark does, so results from different devices compare: one short
+ * prompt (three timed runs after a warm-up) and a few probe-sized records on one built-in item.
+ */
+import type { DatasetItem, ProbeConfig } from '../probe/types.ts';
+
+export const SHORT_PROMPT = 'Count from one to twenty in words, separated by commas.';
+export const SHORT_RUNS = 3;
+export const SHORT_MAX_TOKENS = 48;
+
+/** Written for the benchmark (no dataset download): a GSM8K-style word problem. */
+export const BENCH_ITEMS: readonly DatasetItem[] = [
+	{
+		id: 'bench-1',
+		task: 'gsm8k',
+		prompt:
+			'A baker makes 24 muffins in the morning and 18 in the afternoon. She sells 30 of them and gives 5 to a neighbour. How many muffins does she have left?',
+		gold: '7'
+	}
+];
+
+/** 1 item × temperatures [0, 1] × perturbations [none, append] = 4 records, 1 answer, rules only. */
+export function benchConfig(model: string): ProbeConfig {
+	return {
+		run_id: 'device-bench',
+		dataset: 'device-bench',
+		generator: { id: model },
+		judge: { id: model },
+		judge_mode: 'rules',
+		items: BENCH_ITEMS.map((item) => ({ ...item })),
+		seed: 1,
+		temperatures: [0, 1],
+		perturbations: ['none', 'append'],
+		samples: 1,
+		answer_temperature: 0,
+		top_p: 1,
+		max_tokens: 64,
+		answer_max_tokens: 256,
+		thinking: false,
+		truncate_fraction: 0.5,
+		append_text: 'Does that look right to you?',
+		date_string: '26 Jul 2024'
+	};
+}
+
+/** How many records benchConfig makes. */
+export function benchRecordCount(config: ProbeConfig): number {
+	return (
+		config.items.length * config.temperatures.length * config.perturbations.length * config.samples
+	);
+}
