@@ -1,7 +1,7 @@
 /**
- * Who labeled what, and how well the labelers agree: the rules, the LLM judge and each human
- * annotator, compared pairwise on the records both labeled. Shared by the agreement view and the
- * CLI's `agreement` command.
+ * Who labeled what, and how well the labelers agree: the rules, the LLM judge, the hybrid of the
+ * two and each human annotator, compared pairwise on the records both labeled. Shared by the
+ * agreement view and the CLI's `agreement` command.
  */
 import type { Annotation } from '../probe/exchange.ts';
 import { binaryLabel } from '../probe/labels.ts';
@@ -14,6 +14,27 @@ export type Labelings = Map<string, Map<string, Label>>;
 
 export const RULES = 'rules';
 export const JUDGE = 'judge';
+/** Derived, not stored: what judge_mode 'hybrid' would label (see hybridLabel). */
+export const HYBRID = 'hybrid';
+export const HUMAN_PREFIX = 'human:';
+
+export interface CollectOptions {
+	/**
+	 * Also derive the "hybrid" labeler. Off by default so existing callers (the CLI) print the
+	 * same pairs as before. Never added when no record has a judge label: without a judge, hybrid
+	 * is just the rules with their undecided turns dropped, which would be misleading under that name.
+	 */
+	hybrid?: boolean;
+}
+
+/**
+ * The label hybrid mode gives a record: the rule's when a rule decided, else the judge's.
+ * undefined when the rules were undecided and the judge has not run (yet).
+ */
+export function hybridLabel(r: ProbeRecord): Label | undefined {
+	if (r.rule_label !== 'undecided') return r.rule_label;
+	return r.judge_label ?? undefined;
+}
 
 /**
  * The rules only name failure modes; a turn no rule catches is read as a follow-up, exactly as
@@ -21,7 +42,8 @@ export const JUDGE = 'judge';
  */
 export function collectLabelings(
 	records: readonly ProbeRecord[],
-	annotations: readonly Annotation[] = []
+	annotations: readonly Annotation[] = [],
+	opts: CollectOptions = {}
 ): Labelings {
 	const out: Labelings = new Map([
 		[RULES, new Map()],
@@ -31,12 +53,20 @@ export function collectLabelings(
 		out.get(RULES)?.set(r.key, r.rule_label === 'undecided' ? 'genuine_followup' : r.rule_label);
 		if (r.judge_label !== null) out.get(JUDGE)?.set(r.key, r.judge_label);
 	}
+	if (opts.hybrid && (out.get(JUDGE)?.size ?? 0) > 0) {
+		const hybrid = new Map<string, Label>();
+		for (const r of records) {
+			const label = hybridLabel(r);
+			if (label !== undefined) hybrid.set(r.key, label);
+		}
+		out.set(HYBRID, hybrid);
+	}
 	const keys = new Set(records.map((r) => r.key));
 	// Later annotations by the same person replace earlier ones (relabeling after an undo).
 	const sorted = [...annotations].sort((a, b) => a.created_at.localeCompare(b.created_at));
 	for (const a of sorted) {
 		if (!keys.has(a.key)) continue;
-		const name = `human:${a.annotator}`;
+		const name = `${HUMAN_PREFIX}${a.annotator}`;
 		if (!out.has(name)) out.set(name, new Map());
 		out.get(name)?.set(a.key, a.label);
 	}
@@ -78,4 +108,63 @@ export function pairwiseAgreement(
 		}
 	}
 	return out;
+}
+
+/** Humans first (they are the reference in every pair they are in), then judge, hybrid, rules. */
+const MACHINE_ORDER = [JUDGE, HYBRID, RULES];
+
+function labelerRank(name: string): number {
+	if (name.startsWith(HUMAN_PREFIX)) return -1;
+	const i = MACHINE_ORDER.indexOf(name);
+	return i === -1 ? MACHINE_ORDER.length : i;
+}
+
+/** Orders labeler names: humans (by name), judge, hybrid, rules, anything else (by name). */
+export function compareLabelers(a: string, b: string): number {
+	return labelerRank(a) - labelerRank(b) || a.localeCompare(b);
+}
+
+/**
+ * The same labelings in reference order (see compareLabelers), so pairwiseAgreement puts the
+ * human in `a` (the rows and the reference for precision / recall) whenever a human is in a pair.
+ */
+export function orderLabelings(labelings: Labelings): Labelings {
+	return new Map([...labelings].sort(([a], [b]) => compareLabelers(a, b)));
+}
+
+/** A stable id for a pair, in reference order whatever the argument order: "human:ana|judge". */
+export function pairId(a: string, b: string): string {
+	return compareLabelers(a, b) <= 0 ? `${a}|${b}` : `${b}|${a}`;
+}
+
+export function isHuman(name: string): boolean {
+	return name.startsWith(HUMAN_PREFIX);
+}
+
+export interface Disagreement {
+	key: string;
+	a: Label;
+	b: Label;
+}
+
+/**
+ * Records both labelers labeled differently, sorted by key.
+ * @param binary compare genuine vs not only, so a "prompt vs assistant restatement" is no
+ * disagreement.
+ */
+export function disagreements(
+	labelings: Labelings,
+	a: string,
+	b: string,
+	binary = false
+): Disagreement[] {
+	const la = labelings.get(a) ?? new Map<string, Label>();
+	const lb = labelings.get(b) ?? new Map<string, Label>();
+	const differ = (x: Label, y: Label) => (binary ? binaryLabel(x) !== binaryLabel(y) : x !== y);
+	const out: Disagreement[] = [];
+	for (const [key, x] of la) {
+		const y = lb.get(key);
+		if (y !== undefined && differ(x, y)) out.push({ key, a: x, b: y });
+	}
+	return out.sort((p, q) => (p.key < q.key ? -1 : p.key > q.key ? 1 : 0));
 }
