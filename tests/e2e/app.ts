@@ -1,0 +1,160 @@
+/**
+ * Driving the app's views through their data-testids. Every helper fails with a message naming
+ * the view and the test id it needed, so a view that is not built yet fails honestly and clearly.
+ */
+import type { Locator, Page } from 'playwright-core';
+import type { MockOpenAI } from '../helpers/mockOpenAI.ts';
+import { MOCK_MODEL } from './context.ts';
+import { check, E2EFailure } from './harness.ts';
+import { pollRun, type StoredRun } from './idb.ts';
+
+export const UI_TIMEOUT_MS = 10_000;
+/** The fixture template e2e runs use (Qwen2.5 ChatML), served by the static server. */
+export const TEMPLATE_FILE = 'Qwen__Qwen2.5-0.5B-Instruct.jinja';
+export const TEMPLATE_REPO = 'Qwen/Qwen2.5-0.5B-Instruct';
+
+/** Open a route of the app (e.g. '#/runs') and wait for its view to replace "Loading…". */
+export async function openView(page: Page, appUrl: string, hash: string): Promise<void> {
+	const target = new URL(hash, appUrl).href;
+	// A hash-only change does not navigate; a full goto is what a pasted link does.
+	if (page.url().split('#')[0] === target.split('#')[0]) {
+		await page.evaluate((h) => (location.hash = h), hash);
+	} else {
+		await page.goto(target);
+	}
+	await page
+		.locator('main [aria-busy="true"]')
+		.waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
+}
+
+/** The element with this data-testid, which must appear; the failure names view and id. */
+export async function need(page: Page | Locator, view: string, testId: string): Promise<Locator> {
+	const el = page.getByTestId(testId).first();
+	try {
+		await el.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+	} catch {
+		throw new E2EFailure(`${view} view: no visible [data-testid="${testId}"] (not built yet?)`);
+	}
+	return el;
+}
+
+/** Set an input, select or checkbox/radio to `value` whatever kind of control it is. */
+export async function setControl(el: Locator, value: string | boolean): Promise<void> {
+	const tag = await el.evaluate((e) => e.tagName.toLowerCase());
+	const type = await el.evaluate((e) => (e instanceof HTMLInputElement ? e.type : ''));
+	if (typeof value === 'boolean') {
+		if (tag === 'input' && (type === 'checkbox' || type === 'radio')) await el.setChecked(value);
+		else if (value) await el.click();
+		return;
+	}
+	if (tag === 'select') {
+		// By value first, then by visible label.
+		const byValue = await el.evaluate(
+			(e, v) => Array.from((e as HTMLSelectElement).options).some((o) => o.value === v),
+			value
+		);
+		await el.selectOption(byValue ? { value } : { label: value });
+	} else {
+		await el.fill(value);
+	}
+}
+
+export interface RunSetup {
+	mock: MockOpenAI;
+	templateUrl: string;
+	items: number;
+	temperatures: readonly number[];
+	truncate: boolean;
+	samples: number;
+	judgeMode: 'rules' | 'llm' | 'hybrid';
+	seed?: number;
+}
+
+/** Fill the set-up view for an OpenAI-engine run against the mock server (demo dataset). */
+export async function configureRun(page: Page, s: RunSetup): Promise<void> {
+	const v = 'setup';
+	await setControl(await need(page, v, 'engine-openai'), true);
+	await setControl(await need(page, v, 'base-url'), s.mock.url);
+	await setControl(await need(page, v, 'model-id'), MOCK_MODEL);
+	await setControl(await need(page, v, 'judge-model-id'), MOCK_MODEL);
+	await setControl(await need(page, v, 'template-repo'), TEMPLATE_REPO);
+	await provideTemplate(page, s.templateUrl);
+	await setControl(await need(page, v, 'dataset-select'), 'demo');
+	await setControl(await need(page, v, 'n-items'), String(s.items));
+	await setControl(await need(page, v, 'seed'), String(s.seed ?? 1));
+	await setControl(await need(page, v, 'temperatures'), s.temperatures.join(', '));
+	await setControl(await need(page, v, 'perturbation-truncate'), s.truncate);
+	const append = page.getByTestId('perturbation-append');
+	if ((await append.count()) > 0) await setControl(append.first(), false);
+	await setControl(await need(page, v, 'samples'), String(s.samples));
+	await setControl(await need(page, v, 'judge-mode'), s.judgeMode);
+}
+
+/** The template comes from our loopback server, never from Hugging Face. */
+async function provideTemplate(page: Page, url: string): Promise<void> {
+	const byUrl = page.getByTestId('template-url');
+	if ((await byUrl.count()) > 0) {
+		await setControl(byUrl.first(), url);
+		return;
+	}
+	throw new E2EFailure(
+		'setup view: no [data-testid="template-url"] to point the run at a loopback chat template'
+	);
+}
+
+/** Click start and return the new run's id, read from the #/run/ID route the app goes to. */
+export async function startRun(page: Page): Promise<string> {
+	await (await need(page, 'setup', 'start-run')).click();
+	try {
+		await page.waitForURL(/#\/run\/[^/?]+/, { timeout: UI_TIMEOUT_MS });
+	} catch {
+		const alert = await page.getByRole('alert').allInnerTexts();
+		throw new E2EFailure(
+			`setup view: start-run did not open #/run/ID (url ${page.url()})${alert.length ? `; alert: ${alert.join(' | ')}` : ''}`
+		);
+	}
+	const match = /#\/run\/([^/?]+)/.exec(page.url());
+	check(match, `no run id in ${page.url()}`);
+	return decodeURIComponent(match[1]);
+}
+
+/** Wait until the stored run is done with every planned record labelled. */
+export async function waitForDone(
+	page: Page,
+	runId: string,
+	planned: number,
+	timeoutMs = 60_000
+): Promise<StoredRun> {
+	const run = await pollRun(
+		page,
+		runId,
+		(r) => r.status === 'done' && r.labelled >= planned,
+		timeoutMs,
+		250
+	);
+	check(
+		run && run.status === 'done',
+		`run ${runId} did not finish in ${timeoutMs} ms (stored: ${JSON.stringify(run)})`
+	);
+	return run;
+}
+
+/** A percentage shown in the UI ("42%", "42.0 %", "0.42"), as a number in 0..100. */
+export function readRate(text: string): number | null {
+	const pct = /(-?\d+(?:\.\d+)?)\s*%/.exec(text);
+	if (pct) return Number(pct[1]);
+	const frac = /\b(0(?:\.\d+)?|1(?:\.0+)?)\b/.exec(text);
+	return frac ? Number(frac[1]) * 100 : null;
+}
+
+/** True when a canvas has at least one non-transparent pixel (Chart.js drew something). */
+export async function canvasHasInk(canvas: Locator): Promise<boolean> {
+	return canvas.evaluate((c) => {
+		if (!(c instanceof HTMLCanvasElement) || c.width === 0 || c.height === 0) return false;
+		const g = c.getContext('2d');
+		if (!g) return false;
+		const data = g.getImageData(0, 0, c.width, c.height).data;
+		for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) return true;
+		return false;
+	});
+}

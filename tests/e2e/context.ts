@@ -1,0 +1,107 @@
+/**
+ * What every scenario gets: the app's URL, the shared browser, and factories for profiles and mock
+ * servers that are cleaned up after the scenario, pass or fail. On failure each open page is
+ * screenshotted to test-results/failures/ so CI keeps a picture of what went wrong.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startMockOpenAI, type MockOpenAI } from '../helpers/mockOpenAI.ts';
+import { namedScript, type ScriptName } from '../helpers/mockScripts.ts';
+import { freshProfile, newContext, type Profile } from './browser.ts';
+import type { Scenario, ScenarioHooks } from './harness.ts';
+import { REPO_ROOT, type StaticServer } from './server.ts';
+
+export const RESULTS_DIR = join(REPO_ROOT, 'test-results');
+export const SHOTS_DIR = join(RESULTS_DIR, 'screenshots');
+const FAILURES_DIR = join(RESULTS_DIR, 'failures');
+
+/** The model name the mock serves; generator and judge are the same served model in e2e. */
+export const MOCK_MODEL = 'mock-model';
+
+export interface E2EContext {
+	app: StaticServer;
+	browser: Browser;
+	/** A new context in the shared browser (own storage); closed after the scenario. */
+	profile(): Promise<Profile>;
+	/** A new browser with its own user-data-dir; closed and deleted after the scenario. */
+	freshProfile(opts?: { webgpu?: boolean }): Promise<Profile>;
+	/** A scripted OpenAI-compatible server on 127.0.0.1; closed after the scenario. */
+	mock(script?: ScriptName, opts?: { tokenDelayMs?: number }): Promise<MockOpenAI>;
+	/** Full-page screenshot to test-results/screenshots/NAME.png; returns the path. */
+	screenshot(page: Page, name: string): Promise<string>;
+	/** A line for the summary (what was measured, what was seen). */
+	note(text: string): void;
+}
+
+interface Owned {
+	ctx: E2EContext;
+	profiles: Profile[];
+	mocks: MockOpenAI[];
+	notes: string[];
+}
+
+export function createHooks(app: StaticServer, browser: Browser): ScenarioHooks<E2EContext> {
+	const owned = new WeakMap<E2EContext, Owned>();
+	return {
+		async before() {
+			const state: Omit<Owned, 'ctx'> = { profiles: [], mocks: [], notes: [] };
+			const ctx: E2EContext = {
+				app,
+				browser,
+				async profile() {
+					const p = await newContext(browser);
+					state.profiles.push(p);
+					return p;
+				},
+				async freshProfile(opts = {}) {
+					const p = await freshProfile(opts.webgpu ?? true);
+					state.profiles.push(p);
+					return p;
+				},
+				async mock(script = 'default', opts = {}) {
+					const m = await startMockOpenAI({ script: namedScript(script), models: [MOCK_MODEL] });
+					m.tokenDelayMs = opts.tokenDelayMs ?? 0;
+					state.mocks.push(m);
+					return m;
+				},
+				async screenshot(page, name) {
+					mkdirSync(SHOTS_DIR, { recursive: true });
+					const path = join(SHOTS_DIR, `${name}.png`);
+					await page.screenshot({ path, fullPage: true });
+					return path;
+				},
+				note: (text) => state.notes.push(text)
+			};
+			owned.set(ctx, { ctx, ...state });
+			return ctx;
+		},
+
+		async after(s: Scenario<E2EContext>, ctx, failed) {
+			const state = owned.get(ctx);
+			if (!state) return { notes: [] };
+			const notes = [...state.notes];
+			const problems: string[] = [];
+			for (const [i, p] of state.profiles.entries()) {
+				if (failed) {
+					mkdirSync(FAILURES_DIR, { recursive: true });
+					for (const [j, page] of p.context.pages().entries()) {
+						const path = join(FAILURES_DIR, `${s.id}-${i}-${j}.png`);
+						await page.screenshot({ path, fullPage: true }).catch(() => {});
+						notes.push(`failure screenshot: ${path} (${page.url()})`);
+					}
+				}
+				problems.push(...p.watch.pageErrors.map((e) => `uncaught page error: ${e}`));
+				if (p.watch.blocked.length > 0) {
+					const hosts = [...new Set(p.watch.blocked.map((u) => new URL(u).host))];
+					notes.push(
+						`blocked ${p.watch.blocked.length} non-loopback request(s) to ${hosts.join(', ')}`
+					);
+				}
+				await p.close().catch(() => {});
+			}
+			for (const m of state.mocks) await m.close().catch(() => {});
+			return { notes, failure: problems.length > 0 ? problems.join('\n    ') : undefined };
+		}
+	};
+}

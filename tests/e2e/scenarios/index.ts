@@ -1,0 +1,20 @@
+/** Every scenario, in the order they run (cheap and independent first). */
+import type { E2EContext } from '../context.ts';
+import type { Scenario } from '../harness.ts';
+import { annotation } from './annotate.ts';
+import { capability } from './capability.ts';
+import { fullRun } from './fullRun.ts';
+import { resume } from './resume.ts';
+import { screenshots } from './screenshots.ts';
+import { transfer } from './transfer.ts';
+import { xss } from './xss.ts';
+
+export const SCENARIOS: Scenario<E2EContext>[] = [
+	capability,
+	fullRun,
+	resume,
+	transfer,
+	xss,
+	annotation,
+	screenshots
+];

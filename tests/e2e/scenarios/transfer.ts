@@ -1,0 +1,107 @@
+/**
+ * Export a finished run (JSONL + manifest), import both files into a fresh browser profile: the
+ * imported run has the same records and the results view shows the same table and rates.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { need, openView, UI_TIMEOUT_MS } from '../app.ts';
+import { RESULTS_DIR, type E2EContext } from '../context.ts';
+import { completeRun } from '../flows.ts';
+import { check, E2EFailure, type Scenario } from '../harness.ts';
+import { storedRun } from '../idb.ts';
+
+const DOWNLOADS_DIR = join(RESULTS_DIR, 'downloads');
+
+interface ResultsSnapshot {
+	table: string;
+	followup: string;
+	accuracy: string;
+}
+
+async function snapshot(page: Page, appUrl: string, runId: string): Promise<ResultsSnapshot> {
+	await openView(page, appUrl, `#/results/${encodeURIComponent(runId)}`);
+	const text = async (id: string) => (await need(page, 'results', id)).innerText();
+	return {
+		table: await text('results-table'),
+		followup: await text('followup-rate'),
+		accuracy: await text('accuracy-rate')
+	};
+}
+
+/** Click an export control (inside the run's row when it has one) and save what it downloads. */
+async function download(page: Page, row: Locator, testId: string, runId: string): Promise<string> {
+	const inRow = row.getByTestId(testId);
+	const button = (await inRow.count()) > 0 ? inRow.first() : await need(page, 'runs', testId);
+	const pending = page.waitForEvent('download', { timeout: UI_TIMEOUT_MS });
+	await button.click();
+	let file;
+	try {
+		file = await pending;
+	} catch {
+		throw new E2EFailure(`runs view: ${testId} started no download`);
+	}
+	const path = join(DOWNLOADS_DIR, `${runId}-${file.suggestedFilename()}`);
+	await file.saveAs(path);
+	return path;
+}
+
+export const transfer: Scenario<E2EContext> = {
+	id: 'export-import',
+	title: 'export JSONL + manifest, import into a fresh profile: same records, table and rates',
+	timeoutMs: 120_000,
+	async run(ctx) {
+		mkdirSync(DOWNLOADS_DIR, { recursive: true });
+		const source = await ctx.freshProfile();
+		const { runId, planned } = await completeRun(ctx, source.page);
+		const before = await snapshot(source.page, ctx.app.url, runId);
+
+		await openView(source.page, ctx.app.url, '#/runs');
+		await need(source.page, 'runs', 'runs-table');
+		const row = source.page.getByTestId('run-row').filter({ hasText: runId }).first();
+		const jsonl = await download(source.page, row, 'export-jsonl', runId);
+		const manifest = await download(source.page, row, 'export-manifest', runId);
+		const csv = await download(source.page, row, 'export-csv', runId);
+		const lines = readFileSync(jsonl, 'utf8')
+			.split('\n')
+			.filter((l) => l.trim() !== '');
+		check(
+			lines.length >= planned,
+			`the JSONL export has ${lines.length} lines for ${planned} records`
+		);
+		check(readFileSync(csv, 'utf8').length > 0, 'the CSV export is empty');
+		ctx.note(`exported ${lines.length} JSONL lines, manifest ${manifest}`);
+
+		const target = await ctx.freshProfile();
+		await openView(target.page, ctx.app.url, '#/runs');
+		const input = target.page.getByTestId('import-files').first();
+		check((await input.count()) > 0, 'runs view: no [data-testid="import-files"]');
+		await input.setInputFiles([jsonl, manifest]);
+		const imported = target.page.getByTestId('run-row').filter({ hasText: runId }).first();
+		try {
+			await imported.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+		} catch {
+			const error = await target.page.getByTestId('import-error').allInnerTexts();
+			throw new E2EFailure(
+				`runs view: imported run ${runId} not listed; import-error: ${error.join(' | ') || '(none)'}`
+			);
+		}
+		const stored = await storedRun(target.page, runId);
+		check(stored?.records === planned, `imported ${stored?.records} records, expected ${planned}`);
+		check(stored.status === 'done', `imported run has status ${stored.status}`);
+
+		const after = await snapshot(target.page, ctx.app.url, runId);
+		check(
+			after.table === before.table,
+			`per-condition table differs after import:\n--- before\n${before.table}\n--- after\n${after.table}`
+		);
+		check(
+			after.followup === before.followup,
+			`follow-up rate differs: "${before.followup}" vs "${after.followup}"`
+		);
+		check(
+			after.accuracy === before.accuracy,
+			`accuracy differs: "${before.accuracy}" vs "${after.accuracy}"`
+		);
+	}
+};
