@@ -1,0 +1,140 @@
+/**
+ * Which judge mode to trust for this data: rules only, LLM judge only, or hybrid (rules for clear
+ * cases, the judge for the rest), each scored by Cohen's κ against the human labels.
+ *
+ * All modes are compared on the same items (those every available mode and at least one human
+ * labeled), so the comparison is paired. With several annotators, every human label counts as one
+ * pair (mode label, human label), and the bootstrap resamples ITEMS with all their human labels,
+ * since labels of one item are not independent. The resampled items are the same for every mode
+ * (one seed), which keeps the comparison paired inside the bootstrap too.
+ */
+import { binaryLabel } from '../probe/labels.ts';
+import { LABELS } from '../probe/types.ts';
+import type { JudgeMode, Label } from '../probe/types.ts';
+import { HYBRID, isHuman, JUDGE, RULES, type Labelings } from '../stats/agreement.ts';
+import { bootstrapCI } from '../stats/interval.ts';
+import { confusionMatrix, DEFAULT_KAPPA_REPS, DEFAULT_KAPPA_SEED } from '../stats/kappa.ts';
+
+export type Scale = 'full' | 'binary';
+
+export const MODE_LABELERS: readonly { mode: JudgeMode; labeler: string; title: string }[] = [
+	{ mode: 'rules', labeler: RULES, title: 'rules-only' },
+	{ mode: 'llm', labeler: JUDGE, title: 'LLM-only' },
+	{ mode: 'hybrid', labeler: HYBRID, title: 'hybrid' }
+];
+
+export interface ModeScore {
+	mode: JudgeMode;
+	labeler: string;
+	title: string;
+	/** Items compared (the same for every mode). */
+	items: number;
+	/** (mode label, human label) pairs: items × their human labels. */
+	n: number;
+	kappa: number;
+	lo: number;
+	hi: number;
+}
+
+/** One item: the mode's label and every human's label on it. */
+interface Cluster {
+	mode: string;
+	humans: string[];
+}
+
+/**
+ * κ against the pooled human labels for each mode present in `labelings` (hybrid only when
+ * collectLabelings was asked for it). [] when no human labeled an item the modes labeled.
+ */
+export function modeScores(
+	labelings: Labelings,
+	scale: Scale = 'full',
+	opts: { seed?: number; reps?: number } = {}
+): ModeScore[] {
+	const present = MODE_LABELERS.filter((m) => (labelings.get(m.labeler)?.size ?? 0) > 0);
+	const humans = [...labelings].filter(([name]) => isHuman(name)).map(([, labels]) => labels);
+	const keys = [...new Set(humans.flatMap((h) => [...h.keys()]))]
+		.filter((k) => present.every((m) => labelings.get(m.labeler)?.has(k)))
+		.sort();
+	if (keys.length === 0) return [];
+
+	const categories = scale === 'full' ? [...LABELS] : ['genuine', 'not_genuine'];
+	const view = (l: Label) => (scale === 'full' ? l : binaryLabel(l));
+	return present.map(({ mode, labeler, title }) => {
+		const labels = labelings.get(labeler);
+		const clusters: Cluster[] = keys.map((k) => ({
+			mode: view(labels?.get(k) as Label),
+			humans: humans.flatMap((h) => {
+				const l = h.get(k);
+				return l === undefined ? [] : [view(l)];
+			})
+		}));
+		const ci = bootstrapCI(clusters, (sample) => pooledKappa(sample, categories), {
+			seed: opts.seed ?? DEFAULT_KAPPA_SEED,
+			reps: opts.reps ?? DEFAULT_KAPPA_REPS
+		});
+		return {
+			mode,
+			labeler,
+			title,
+			items: keys.length,
+			n: clusters.reduce((s, c) => s + c.humans.length, 0),
+			kappa: ci.estimate,
+			lo: ci.lo,
+			hi: ci.hi
+		};
+	});
+}
+
+/** κ over every (mode, human) pair of the clusters; same conventions as kappa.ts (pe = 1 → 1). */
+function pooledKappa(clusters: readonly Cluster[], categories: readonly string[]): number {
+	const a = clusters.flatMap((c) => c.humans.map(() => c.mode));
+	const b = clusters.flatMap((c) => c.humans);
+	const matrix = confusionMatrix(a, b, categories);
+	const n = a.length;
+	if (n === 0) return Number.NaN;
+	// Integer sums, as in kappa.ts, so pe is exactly 1 when both sides used one shared category.
+	let diagonal = 0;
+	let chance = 0;
+	for (let i = 0; i < categories.length; i++) {
+		diagonal += matrix[i][i];
+		const row = matrix[i].reduce((s, x) => s + x, 0);
+		const col = matrix.reduce((s, r) => s + r[i], 0);
+		chance += row * col;
+	}
+	if (chance === n * n) return 1;
+	const po = diagonal / n;
+	const pe = chance / (n * n);
+	return (po - pe) / (1 - pe);
+}
+
+const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
+
+export function describeScore(s: ModeScore): string {
+	return `κ = ${fmt(s.kappa)}, 95% CI ${fmt(s.lo)} to ${fmt(s.hi)}`;
+}
+
+/** Cheapest first, so a tie goes to the mode that needs no LLM calls. */
+const COST: Record<JudgeMode, number> = { rules: 0, hybrid: 1, llm: 2 };
+
+/**
+ * One plain sentence: which mode to trust for this data (highest κ against the humans), and
+ * whether that lead is clear (its CI does not overlap the runner-up's) or not.
+ */
+export function modeAdvice(scores: readonly ModeScore[]): string {
+	const scored = scores.filter((s) => Number.isFinite(s.kappa));
+	if (scored.length === 0) {
+		return 'Label some items first: the advice compares each judge mode with your labels.';
+	}
+	const ranked = [...scored].sort((x, y) => y.kappa - x.kappa || COST[x.mode] - COST[y.mode]);
+	const [best, second] = ranked;
+	const items = `${best.items} item${best.items === 1 ? '' : 's'}`;
+	if (second === undefined) {
+		return `Only the ${best.title} labels can be compared with yours here (${describeScore(best)} on ${items}), so there is no other mode to choose.`;
+	}
+	const overlap = best.lo <= second.hi && second.lo <= best.hi;
+	if (overlap) {
+		return `The ${best.title} labels agree best with the human labels (${describeScore(best)}), but that interval overlaps the ${second.title} labels' (${describeScore(second)}) on these ${items}, so the difference is not clear yet: label more items before choosing.`;
+	}
+	return `Trust the ${best.title} labels for this data: they agree best with the human labels (${describeScore(best)} on ${items}), clearly above the ${second.title} labels (${describeScore(second)}).`;
+}
