@@ -1,0 +1,32 @@
+/**
+ * The app's only contact with the web-llm client, kept narrow so a change there touches one
+ * file: an Engine, a cache query for the "cached" badges, and a way to let go of the GPU.
+ */
+import type { Engine } from '../probe/engine.ts';
+import { createWebLLMEngine, type WebLLMEngine } from '../engines/webllm/client.ts';
+import { getCatalog } from '../engines/webllm/catalog.ts';
+
+export interface DeviceEngine {
+	readonly engine: Engine;
+	/** web-llm version the catalog is pinned to, for the run manifest. */
+	readonly version: string;
+	/** Are the model's files already in the browser cache (no download needed)? */
+	isCached(model: string): Promise<boolean>;
+	/** Free the GPU memory but keep the worker (Cancel). */
+	unload(): Promise<void>;
+	/** Stop the worker; the engine is unusable afterwards. */
+	dispose(): void;
+}
+
+export function createDeviceEngine(
+	make: () => WebLLMEngine = () => createWebLLMEngine()
+): DeviceEngine {
+	const engine = make();
+	return {
+		engine,
+		version: getCatalog().webllm_version,
+		isCached: (model) => engine.isCached(model),
+		unload: () => engine.unload(),
+		dispose: () => engine.terminate()
+	};
+}

@@ -1,0 +1,134 @@
+/**
+ * Everything a run needs to resume with no network: its items and its chat template, stored in
+ * IndexedDB beside the manifest under the run's own key ("run:<id>"), and how it reached its
+ * engine (which engine, which server URL; never an API key), in localStorage.
+ */
+import { JUDGE_PROMPT, judgePromptHash } from '../probe/judge.ts';
+import type { ChatTemplate } from '../probe/template.ts';
+import type { DatasetItem, ProbeConfig, RunManifest } from '../probe/types.ts';
+import type { DexieRunStore } from '../db/runs.ts';
+import type { ProbeDB } from '../db/schema.ts';
+import { decodeTemplate, encodeTemplate } from './templates.ts';
+
+export type EngineKind = 'webllm' | 'openai';
+
+/** How the run reached its engine. The API key is deliberately absent: it is never stored here. */
+export interface RunLaunch {
+	engine: EngineKind;
+	/** OpenAI-compatible server root, e.g. "http://127.0.0.1:8000/v1". */
+	base_url?: string;
+}
+
+export interface RunInputs {
+	items: DatasetItem[];
+	template: ChatTemplate;
+}
+
+export class RunInputsError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'RunInputsError';
+	}
+}
+
+const runKey = (runId: string) => `run:${runId}`;
+const LAUNCH_PREFIX = 'utp:run-launch:';
+
+/** The manifest written before the first event, so a reload at once still finds the run. */
+export async function initialManifest(
+	config: ProbeConfig,
+	opts: { engine: EngineKind; template: ChatTemplate; appVersion: string; now?: () => Date }
+): Promise<RunManifest> {
+	const { items, ...rest } = config;
+	return {
+		run_id: config.run_id,
+		app_version: opts.appVersion,
+		created_at: (opts.now ?? (() => new Date()))().toISOString(),
+		engine: opts.engine,
+		config: { ...rest, item_ids: items.map((i) => i.id), dataset: config.dataset ?? 'custom' },
+		template_sha256: opts.template.sha256,
+		judge_prompt_id: JUDGE_PROMPT.id,
+		judge_prompt_hash: await judgePromptHash(),
+		// Nothing is running yet: if the tab closes now, the run view offers Resume.
+		status: 'paused'
+	};
+}
+
+/** Manifest, items and template in one transaction: a run exists whole or not at all. */
+export async function createRun(
+	db: ProbeDB,
+	store: DexieRunStore,
+	manifest: RunManifest,
+	inputs: RunInputs,
+	now: () => Date = () => new Date()
+): Promise<void> {
+	const key = runKey(manifest.run_id);
+	const at = now().toISOString();
+	await db.transaction('rw', [db.runs, db.datasets, db.templates], async () => {
+		await store.putManifest(manifest);
+		await db.datasets.put({ key, items: inputs.items, fetched_at: at });
+		await db.templates.put({
+			repo: key,
+			template: encodeTemplate(inputs.template),
+			sha256: inputs.template.sha256 ?? '',
+			fetched_at: at
+		});
+	});
+}
+
+/**
+ * @returns undefined when the run was made elsewhere (an import) and has no stored inputs.
+ * @throws TemplateError when the stored template no longer renders.
+ */
+export async function loadRunInputs(db: ProbeDB, runId: string): Promise<RunInputs | undefined> {
+	const key = runKey(runId);
+	const [items, template] = await Promise.all([db.datasets.get(key), db.templates.get(key)]);
+	if (!items || !template) return undefined;
+	return { items: items.items, template: await decodeTemplate(template.template, key) };
+}
+
+/** Removes a run's stored inputs (with the run itself, or when creating it failed half-way). */
+export async function deleteRunInputs(db: ProbeDB, runId: string): Promise<void> {
+	const key = runKey(runId);
+	await db.transaction('rw', [db.datasets, db.templates], async () => {
+		await db.datasets.delete(key);
+		await db.templates.delete(key);
+	});
+}
+
+/**
+ * The exact config the run started with, so the pipeline skips every stored key on resume.
+ * @throws RunInputsError when the stored items are not the manifest's items.
+ */
+export function configFromManifest(manifest: RunManifest, items: DatasetItem[]): ProbeConfig {
+	const { item_ids, ...rest } = manifest.config;
+	const byId = new Map(items.map((i) => [i.id, i]));
+	const ordered = item_ids.map((id) => byId.get(id));
+	const missing = item_ids.filter((_, i) => ordered[i] === undefined);
+	if (missing.length > 0) {
+		throw new RunInputsError(
+			`The stored items of run ${manifest.run_id} lack ${missing.length} of its item ids (e.g. ${missing[0]}).`
+		);
+	}
+	return { ...rest, items: ordered as DatasetItem[] };
+}
+
+export function saveLaunch(storage: Storage | undefined, runId: string, launch: RunLaunch): void {
+	try {
+		storage?.setItem(LAUNCH_PREFIX + runId, JSON.stringify(launch));
+	} catch {
+		// Storage full or disabled: resume then asks for the server again, nothing else breaks.
+	}
+}
+
+export function readLaunch(storage: Storage | undefined, runId: string): RunLaunch | undefined {
+	try {
+		const raw = storage?.getItem(LAUNCH_PREFIX + runId);
+		if (!raw) return undefined;
+		const v = JSON.parse(raw) as Partial<RunLaunch>;
+		if (v.engine !== 'webllm' && v.engine !== 'openai') return undefined;
+		return { engine: v.engine, base_url: typeof v.base_url === 'string' ? v.base_url : undefined };
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,84 @@
+/**
+ * The app's long-lived objects, each created on first use: the database, the run store, the
+ * caches, and the engines. Nothing here runs at import time, so importing a view costs no
+ * IndexedDB connection and no worker; tests build their own objects instead of calling these.
+ */
+import { DexieDatasetCache, DexieTemplateCache } from '../db/caches.ts';
+import { DexieRunStore } from '../db/runs.ts';
+import { createDB, type ProbeDB } from '../db/schema.ts';
+import type { DatasetCache } from '../datasets/registry.ts';
+import { OpenAIEngine } from '../engines/openai.ts';
+import { datasetCacheOf } from './datasets.ts';
+import { createDeviceEngine, type DeviceEngine } from './deviceEngine.ts';
+import { loadTemplate, type TemplateSpec } from './templates.ts';
+import type { ChatTemplate } from '../probe/template.ts';
+import { version } from '../../../package.json';
+
+export const APP_VERSION = `web-${version}`;
+
+let database: ProbeDB | undefined;
+let runs: DexieRunStore | undefined;
+let templates: DexieTemplateCache | undefined;
+let datasets: DatasetCache | undefined;
+let device: DeviceEngine | undefined;
+const servers = new Map<string, OpenAIEngine>();
+
+export function db(): ProbeDB {
+	database ??= createDB();
+	return database;
+}
+
+export function runStore(): DexieRunStore {
+	runs ??= new DexieRunStore(db());
+	return runs;
+}
+
+export function templateCache(): DexieTemplateCache {
+	templates ??= new DexieTemplateCache(db());
+	return templates;
+}
+
+export function datasetCache(): DatasetCache {
+	datasets ??= datasetCacheOf(new DexieDatasetCache(db()));
+	return datasets;
+}
+
+/** The in-browser engine: creating it starts the worker, which downloads web-llm once. */
+export function deviceEngine(): DeviceEngine {
+	device ??= createDeviceEngine();
+	return device;
+}
+
+/** Whether the device engine exists yet (so the cache badges need not start a worker). */
+export function hasDeviceEngine(): boolean {
+	return device !== undefined;
+}
+
+/** Drop a broken device engine (GPU device lost, worker crashed); the next use makes a new one. */
+export function resetDeviceEngine(): void {
+	device?.dispose();
+	device = undefined;
+}
+
+/**
+ * One engine per server and key, so its concurrency limit and JSON-mode fallback are shared.
+ * @throws EngineError('network') when the URL is not http(s).
+ */
+export function serverEngine(baseUrl: string, apiKey?: string): OpenAIEngine {
+	const key = `${baseUrl}\u0000${apiKey ?? ''}`;
+	let engine = servers.get(key);
+	if (!engine) {
+		engine = new OpenAIEngine({ baseUrl, apiKey });
+		servers.set(key, engine);
+	}
+	return engine;
+}
+
+/** @throws TemplateError, or AbortError when `signal` aborts. */
+export function appTemplate(spec: TemplateSpec, signal?: AbortSignal): Promise<ChatTemplate> {
+	return loadTemplate(spec, {
+		fetch: (url, init) => fetch(url, init),
+		cache: templateCache(),
+		signal
+	});
+}

@@ -1,0 +1,126 @@
+/**
+ * Where the app gets a run's chat template: a Hugging Face repo (through the Dexie template cache,
+ * so a second run needs no network), a URL, or a file the user picked. The cache stores a minimal
+ * tokenizer_config.json ({chat_template, bos_token, eos_token}), because a template without its
+ * special tokens would lose the stop strings the probe needs.
+ */
+import type { TemplateCache } from '../db/caches.ts';
+import type { ChatTemplate } from '../probe/template.ts';
+import {
+	fetchChatTemplate,
+	parseTokenizerConfig,
+	templateFromFile,
+	type FetchLike
+} from '../probe/templateSource.ts';
+import { TemplateError } from '../probe/template.ts';
+
+/** Special tokens a bare .jinja file cannot carry; the user may type them. */
+export interface TemplateTokens {
+	bos_token?: string;
+	eos_token?: string;
+}
+
+export type TemplateSpec =
+	/** Tried in order; the first repo with a template wins. */
+	| { kind: 'repo'; repos: string[] }
+	| ({ kind: 'url'; url: string } & TemplateTokens)
+	| ({ kind: 'file'; name: string; text: string } & TemplateTokens);
+
+export interface TemplateDeps {
+	fetch: FetchLike;
+	cache?: TemplateCache;
+	signal?: AbortSignal;
+	now?: () => Date;
+}
+
+/**
+ * @throws TemplateError when no template is found or it cannot render a probe exchange; the
+ * caller's AbortError as is.
+ */
+export async function loadTemplate(spec: TemplateSpec, deps: TemplateDeps): Promise<ChatTemplate> {
+	switch (spec.kind) {
+		case 'repo':
+			return loadFromRepos(spec.repos, deps);
+		case 'url': {
+			const res = await deps.fetch(spec.url, { signal: deps.signal });
+			if (!res.ok) throw new TemplateError(`${spec.url}: HTTP ${res.status}`);
+			return fromText(await res.text(), spec.url, spec);
+		}
+		case 'file':
+			return fromText(spec.text, spec.name, spec);
+	}
+}
+
+/** A .json file is a tokenizer_config.json; anything else is Jinja source. */
+async function fromText(text: string, name: string, tokens: TemplateTokens): Promise<ChatTemplate> {
+	const looksJson = /\.json(\?|$)/i.test(name) || text.trimStart().startsWith('{');
+	if (looksJson) {
+		const t = await parseTokenizerConfig(text, name);
+		// A tokenizer_config is named after its repo by the parser; a file has none.
+		delete t.repo;
+		return t;
+	}
+	return templateFromFile(text, {
+		bos_token: tokens.bos_token || null,
+		eos_token: tokens.eos_token || null
+	});
+}
+
+async function loadFromRepos(repos: string[], deps: TemplateDeps): Promise<ChatTemplate> {
+	const wanted = repos.filter((r) => r.trim() !== '');
+	for (const repo of wanted) {
+		const hit = await deps.cache?.get(repo);
+		if (hit) {
+			try {
+				return await decodeTemplate(hit.template, repo);
+			} catch {
+				// A stale or corrupt entry: fetch afresh below and overwrite it.
+			}
+		}
+	}
+	const t = await fetchChatTemplate({ repos: wanted, fetch: deps.fetch, signal: deps.signal });
+	if (t.repo) await putTemplate(deps.cache, t.repo, t, deps.now);
+	return t;
+}
+
+/** Store a template under any key (a repo, or a run's own key). */
+export async function putTemplate(
+	cache: TemplateCache | undefined,
+	key: string,
+	t: ChatTemplate,
+	now: () => Date = () => new Date()
+): Promise<void> {
+	await cache?.put({
+		repo: key,
+		template: encodeTemplate(t),
+		sha256: t.sha256 ?? '',
+		fetched_at: now().toISOString()
+	});
+}
+
+/** A ChatTemplate as a minimal tokenizer_config.json, plus the fields the parser does not know. */
+export function encodeTemplate(t: ChatTemplate): string {
+	return JSON.stringify({
+		chat_template: t.source,
+		bos_token: t.bos_token,
+		eos_token: t.eos_token,
+		extra_stop_tokens: t.extra_stop_tokens ?? [],
+		repo: t.repo ?? null
+	});
+}
+
+/**
+ * The inverse of encodeTemplate. The template is validated and hashed again, so a cache entry can
+ * never hand the pipeline a template that does not render.
+ * @throws TemplateError when the stored text is not a usable template.
+ */
+export async function decodeTemplate(json: string, label: string): Promise<ChatTemplate> {
+	const t = await parseTokenizerConfig(json, label);
+	const extra = JSON.parse(json) as { extra_stop_tokens?: unknown; repo?: unknown };
+	if (Array.isArray(extra.extra_stop_tokens)) {
+		t.extra_stop_tokens = extra.extra_stop_tokens.filter((s): s is string => typeof s === 'string');
+	}
+	if (typeof extra.repo === 'string') t.repo = extra.repo;
+	else delete t.repo;
+	return t;
+}

@@ -1,0 +1,359 @@
+/**
+ * The tab's run controller: it drives runProbe and turns its events into rune state for the live
+ * run view. One controller per tab (`runner`), and one run at a time: the device has one GPU and a
+ * second run would only fight the first for it.
+ *
+ * Stopping, by design:
+ * - pause(): abort; the pipeline marks the run paused; models stay loaded so Resume starts at once.
+ * - cancel(): the same abort and the same "paused" status (nothing stored is thrown away, the run
+ *   can still be resumed or deleted from Runs), but the models are unloaded to free the GPU.
+ * - a fatal error: the pipeline marks the run paused when resuming can help (device lost,
+ *   network, retryable), failed otherwise; the error's recovery text is shown either way.
+ */
+import type { Engine } from '../probe/engine.ts';
+import type { ProbeEvent } from '../probe/events.ts';
+import { runProbe, type ProbeContext } from '../probe/pipeline.ts';
+import type { RunStore } from '../probe/store.ts';
+import type { ChatTemplate } from '../probe/template.ts';
+import type { DatasetItem, Label, ProbeConfig, ProbeRecord } from '../probe/types.ts';
+import { LabelTally } from './labelTally.ts';
+import { foldConversation, indexItems, type LiveConversation } from './liveConversation.ts';
+
+export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'paused' | 'done' | 'failed';
+
+/** Why the run stopped, passed to RunSetup.release. */
+export type StopReason = 'done' | 'pause' | 'cancel' | 'fatal';
+
+export interface RunSetup {
+	engine: Engine;
+	judge: Engine;
+	template: ChatTemplate;
+	manifestExtras?: ProbeContext['manifestExtras'];
+	/** Called once when the run stops, e.g. to unload models on cancel or drop a lost device. */
+	release?: (why: StopReason, error?: unknown) => void | Promise<void>;
+}
+
+export interface RunStart {
+	config: ProbeConfig;
+	store: RunStore;
+	/** Builds engines and template; errors here fail the start without touching stored work. */
+	prepare: (signal: AbortSignal) => Promise<RunSetup>;
+	appVersion?: string;
+	now?: () => number;
+	timestamp?: () => string;
+}
+
+export interface ModelLoad {
+	model: string;
+	fraction: number;
+	phase: string;
+	loaded_bytes?: number;
+	total_bytes?: number;
+	eta_ms?: number;
+	/** Load time once ready. */
+	ms?: number;
+}
+
+export interface RunPlan {
+	items: number;
+	conditions: number;
+	total: number;
+	already_done: number;
+	phased: boolean;
+}
+
+export interface RunProgress {
+	done: number;
+	generated: number;
+	total: number;
+	elapsed_ms: number;
+	eta_ms: number | null;
+	decode_tps: number | null;
+}
+
+export interface RunErrorView {
+	stage: string;
+	name: string;
+	message: string;
+	recovery?: string;
+	fatal: boolean;
+	key?: string;
+}
+
+export class RunActiveError extends Error {
+	constructor(runId: string) {
+		super(`Run ${runId} is still active in this tab. Pause or cancel it first.`);
+		this.name = 'RunActiveError';
+	}
+}
+
+/** Recent user turns kept for the live list; the full set is in the store. */
+const RECENT_MAX = 8;
+
+export class RunController {
+	#runId = $state<string | null>(null);
+	#phase = $state<RunPhase>('idle');
+	#stage = $state<'generate' | 'judge' | null>(null);
+	#plan = $state.raw<RunPlan | null>(null);
+	#progress = $state.raw<RunProgress | null>(null);
+	#loads = $state.raw<ModelLoad[]>([]);
+	#current = $state.raw<LiveConversation | null>(null);
+	#recent = $state.raw<ProbeRecord[]>([]);
+	#tally = $state.raw<Partial<Record<Label, number>>>({});
+	#errors = $state.raw<RunErrorView[]>([]);
+
+	#labels = new LabelTally();
+	#items: ReadonlyMap<string, DatasetItem> = indexItems([]);
+	#abort: AbortController | null = null;
+	#stopRequest: 'pause' | 'cancel' | null = null;
+	#finished: Promise<void> = Promise.resolve();
+
+	get runId(): string | null {
+		return this.#runId;
+	}
+	get phase(): RunPhase {
+		return this.#phase;
+	}
+	/** starting, running or stopping: the engine is busy and no other run may start. */
+	get active(): boolean {
+		return this.#phase === 'starting' || this.#phase === 'running' || this.#phase === 'stopping';
+	}
+	get stage(): 'generate' | 'judge' | null {
+		return this.#stage;
+	}
+	get plan(): RunPlan | null {
+		return this.#plan;
+	}
+	get progress(): RunProgress | null {
+		return this.#progress;
+	}
+	get loads(): ModelLoad[] {
+		return this.#loads;
+	}
+	get current(): LiveConversation | null {
+		return this.#current;
+	}
+	get recent(): ProbeRecord[] {
+		return this.#recent;
+	}
+	get tally(): Partial<Record<Label, number>> {
+		return this.#tally;
+	}
+	get errors(): RunErrorView[] {
+		return this.#errors;
+	}
+	/** The fatal error that stopped the run, if any. */
+	get fatal(): RunErrorView | undefined {
+		return this.#errors.find((e) => e.fatal);
+	}
+	/** Resolves when the current run has stopped (any way). Never rejects. */
+	get finished(): Promise<void> {
+		return this.#finished;
+	}
+
+	/**
+	 * Start (or resume: the same config skips every stored key) a run. Returns when it stops.
+	 * @throws RunActiveError at once when a run is already active in this tab.
+	 */
+	start(req: RunStart): Promise<void> {
+		if (this.active) throw new RunActiveError(this.#runId ?? '?');
+		this.#reset(req.config);
+		this.#finished = this.#run(req);
+		return this.#finished;
+	}
+
+	/** Stop after the request in flight; stored work stays, Resume continues it. */
+	pause(): void {
+		this.#stop('pause');
+	}
+
+	/** Stop like pause, and unload the models (see the file comment). */
+	cancel(): void {
+		this.#stop('cancel');
+	}
+
+	#stop(why: 'pause' | 'cancel'): void {
+		if (!this.active || !this.#abort) return;
+		this.#stopRequest ??= why;
+		this.#phase = 'stopping';
+		this.#abort.abort();
+	}
+
+	#reset(config: ProbeConfig): void {
+		this.#runId = config.run_id;
+		this.#phase = 'starting';
+		this.#stage = null;
+		this.#plan = null;
+		this.#progress = null;
+		this.#loads = [];
+		this.#current = null;
+		this.#recent = [];
+		this.#tally = {};
+		this.#errors = [];
+		this.#labels = new LabelTally();
+		this.#items = indexItems(config.items);
+		this.#stopRequest = null;
+		this.#abort = new AbortController();
+	}
+
+	async #run(req: RunStart): Promise<void> {
+		const signal = (this.#abort ?? new AbortController()).signal;
+		let setup: RunSetup;
+		try {
+			for (const r of await req.store.getRecords(req.config.run_id)) this.#count(r);
+			this.#publishTally();
+			setup = await req.prepare(signal);
+		} catch (err) {
+			this.#phase = signal.aborted ? 'paused' : 'failed';
+			if (!signal.aborted) this.#pushError(startError(err));
+			return;
+		}
+		if (signal.aborted) {
+			this.#phase = 'paused';
+			await this.#release(setup, this.#stopRequest ?? 'pause');
+			return;
+		}
+		this.#phase = 'running';
+		let fatal: unknown = null;
+		try {
+			for await (const e of runProbe(req.config, {
+				engine: setup.engine,
+				judge: setup.judge,
+				store: req.store,
+				template: setup.template,
+				signal,
+				now: req.now,
+				timestamp: req.timestamp,
+				appVersion: req.appVersion,
+				manifestExtras: setup.manifestExtras
+			})) {
+				this.#apply(e);
+			}
+		} catch (err) {
+			// runProbe reports failures as events; this is a bug or a store failure.
+			fatal = err;
+			this.#pushError(startError(err));
+		}
+		const fatalEvent = this.fatal;
+		const stored = await req.store.getManifest(req.config.run_id).catch(() => undefined);
+		if (this.#stopRequest) this.#phase = 'paused';
+		else if (fatal || fatalEvent) this.#phase = stored?.status === 'paused' ? 'paused' : 'failed';
+		else this.#phase = 'done';
+		const why: StopReason = this.#stopRequest ?? (fatal || fatalEvent ? 'fatal' : 'done');
+		await this.#release(setup, why, fatal ?? fatalEvent);
+	}
+
+	async #release(setup: RunSetup, why: StopReason, error?: unknown): Promise<void> {
+		try {
+			await setup.release?.(why, error);
+		} catch {
+			// Releasing is best effort: the run's state is already stored.
+		}
+	}
+
+	#apply(e: ProbeEvent): void {
+		this.#current = foldConversation(this.#current, e, this.#items);
+		switch (e.type) {
+			case 'plan': {
+				const { type: _type, ...plan } = e;
+				this.#plan = plan;
+				this.#progress = {
+					done: e.already_done,
+					generated: this.#labels.stored,
+					total: e.total,
+					elapsed_ms: 0,
+					eta_ms: null,
+					decode_tps: null
+				};
+				return;
+			}
+			case 'phase':
+				this.#stage = e.phase;
+				return;
+			case 'loading':
+				for (const model of e.models) {
+					const p = e.progress?.model === model ? e.progress : undefined;
+					this.#setLoad(model, p ? { ...p, ms: undefined } : {});
+				}
+				return;
+			case 'loaded':
+				for (const model of e.models) {
+					this.#setLoad(model, { fraction: 1, phase: 'ready', eta_ms: undefined, ms: e.ms });
+				}
+				return;
+			case 'record':
+				this.#count(e.record);
+				this.#publishTally();
+				this.#recent = [e.record, ...this.#recent.filter((r) => r.key !== e.record.key)].slice(
+					0,
+					RECENT_MAX
+				);
+				return;
+			case 'progress': {
+				const { type: _type, ...progress } = e;
+				this.#progress = progress;
+				return;
+			}
+			case 'error':
+				this.#pushError({
+					stage: e.stage,
+					name: e.name,
+					message: e.message,
+					recovery: e.recovery,
+					fatal: e.fatal,
+					key: e.key
+				});
+				return;
+			default:
+				return;
+		}
+	}
+
+	/** One bar per model; fractions only grow, whatever order reports arrive in. */
+	#setLoad(model: string, p: Partial<ModelLoad>): void {
+		const loads = [...this.#loads];
+		const at = loads.findIndex((l) => l.model === model);
+		const prev: ModelLoad = at >= 0 ? loads[at] : { model, fraction: 0, phase: 'waiting' };
+		const next: ModelLoad = {
+			...prev,
+			...p,
+			model,
+			fraction: Math.max(prev.fraction, Math.min(1, p.fraction ?? prev.fraction))
+		};
+		if (at >= 0) loads[at] = next;
+		else loads.push(next);
+		this.#loads = loads;
+	}
+
+	#count(r: ProbeRecord): void {
+		this.#labels.add(r);
+	}
+
+	#publishTally(): void {
+		this.#tally = this.#labels.snapshot();
+	}
+
+	#pushError(e: RunErrorView): void {
+		this.#errors = [...this.#errors, e];
+	}
+}
+
+function startError(err: unknown): RunErrorView {
+	const e = err instanceof Error ? err : new Error(String(err));
+	const recovery = (e as { recovery?: unknown }).recovery;
+	return {
+		stage: 'start',
+		name: e.name,
+		message: e.message,
+		recovery: typeof recovery === 'string' && recovery ? recovery : undefined,
+		fatal: true
+	};
+}
+
+let shared: RunController | undefined;
+
+/** The tab's one controller, created on first use; it outlives the views that show it. */
+export function useRunner(): RunController {
+	shared ??= new RunController();
+	return shared;
+}
