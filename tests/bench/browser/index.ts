@@ -1,0 +1,44 @@
+/**
+ * The browser half of the bench: serve dist/ on 127.0.0.1, launch Debian's Chromium, measure.
+ * Anything that stops a measurement becomes a reason beside a null, never a silent gap.
+ */
+import { existsSync } from 'node:fs';
+import type { RunBundle } from '../../../src/lib/probe/exchange.ts';
+import { CHROMIUM, launchBrowser } from '../../e2e/browser.ts';
+import { serveBuild } from '../../e2e/server.ts';
+import { measureLongTasks } from './longTasks.ts';
+import { failed, unavailable, type BrowserMetric } from './metric.ts';
+import { measureResults10k } from './results10k.ts';
+
+export interface BrowserMetrics {
+	longestTaskMs: BrowserMetric;
+	results10kRenderMs: BrowserMetric;
+	chromium?: string;
+}
+
+async function attempt(what: () => Promise<BrowserMetric>): Promise<BrowserMetric> {
+	try {
+		return await what();
+	} catch (err) {
+		return failed(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+	}
+}
+
+export async function measureBrowser(dist: string, bundle: RunBundle): Promise<BrowserMetrics> {
+	if (!existsSync(CHROMIUM)) {
+		const reason = `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+		return { longestTaskMs: unavailable(reason), results10kRenderMs: unavailable(reason) };
+	}
+	const app = await serveBuild(dist);
+	const browser = await launchBrowser();
+	try {
+		return {
+			longestTaskMs: await attempt(() => measureLongTasks(browser, app)),
+			results10kRenderMs: await attempt(() => measureResults10k(browser, app, bundle)),
+			chromium: browser.version()
+		};
+	} finally {
+		await browser.close();
+		await app.close();
+	}
+}

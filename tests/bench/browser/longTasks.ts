@@ -1,0 +1,91 @@
+/**
+ * The longest main-thread task while the production app runs 1,000 records against the mock
+ * server: set-up view → start → run view, with a PerformanceObserver("longtask", buffered)
+ * installed before the app's first script. The mock answers with no token delay, so the page gets
+ * events as fast as it can take them: the worst case for the main thread.
+ */
+import type { Browser } from 'playwright-core';
+import { startMockOpenAI } from '../../helpers/mockOpenAI.ts';
+import { namedScript } from '../../helpers/mockScripts.ts';
+import { configureRun, openView, startRun, TEMPLATE_FILE, type RunSetup } from '../../e2e/app.ts';
+import { newContext } from '../../e2e/browser.ts';
+import { MOCK_MODEL } from '../../e2e/context.ts';
+import { plannedRecords } from '../../e2e/flows.ts';
+import type { StaticServer } from '../../e2e/server.ts';
+import { failed, measured, unavailable, type BrowserMetric } from './metric.ts';
+import {
+	LONG_TASK_OBSERVER,
+	longTasksBetween,
+	pageNow,
+	runProgress,
+	showsPlaceholder,
+	type RunProgress
+} from './page.ts';
+
+/** 20 demo items × 5 temperatures × {none, truncate} × 5 samples = 1,000 records, hybrid judge. */
+export const LONG_TASK_PLAN = {
+	items: 20,
+	temperatures: [0, 0.25, 0.5, 0.75, 1],
+	truncate: true,
+	samples: 5,
+	judgeMode: 'hybrid'
+} satisfies Omit<RunSetup, 'mock' | 'templateUrl'>;
+
+const RUN_TIMEOUT_MS = 300_000;
+const POLL_MS = 500;
+
+export const LONG_TASK_METHOD =
+	'Longest PerformanceObserver("longtask") entry (buffered, installed before the app loads) between the start-run click and the run stored as done; 0 means no task reached the API\'s 50 ms threshold. Production build, 1,000 records (20 demo items × T{0,.25,.5,.75,1} × {none,truncate} × 5 samples, hybrid), OpenAI engine against the mock server with no token delay.';
+
+export async function measureLongTasks(
+	browser: Browser,
+	app: StaticServer
+): Promise<BrowserMetric> {
+	const profile = await newContext(browser);
+	const mock = await startMockOpenAI({ script: namedScript('probe'), models: [MOCK_MODEL] });
+	try {
+		await profile.context.addInitScript({ content: LONG_TASK_OBSERVER });
+		const { page } = profile;
+		await openView(page, app.url, '#/setup');
+		if (await showsPlaceholder(page)) return unavailable('the set-up view is not built yet');
+		await configureRun(page, {
+			...LONG_TASK_PLAN,
+			mock,
+			templateUrl: app.templateUrl(TEMPLATE_FILE)
+		});
+		const start = await pageNow(page);
+		const runId = await startRun(page);
+		if (await showsPlaceholder(page)) return unavailable('the run view is not built yet');
+		const planned = plannedRecords(LONG_TASK_PLAN);
+		const wallStart = Date.now();
+		let progress: RunProgress | null = null;
+		while (Date.now() - wallStart < RUN_TIMEOUT_MS) {
+			progress = await runProgress(page, runId);
+			if (progress?.status === 'done' && progress.labelled >= planned) break;
+			if (progress?.status === 'failed') break;
+			await page.waitForTimeout(POLL_MS);
+		}
+		const end = await pageNow(page);
+		const runMs = Date.now() - wallStart;
+		if (progress?.status !== 'done' || progress.labelled < planned) {
+			const alerts = await page.getByRole('alert').allInnerTexts();
+			return failed(
+				`run ${runId} did not finish in ${RUN_TIMEOUT_MS / 1000} s: ${JSON.stringify(progress)}` +
+					(alerts.length > 0 ? `; alerts: ${alerts.join(' | ')}` : '') +
+					(profile.watch.pageErrors.length > 0
+						? `; page errors: ${profile.watch.pageErrors.join(' | ')}`
+						: '')
+			);
+		}
+		const tasks = await longTasksBetween(page, start, end);
+		if (tasks === null) return failed('this Chromium does not report longtask entries');
+		const longest = tasks.reduce((max, t) => Math.max(max, t.duration), 0);
+		return measured(
+			Math.round(longest),
+			`${tasks.length} long task(s) during a ${planned}-record run of ${(runMs / 1000).toFixed(1)} s (${progress.records} records stored)`
+		);
+	} finally {
+		await profile.close().catch(() => {});
+		await mock.close().catch(() => {});
+	}
+}

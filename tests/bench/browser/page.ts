@@ -1,0 +1,171 @@
+/**
+ * What the bench reads inside the page. Each function runs in the browser through page.evaluate,
+ * so it is self-contained (no imports, no outer variables); e2e's guard() gives the page the
+ * `__name` helper tsx's compiled callbacks expect.
+ */
+import type { Page } from 'playwright-core';
+
+/** The text of the route-table stubs: a view that shows it has not been built yet. */
+export const PLACEHOLDER_TEXT = 'This view is not built yet';
+
+/** Installed before any page script: records every long task (≥ 50 ms) from the very start. */
+export const LONG_TASK_OBSERVER = `(() => {
+	const tasks = [];
+	window.__benchLongTasks = tasks;
+	try {
+		new PerformanceObserver((list) => {
+			for (const e of list.getEntries()) tasks.push({ start: e.startTime, duration: e.duration });
+		}).observe({ type: 'longtask', buffered: true });
+		window.__benchLongTaskSupported = true;
+	} catch {
+		window.__benchLongTaskSupported = false;
+	}
+})();`;
+
+export interface LongTask {
+	start: number;
+	duration: number;
+}
+
+export async function pageNow(page: Page): Promise<number> {
+	return page.evaluate(() => performance.now());
+}
+
+/** Long tasks that started in [from, to) of the page's clock; null if the API is missing. */
+export async function longTasksBetween(
+	page: Page,
+	from: number,
+	to: number
+): Promise<LongTask[] | null> {
+	return page.evaluate(
+		({ from, to }) => {
+			const w = window as unknown as {
+				__benchLongTasks?: { start: number; duration: number }[];
+				__benchLongTaskSupported?: boolean;
+			};
+			if (!w.__benchLongTaskSupported || !w.__benchLongTasks) return null;
+			return w.__benchLongTasks.filter((t) => t.start >= from && t.start < to);
+		},
+		{ from, to }
+	);
+}
+
+export async function showsPlaceholder(page: Page): Promise<boolean> {
+	const text = await page
+		.locator('main')
+		.innerText({ timeout: 5_000 })
+		.catch(() => '');
+	return text.includes(PLACEHOLDER_TEXT);
+}
+
+export interface RunProgress {
+	status: string | null;
+	records: number;
+	labelled: number;
+}
+
+/**
+ * A run's stored progress from IndexedDB counts alone: cheap enough to poll during a measured run
+ * without adding main-thread work (reading the records themselves would deserialize them all).
+ */
+export async function runProgress(page: Page, runId: string): Promise<RunProgress | null> {
+	return page.evaluate(async (runId) => {
+		const db = await new Promise<IDBDatabase | null>((resolve) => {
+			const req = indexedDB.open('user-turn-probe');
+			req.onsuccess = () => resolve(req.result);
+			req.onerror = () => resolve(null);
+			// No database yet: do not create one under the app.
+			req.onupgradeneeded = () => req.transaction?.abort();
+		});
+		if (!db) return null;
+		const done = <T>(r: IDBRequest<T>) =>
+			new Promise<T>((resolve, reject) => {
+				r.onsuccess = () => resolve(r.result);
+				r.onerror = () => reject(r.error);
+			});
+		try {
+			if (!db.objectStoreNames.contains('records')) return null;
+			const tx = db.transaction(['runs', 'records'], 'readonly');
+			const run = (await done(tx.objectStore('runs').get(runId))) as
+				{ status?: string } | undefined;
+			const records = tx.objectStore('records');
+			return {
+				status: run?.status ?? null,
+				records: await done(records.index('run_id').count(runId)),
+				// Unlabelled records have a null label, which IndexedDB leaves out of the index.
+				labelled: await done(
+					records.index('[run_id+label]').count(IDBKeyRange.bound([runId, ''], [runId, '\uffff']))
+				)
+			};
+		} finally {
+			db.close();
+		}
+	}, runId);
+}
+
+export interface RenderTiming {
+	ok: boolean;
+	/** From the hash change to the first frame painted with every chart drawn and a row shown. */
+	ms: number;
+	placeholder: boolean;
+	rows: number;
+	chartsDrawn: string[];
+}
+
+/**
+ * Opens `hash` in the already-loaded app and times, on the page's own clock, until every chart in
+ * `charts` (data-testids) has ink on its canvas and at least one sample row exists, then until
+ * that frame is painted (a message posted from the frame's rAF runs after its paint).
+ */
+export async function timeRender(
+	page: Page,
+	hash: string,
+	charts: string[],
+	timeoutMs: number
+): Promise<RenderTiming> {
+	return page.evaluate(
+		({ hash, charts, timeoutMs, placeholderText }) =>
+			new Promise<RenderTiming>((resolve) => {
+				const inked = (c: HTMLCanvasElement) => {
+					if (c.width === 0 || c.height === 0) return false;
+					const data = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data;
+					if (!data) return false;
+					for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) return true;
+					return false;
+				};
+				const drawn = (id: string) => {
+					const el = document.querySelector(`[data-testid="${id}"]`);
+					const canvas = el instanceof HTMLCanvasElement ? el : el?.querySelector('canvas');
+					return canvas instanceof HTMLCanvasElement && inked(canvas);
+				};
+				const t0 = performance.now();
+				location.hash = hash;
+				const frame = () => {
+					const rows = document.querySelectorAll('[data-testid="sample-row"]').length;
+					const chartsDrawn = charts.filter(drawn);
+					const base = { rows, chartsDrawn };
+					if (rows > 0 && chartsDrawn.length === charts.length) {
+						const channel = new MessageChannel();
+						channel.port1.onmessage = () =>
+							resolve({ ok: true, ms: performance.now() - t0, placeholder: false, ...base });
+						channel.port2.postMessage(0);
+						return;
+					}
+					const main = document.querySelector('main')?.textContent ?? '';
+					const elapsed = performance.now() - t0;
+					if (main.includes(placeholderText) || elapsed > timeoutMs) {
+						resolve({
+							ok: false,
+							ms: elapsed,
+							placeholder: main.includes(placeholderText),
+							...base
+						});
+						return;
+					}
+					requestAnimationFrame(frame);
+				};
+				requestAnimationFrame(frame);
+			}),
+		{ hash, charts, timeoutMs, placeholderText: PLACEHOLDER_TEXT }
+	);
+}

@@ -1,0 +1,87 @@
+/**
+ * Opening the results view of a 10,000-record run: the run is imported through the runs view's own
+ * import control (the real import path), then, on a freshly loaded app each time, the hash switches
+ * to #/results/ID and the page times itself until every chart is drawn and the first sample rows
+ * are painted. The median of a few opens is the figure.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { bundleToFiles, type RunBundle } from '../../../src/lib/probe/exchange.ts';
+import { openView } from '../../e2e/app.ts';
+import { newContext } from '../../e2e/browser.ts';
+import type { StaticServer } from '../../e2e/server.ts';
+import { median, round } from '../stats.ts';
+import { failed, measured, unavailable, type BrowserMetric } from './metric.ts';
+import { showsPlaceholder, timeRender } from './page.ts';
+
+/** The charts the results view draws (its data-testids, as the e2e tests know them). */
+export const RESULT_CHARTS = [
+	'chart-followup-temp',
+	'chart-labels',
+	'chart-acc-followup',
+	'chart-paired'
+];
+const OPENS = 3;
+const IMPORT_TIMEOUT_MS = 180_000;
+const RENDER_TIMEOUT_MS = 15_000;
+
+export const RESULTS_METHOD = `Median of ${OPENS} opens, each on a freshly loaded app at #/runs: from setting #/results/ID until the frame in which all ${RESULT_CHARTS.length} charts have ink and a sample row exists is painted (page clock). The run (the 10,017 records of the overhead run) is imported through the runs view's import-files control.`;
+
+export async function measureResults10k(
+	browser: Browser,
+	app: StaticServer,
+	bundle: RunBundle
+): Promise<BrowserMetric> {
+	const dir = mkdtempSync(join(tmpdir(), 'utp-bench-'));
+	const profile = await newContext(browser);
+	try {
+		const files = bundleToFiles(bundle);
+		const runId = bundle.manifest.run_id;
+		const jsonl = join(dir, `${runId}.jsonl`);
+		const manifest = join(dir, `${runId}.manifest.json`);
+		writeFileSync(jsonl, files.jsonl);
+		writeFileSync(manifest, files.manifest);
+
+		const { page } = profile;
+		await openView(page, app.url, '#/runs');
+		if (await showsPlaceholder(page)) {
+			return unavailable('the runs view (its import control) is not built yet');
+		}
+		const input = page.getByTestId('import-files').first();
+		if ((await input.count()) === 0) return failed('runs view: no [data-testid="import-files"]');
+		await input.setInputFiles([jsonl, manifest]);
+		const row = page.getByTestId('run-row').filter({ hasText: runId }).first();
+		try {
+			await row.waitFor({ state: 'visible', timeout: IMPORT_TIMEOUT_MS });
+		} catch {
+			const error = await page.getByTestId('import-error').allInnerTexts();
+			return failed(
+				`runs view: imported run ${runId} not listed; import-error: ${error.join(' | ') || '(none)'}`
+			);
+		}
+
+		const samples: number[] = [];
+		const hash = `#/results/${encodeURIComponent(runId)}`;
+		for (let i = 0; i < OPENS; i++) {
+			await page.goto(new URL('#/runs', app.url).href);
+			await openView(page, app.url, '#/runs');
+			const t = await timeRender(page, hash, RESULT_CHARTS, RENDER_TIMEOUT_MS);
+			if (t.placeholder) return unavailable('the results view is not built yet');
+			if (!t.ok) {
+				return failed(
+					`results view: after ${Math.round(t.ms)} ms, charts drawn: [${t.chartsDrawn.join(', ')}] of [${RESULT_CHARTS.join(', ')}], sample rows: ${t.rows}`
+				);
+			}
+			samples.push(t.ms);
+		}
+		return measured(
+			round(median(samples)),
+			`${bundle.records.length} records; opens: ${samples.map((s) => Math.round(s)).join(', ')} ms`
+		);
+	} finally {
+		await profile.close().catch(() => {});
+		rmSync(dir, { recursive: true, force: true });
+	}
+}

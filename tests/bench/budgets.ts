@@ -1,0 +1,128 @@
+/**
+ * The bench's budgets and the check that turns results into pass / fail / unavailable.
+ * A metric that could not be measured is `unavailable` with its reason, never a silent pass.
+ */
+
+/** The numbers `npm run bench` writes to bench-results.json (null: could not be measured). */
+export interface BenchMetrics {
+	items: number;
+	conditions: number;
+	assistantGenerations: number;
+	naiveAssistantGenerations: number;
+	userTurnGenerations: number;
+	judgeCalls: number;
+	undecidedRecords: number;
+	modelLoads: number;
+	overheadMsPerRecordMedian: number;
+	overheadMsPerRecordP95: number;
+	initialJsGzipKB: number | null;
+	webllmChunkGzipKB: number | null;
+	longestTaskMs: number | null;
+	results10kRenderMs: number | null;
+}
+
+export type BudgetStatus = 'pass' | 'fail' | 'unavailable';
+
+export interface Budget {
+	metric: keyof BenchMetrics;
+	op: '<=' | '==';
+	/** The limit, computed from the results when it depends on the run's shape. */
+	limit: (m: BenchMetrics) => number;
+	/** Why the budget exists, printed beside a failure. */
+	why: string;
+}
+
+export interface BudgetOutcome {
+	metric: keyof BenchMetrics;
+	op: '<=' | '==';
+	value: number | null;
+	limit: number;
+	status: BudgetStatus;
+	why: string;
+	/** For unavailable metrics: why it could not be measured. */
+	reason?: string;
+}
+
+export const OVERHEAD_MEDIAN_BUDGET_MS = 0.5;
+export const INITIAL_JS_BUDGET_KB = 100;
+export const LONGEST_TASK_BUDGET_MS = 50;
+export const RESULTS_10K_RENDER_BUDGET_MS = 300;
+
+export const BUDGETS: Budget[] = [
+	{
+		metric: 'assistantGenerations',
+		op: '==',
+		limit: (m) => m.items,
+		why: 'one assistant answer per item, reused by every condition'
+	},
+	{
+		metric: 'userTurnGenerations',
+		op: '==',
+		limit: (m) => m.items * m.conditions,
+		why: 'exactly one user turn per item and condition'
+	},
+	{
+		metric: 'judgeCalls',
+		op: '<=',
+		limit: (m) => m.undecidedRecords,
+		why: 'hybrid judging calls the judge only where the rules are undecided'
+	},
+	{
+		metric: 'modelLoads',
+		op: '<=',
+		limit: () => 2,
+		why: 'a phased run loads the generator once and the judge once'
+	},
+	{
+		metric: 'overheadMsPerRecordMedian',
+		op: '<=',
+		limit: () => OVERHEAD_MEDIAN_BUDGET_MS,
+		why: 'the app must add next to nothing to each record'
+	},
+	{
+		metric: 'initialJsGzipKB',
+		op: '<=',
+		limit: () => INITIAL_JS_BUDGET_KB,
+		why: 'the first page load stays light (issue 8)'
+	},
+	{
+		metric: 'longestTaskMs',
+		op: '<=',
+		limit: () => LONGEST_TASK_BUDGET_MS,
+		why: 'the page stays responsive while a run streams'
+	},
+	{
+		metric: 'results10kRenderMs',
+		op: '<=',
+		limit: () => RESULTS_10K_RENDER_BUDGET_MS,
+		why: 'a 10,000-record run opens without a wait'
+	}
+];
+
+/**
+ * @param unavailable why each null metric could not be measured (a null without a reason is
+ * reported as such, so nothing goes missing quietly).
+ */
+export function checkBudgets(
+	m: BenchMetrics,
+	unavailable: Partial<Record<keyof BenchMetrics, string>> = {},
+	budgets: Budget[] = BUDGETS
+): BudgetOutcome[] {
+	return budgets.map((b) => {
+		const value = m[b.metric];
+		const limit = b.limit(m);
+		const base = { metric: b.metric, op: b.op, value, limit, why: b.why };
+		if (value === null) {
+			return { ...base, status: 'unavailable', reason: unavailable[b.metric] ?? 'not measured' };
+		}
+		const ok = b.op === '==' ? value === limit : value <= limit;
+		return { ...base, status: ok ? 'pass' : 'fail' };
+	});
+}
+
+/** One line per failed budget, e.g. "initialJsGzipKB 104.2 > 100: the first page load …". */
+export function describeFailures(outcomes: BudgetOutcome[]): string[] {
+	return outcomes
+		.filter((o) => o.status === 'fail')
+		.map((o) => `${o.metric} = ${o.value}, budget ${o.op} ${o.limit}: ${o.why}`);
+}

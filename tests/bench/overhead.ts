@@ -1,0 +1,129 @@
+/**
+ * What the app adds around the model, per record: template rendering, perturbation, scoring, rule
+ * classification, judge prompt and parsing, events, and the IndexedDB write (DexieRunStore over
+ * fake-indexeddb), over a 10,000-record run on a zero-latency engine.
+ *
+ * Method: the consumer stamps each `record` event as it arrives; a record's time is the gap since
+ * the previous one, minus the scripted engine's own CPU time spent inside that gap (TimedEngine).
+ * So the gap holds everything the app does for that record, including its share of the answer
+ * generation and the store write, and nothing the fake model does.
+ */
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { DexieRunStore } from '../../src/lib/db/runs.ts';
+import { createDB } from '../../src/lib/db/schema.ts';
+import type { RunBundle } from '../../src/lib/probe/exchange.ts';
+import { runProbe } from '../../src/lib/probe/pipeline.ts';
+import type { RunStore } from '../../src/lib/probe/store.ts';
+import type { ProbeConfig } from '../../src/lib/probe/types.ts';
+import { createProbeScript } from '../helpers/mockScripts.ts';
+import { fixtureTemplate, probeConfig } from '../helpers/probeFactories.ts';
+import { ScriptedEngine } from '../helpers/scriptedEngine.ts';
+import { gsm8kItems } from './items.ts';
+import { median, quantile, round } from './stats.ts';
+import { TimedEngine } from './timedEngine.ts';
+
+/** 371 items × 27 conditions = 10,017 records: the smallest paper-shaped run of at least 10,000. */
+export const OVERHEAD_ITEMS = 371;
+
+export const OVERHEAD_METHOD =
+	'Per record: gap between consecutive `record` events at the consumer, minus the scripted ' +
+	"engine's own CPU time inside that gap; zero-latency engine, hybrid judging with generator and " +
+	'judge co-loaded (judge inline), DexieRunStore over fake-indexeddb, concurrency 1.';
+
+export interface OverheadResult {
+	records: number;
+	overheadMsPerRecordMedian: number;
+	overheadMsPerRecordP95: number;
+	overheadMsPerRecordMean: number;
+	/** The IndexedDB write alone (await putRecord), median. */
+	storeWriteMsMedian: number;
+	/** Fake-model CPU excluded from the figures above, per record. */
+	engineMsPerRecordMean: number;
+	wallMs: number;
+	method: string;
+	/** The stored run, for seeding the browser benchmarks with realistic records. */
+	bundle: RunBundle;
+}
+
+export function overheadConfig(items = OVERHEAD_ITEMS): ProbeConfig {
+	return probeConfig({
+		run_id: 'bench-10k',
+		dataset: 'gsm8k',
+		judge_mode: 'hybrid',
+		items: gsm8kItems(items),
+		temperatures: [0, 0.5, 1],
+		perturbations: ['none', 'truncate', 'append'],
+		samples: 3,
+		answer_max_tokens: 512,
+		max_tokens: 128
+	});
+}
+
+/** Times each putRecord: awaited wall time of the write, as the pipeline experiences it. */
+class TimedStore implements RunStore {
+	readonly writesMs: number[] = [];
+	readonly #inner: RunStore;
+	constructor(inner: RunStore) {
+		this.#inner = inner;
+	}
+	putManifest: RunStore['putManifest'] = (m) => this.#inner.putManifest(m);
+	getManifest: RunStore['getManifest'] = (id) => this.#inner.getManifest(id);
+	getAnswer: RunStore['getAnswer'] = (run, item) => this.#inner.getAnswer(run, item);
+	putAnswer: RunStore['putAnswer'] = (a) => this.#inner.putAnswer(a);
+	getRecords: RunStore['getRecords'] = (id) => this.#inner.getRecords(id);
+	async putRecord(record: Parameters<RunStore['putRecord']>[0]): Promise<void> {
+		const t0 = performance.now();
+		await this.#inner.putRecord(record);
+		this.writesMs.push(performance.now() - t0);
+	}
+}
+
+/** @throws Error when the run reports a failure or stores fewer records than planned. */
+export async function measureOverhead(
+	config: ProbeConfig = overheadConfig()
+): Promise<OverheadResult> {
+	const db = createDB('bench-overhead', { indexedDB: new IDBFactory(), IDBKeyRange });
+	const dexie = new DexieRunStore(db);
+	const store = new TimedStore(dexie);
+	const engine = new TimedEngine(new ScriptedEngine({ script: createProbeScript() }));
+	const gaps: number[] = [];
+	const t0 = performance.now();
+	let last = t0;
+	let lastEngineMs = 0;
+	try {
+		for await (const e of runProbe(config, {
+			engine,
+			judge: engine,
+			store,
+			template: fixtureTemplate()
+		})) {
+			if (e.type === 'error') throw new Error(`overhead run failed: ${e.name}: ${e.message}`);
+			if (e.type !== 'record') continue;
+			const now = performance.now();
+			gaps.push(now - last - (engine.engineMs - lastEngineMs));
+			last = now;
+			lastEngineMs = engine.engineMs;
+		}
+		const wallMs = performance.now() - t0;
+		const expected =
+			config.items.length *
+			config.temperatures.length *
+			config.perturbations.length *
+			config.samples;
+		if (gaps.length !== expected)
+			throw new Error(`expected ${expected} records, got ${gaps.length}`);
+		return {
+			records: gaps.length,
+			overheadMsPerRecordMedian: round(median(gaps)),
+			overheadMsPerRecordP95: round(quantile(gaps, 0.95)),
+			overheadMsPerRecordMean: round((wallMs - engine.engineMs) / gaps.length),
+			storeWriteMsMedian: round(median(store.writesMs)),
+			engineMsPerRecordMean: round(engine.engineMs / gaps.length),
+			wallMs: Math.round(wallMs),
+			method: OVERHEAD_METHOD,
+			bundle: await dexie.exportRun(config.run_id)
+		};
+	} finally {
+		db.close();
+	}
+}

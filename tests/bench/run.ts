@@ -1,0 +1,222 @@
+/**
+ * `npm run bench`: proves the probe wastes no model work and the app stays light.
+ *
+ *   npm run bench                      everything; builds dist/ first only if it is missing
+ *   npm run bench -- --build           rebuild dist/ first
+ *   npm run bench -- --skip-browser    only the Node measurements (browser metrics null, with why)
+ *   npm run bench -- --strict          also fail when a metric could not be measured
+ *
+ * Prints a table, writes bench-results.json at the repository root, exits 1 when a budget
+ * regresses or a browser measurement breaks (and says which).
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { REPO_ROOT } from '../e2e/server.ts';
+import { checkBudgets, describeFailures, type BenchMetrics } from './budgets.ts';
+import { hasBuild, measureBundle, type BundleSizes } from './bundle.ts';
+import { measureCounts } from './counts.ts';
+import { measureOverhead } from './overhead.ts';
+import { formatTable } from './report.ts';
+import { LONG_TASK_METHOD } from './browser/longTasks.ts';
+import { RESULTS_METHOD } from './browser/results10k.ts';
+import { unavailable, type BrowserMetric } from './browser/metric.ts';
+
+const { values: args } = parseArgs({
+	options: {
+		build: { type: 'boolean', default: false },
+		'skip-browser': { type: 'boolean', default: false },
+		strict: { type: 'boolean', default: false },
+		out: { type: 'string', default: join(REPO_ROOT, 'bench-results.json') }
+	}
+});
+const DIST = join(REPO_ROOT, 'dist');
+
+function step<T>(label: string, fn: () => T): T {
+	process.stderr.write(`bench: ${label}…\n`);
+	return fn();
+}
+
+function build(): void {
+	const res = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
+	if (res.status !== 0) throw new Error(`npm run build failed:\n${res.stdout}\n${res.stderr}`);
+}
+
+async function main(): Promise<number> {
+	const started = Date.now();
+	const counts = await step('counting model work (50 items × 27 conditions)', () =>
+		measureCounts()
+	);
+	const overhead = await step('timing app overhead over 10,017 records', () => measureOverhead());
+
+	if (args.build || !hasBuild(DIST)) step('building dist/', build);
+	let bundle: BundleSizes | null = null;
+	let bundleError = '';
+	try {
+		bundle = measureBundle(DIST);
+	} catch (err) {
+		bundleError = err instanceof Error ? err.message : String(err);
+	}
+
+	let longestTask: BrowserMetric;
+	let results10k: BrowserMetric;
+	if (args['skip-browser']) {
+		longestTask = results10k = unavailable('skipped (--skip-browser)');
+	} else {
+		const { measureBrowser } = await import('./browser/index.ts');
+		const browser = await step('measuring the production build in Chromium', () =>
+			measureBrowser(DIST, overhead.bundle)
+		);
+		longestTask = browser.longestTaskMs;
+		results10k = browser.results10kRenderMs;
+	}
+
+	const metrics: BenchMetrics = {
+		items: counts.items,
+		conditions: counts.conditions,
+		assistantGenerations: counts.assistantGenerations,
+		naiveAssistantGenerations: counts.naiveAssistantGenerations,
+		userTurnGenerations: counts.userTurnGenerations,
+		judgeCalls: counts.judgeCalls,
+		undecidedRecords: counts.undecidedRecords,
+		modelLoads: counts.modelLoads,
+		overheadMsPerRecordMedian: overhead.overheadMsPerRecordMedian,
+		overheadMsPerRecordP95: overhead.overheadMsPerRecordP95,
+		initialJsGzipKB: bundle?.initialJsGzipKB ?? null,
+		webllmChunkGzipKB: bundle?.webllmChunkGzipKB ?? null,
+		longestTaskMs: longestTask.value,
+		results10kRenderMs: results10k.value
+	};
+	const reasons: Partial<Record<keyof BenchMetrics, string>> = {};
+	if (!bundle) reasons.initialJsGzipKB = reasons.webllmChunkGzipKB = bundleError;
+	else if (bundle.webllmChunkGzipKB === null)
+		reasons.webllmChunkGzipKB = `no single web-llm chunk in dist/: ${bundle.gateViolations.join(' ')}`;
+	if (longestTask.status !== 'measured') reasons.longestTaskMs = longestTask.reason;
+	if (results10k.status !== 'measured') reasons.results10kRenderMs = results10k.reason;
+	const outcomes = checkBudgets(metrics, reasons);
+
+	const broken = [longestTask, results10k]
+		.map((m, i) => ({ m, name: i === 0 ? 'longestTaskMs' : 'results10kRenderMs' }))
+		.filter(({ m }) => m.status === 'error')
+		.map(({ m, name }) => `${name} could not be measured: ${m.status === 'error' ? m.reason : ''}`);
+	const missing = outcomes.filter((o) => o.status === 'unavailable');
+	const failures = [
+		...describeFailures(outcomes),
+		...broken,
+		...(args.strict && broken.length === 0
+			? missing.map((o) => `${o.metric} unavailable (--strict): ${o.reason}`)
+			: [])
+	];
+
+	const results = {
+		generatedAt: new Date().toISOString(),
+		runtimeMs: Date.now() - started,
+		machine: {
+			node: process.version,
+			cpus: cpus().length,
+			loadavg: loadavg().map((x) => Math.round(x * 100) / 100)
+		},
+		...metrics,
+		records: counts.records,
+		loadSequence: counts.loadSequence,
+		phased: counts.phased,
+		countConfig: counts.config,
+		overheadRecords: overhead.records,
+		overheadMsPerRecordMean: overhead.overheadMsPerRecordMean,
+		storeWriteMsMedian: overhead.storeWriteMsMedian,
+		scriptedEngineMsPerRecordMean: overhead.engineMsPerRecordMean,
+		bundle: bundle && {
+			builtAt: bundle.builtAt,
+			webllmChunk: bundle.webllmChunk,
+			initialFiles: bundle.initialFiles,
+			gateViolations: bundle.gateViolations
+		},
+		chromiumDetails: {
+			longestTaskMs: longestTask.status === 'measured' ? longestTask.detail : null,
+			results10kRenderMs: results10k.status === 'measured' ? results10k.detail : null
+		},
+		methods: {
+			counts:
+				'Counted from the scripted engine call log: 50 GSM8K fixture items × temperatures [0, 0.5, 1] × perturbations [none, truncate, append] × 3 samples, hybrid judging, generator and judge not co-loadable (phased).',
+			overheadMsPerRecord: overhead.method,
+			initialJsGzipKB:
+				'tests/build/bundleReport.ts analyzeBundle over dist/: index.html entry scripts and modulepreloads plus their static imports, each file gzipped, summed.',
+			longestTaskMs: LONG_TASK_METHOD,
+			results10kRenderMs: RESULTS_METHOD
+		},
+		unavailable: reasons,
+		budgets: outcomes,
+		failures,
+		ok: failures.length === 0
+	};
+	writeFileSync(args.out, `${JSON.stringify(results, null, '\t')}\n`);
+
+	const budgetOf = (metric: keyof BenchMetrics) => outcomes.find((o) => o.metric === metric);
+	const row = (metric: keyof BenchMetrics, note?: string) => ({
+		metric,
+		value: metrics[metric],
+		budget: budgetOf(metric),
+		note
+	});
+	console.log(
+		formatTable([
+			row('items'),
+			row('conditions', 'temperatures × perturbations × samples'),
+			row(
+				'assistantGenerations',
+				`naive per-condition pipeline: ${counts.naiveAssistantGenerations}`
+			),
+			row('naiveAssistantGenerations', 'items × conditions'),
+			row('userTurnGenerations'),
+			row(
+				'judgeCalls',
+				`${counts.undecidedRecords} of ${counts.records} records left undecided by the rules`
+			),
+			row('modelLoads', `loads: ${counts.loadSequence.map((l) => l.join('+')).join(' → ')}`),
+			row(
+				'overheadMsPerRecordMedian',
+				`${overhead.records} records; store write median ${overhead.storeWriteMsMedian} ms`
+			),
+			row('overheadMsPerRecordP95', `mean ${overhead.overheadMsPerRecordMean} ms`),
+			row('initialJsGzipKB'),
+			row('webllmChunkGzipKB', bundle?.webllmChunk ?? reasons.webllmChunkGzipKB),
+			row(
+				'longestTaskMs',
+				longestTask.status === 'measured'
+					? longestTask.detail
+					: `${longestTask.status}: ${longestTask.reason}`
+			),
+			row(
+				'results10kRenderMs',
+				results10k.status === 'measured'
+					? results10k.detail
+					: `${results10k.status}: ${results10k.reason}`
+			)
+		])
+	);
+	console.log(`\nMethods and details: ${args.out}`);
+	console.log(`Overhead method: ${overhead.method}`);
+	if (bundle && bundle.gateViolations.length > 0) {
+		console.log(`Bundle gate would reject this dist/: ${bundle.gateViolations.join(' ')}`);
+	}
+	console.log(`Bench took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+	if (failures.length > 0) {
+		console.error(`\nBench FAILED:\n- ${failures.join('\n- ')}`);
+		return 1;
+	}
+	if (missing.length > 0) {
+		console.log(`\nNot measured (reported as null): ${missing.map((o) => o.metric).join(', ')}.`);
+	}
+	console.log('\nAll available budgets hold.');
+	return 0;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(err: unknown) => {
+		console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+		process.exit(1);
+	}
+);

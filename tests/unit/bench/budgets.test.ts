@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { checkBudgets, describeFailures, type BenchMetrics } from '../../bench/budgets.ts';
+import { median, quantile, round } from '../../bench/stats.ts';
+
+function metrics(overrides: Partial<BenchMetrics> = {}): BenchMetrics {
+	return {
+		items: 50,
+		conditions: 27,
+		assistantGenerations: 50,
+		naiveAssistantGenerations: 1350,
+		userTurnGenerations: 1350,
+		judgeCalls: 500,
+		undecidedRecords: 521,
+		modelLoads: 2,
+		overheadMsPerRecordMedian: 0.3,
+		overheadMsPerRecordP95: 1.2,
+		initialJsGzipKB: 80,
+		webllmChunkGzipKB: 2100,
+		longestTaskMs: 20,
+		results10kRenderMs: 250,
+		...overrides
+	};
+}
+
+describe('checkBudgets', () => {
+	it('passes a run within every budget', () => {
+		const out = checkBudgets(metrics());
+		expect(out.every((o) => o.status === 'pass')).toBe(true);
+		expect(describeFailures(out)).toEqual([]);
+	});
+
+	it.each([
+		{ change: { assistantGenerations: 1350 }, metric: 'assistantGenerations' },
+		{ change: { userTurnGenerations: 1349 }, metric: 'userTurnGenerations' },
+		{ change: { judgeCalls: 600 }, metric: 'judgeCalls' },
+		{ change: { modelLoads: 3 }, metric: 'modelLoads' },
+		{ change: { overheadMsPerRecordMedian: 0.51 }, metric: 'overheadMsPerRecordMedian' },
+		{ change: { initialJsGzipKB: 100.01 }, metric: 'initialJsGzipKB' },
+		{ change: { longestTaskMs: 51 }, metric: 'longestTaskMs' },
+		{ change: { results10kRenderMs: 301 }, metric: 'results10kRenderMs' }
+	])('fails $metric when it regresses', ({ change, metric }) => {
+		const out = checkBudgets(metrics(change));
+		expect(out.filter((o) => o.status === 'fail').map((o) => o.metric)).toEqual([metric]);
+		expect(describeFailures(out)[0]).toContain(metric);
+	});
+
+	it('reports an unmeasured metric as unavailable with its reason, not as a pass', () => {
+		const out = checkBudgets(metrics({ longestTaskMs: null, results10kRenderMs: null }), {
+			longestTaskMs: 'run view is a placeholder'
+		});
+		expect(out.find((o) => o.metric === 'longestTaskMs')).toMatchObject({
+			status: 'unavailable',
+			reason: 'run view is a placeholder'
+		});
+		expect(out.find((o) => o.metric === 'results10kRenderMs')).toMatchObject({
+			status: 'unavailable',
+			reason: 'not measured'
+		});
+		expect(describeFailures(out)).toEqual([]);
+	});
+
+	it('takes limits that depend on the run shape from the results', () => {
+		const out = checkBudgets(
+			metrics({ items: 10, conditions: 3, assistantGenerations: 10, userTurnGenerations: 30 })
+		);
+		expect(out.find((o) => o.metric === 'userTurnGenerations')).toMatchObject({
+			limit: 30,
+			status: 'pass'
+		});
+	});
+});
+
+describe('bench statistics', () => {
+	it.each([
+		{ xs: [5], q: 0.95, want: 5 },
+		{ xs: [1, 2, 3, 4], q: 0.5, want: 2 },
+		{ xs: Array.from({ length: 100 }, (_, i) => i + 1), q: 0.95, want: 95 },
+		{ xs: [9, 1, 5], q: 1, want: 9 },
+		{ xs: [9, 1, 5], q: 0, want: 1 }
+	])('nearest-rank quantile $q of $xs.length values is $want', ({ xs, q, want }) => {
+		expect(quantile(xs, q)).toBe(want);
+	});
+
+	it('refuses an empty sample or a quantile outside [0, 1]', () => {
+		expect(() => median([])).toThrow(RangeError);
+		expect(() => quantile([1], 1.5)).toThrow(RangeError);
+	});
+
+	it.each([
+		{ x: 0.123456, want: 0.123 },
+		{ x: 12.3456, want: 12.35 },
+		{ x: 1234.56, want: 1234.6 }
+	])('rounds $x to $want', ({ x, want }) => {
+		expect(round(x)).toBe(want);
+	});
+});
