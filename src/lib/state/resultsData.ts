@@ -1,0 +1,102 @@
+/**
+ * What the results view shows, derived from a run's records: the headline over the whole run, one
+ * point per run for the accuracy-vs-follow-up chart, and the paired perturbation deltas. Pure, so
+ * it is tested in Node and the view only wires it to runes.
+ */
+import {
+	FOLLOWUP_LABEL,
+	compareConditions,
+	conditionKey,
+	pairedDifference,
+	wilson
+} from '../stats/aggregate.ts';
+import type { Condition, Rate } from '../stats/aggregate.ts';
+import type { Delta, RunPoint } from '../stats/charts.ts';
+import type { ProbeRecord, RunManifest } from '../probe/types.ts';
+
+export interface Overall {
+	records: number;
+	/** Per item, as in summarize(): an answer is generated once and shared by its samples. */
+	accuracy: Rate;
+	/** genuine_followup / labeled records; judge errors stay in the denominator. */
+	followup: Rate;
+	judged: number;
+	pending: number;
+	judge_errors: number;
+}
+
+/** The whole run pooled over conditions, with the same counting rules as summarize(). */
+export function overall(records: readonly ProbeRecord[]): Overall {
+	const items = new Map<string, boolean>();
+	let judged = 0;
+	let followups = 0;
+	let errors = 0;
+	for (const r of records) {
+		if (r.label !== null) {
+			judged++;
+			if (r.label === FOLLOWUP_LABEL) followups++;
+			else if (r.label === 'judge_error') errors++;
+		}
+		if (r.correct !== null) items.set(r.item_id, (items.get(r.item_id) ?? true) && r.correct);
+	}
+	let correct = 0;
+	for (const ok of items.values()) if (ok) correct++;
+	return {
+		records: records.length,
+		accuracy: wilson(correct, items.size),
+		followup: wilson(followups, judged),
+		judged,
+		pending: records.length - judged,
+		judge_errors: errors
+	};
+}
+
+/** "Qwen3-0.6B · gsm8k": how a run is named in legends and the runs list. */
+export function runName(manifest: Pick<RunManifest, 'config'>): string {
+	return `${manifest.config.generator.id} · ${manifest.config.dataset}`;
+}
+
+/**
+ * One run on the accuracy-vs-follow-up chart. Accuracy is the run's (answers do not depend on the
+ * condition); follow-up is taken at the unperturbed condition with the lowest temperature, the
+ * closest match to the paper's deterministic points. Runs without 'none' fall back to all records.
+ */
+export function runPoint(name: string, records: readonly ProbeRecord[]): RunPoint {
+	let lowest = Number.POSITIVE_INFINITY;
+	for (const r of records) if (r.perturbation === 'none') lowest = Math.min(lowest, r.temperature);
+	const base = Number.isFinite(lowest)
+		? records.filter((r) => r.perturbation === 'none' && r.temperature === lowest)
+		: records;
+	const suffix = Number.isFinite(lowest) ? ` (T=${lowest})` : ' (all conditions)';
+	return {
+		name: name + suffix,
+		accuracy: overall(records).accuracy,
+		followup: overall(base).followup
+	};
+}
+
+export interface PairedDelta extends Delta {
+	n_pairs: number;
+	n_items: number;
+}
+
+/**
+ * Per temperature, each perturbation minus 'none', paired by (item, sample) with a cluster
+ * bootstrap (see pairedDifference). Temperatures without a 'none' condition give no deltas.
+ */
+export function perturbationDeltas(records: readonly ProbeRecord[], seed: number): PairedDelta[] {
+	const conditions = new Map<string, Condition>();
+	for (const r of records) {
+		const key = conditionKey(r);
+		if (!conditions.has(key))
+			conditions.set(key, { temperature: r.temperature, perturbation: r.perturbation });
+	}
+	const out: PairedDelta[] = [];
+	for (const c of [...conditions.values()].sort(compareConditions)) {
+		const none: Condition = { temperature: c.temperature, perturbation: 'none' };
+		if (c.perturbation === 'none' || !conditions.has(conditionKey(none))) continue;
+		const d = pairedDifference(records, none, c, { seed });
+		out.push({ name: `T=${c.temperature}: ${c.perturbation} − none`, ...d });
+	}
+	return out;
+}
