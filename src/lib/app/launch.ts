@@ -1,0 +1,147 @@
+/**
+ * Starting and resuming runs in the browser: the glue between the set-up and run views, the
+ * stored run (manifest, items, template) and the tab's RunController.
+ */
+import { EngineError, type Engine } from '../probe/engine.ts';
+import type { ChatTemplate } from '../probe/template.ts';
+import type { ProbeConfig } from '../probe/types.ts';
+import type { RunController, RunSetup } from '../state/runner.svelte.ts';
+import { RunActiveError } from '../state/runner.svelte.ts';
+import {
+	configFromManifest,
+	createRun,
+	initialManifest,
+	loadRunInputs,
+	readLaunch,
+	saveLaunch,
+	type EngineKind,
+	type RunLaunch
+} from './runInputs.ts';
+import {
+	APP_VERSION,
+	db,
+	deviceEngine,
+	resetDeviceEngine,
+	runStore,
+	serverEngine
+} from './services.ts';
+
+export interface EngineChoice {
+	engine: EngineKind;
+	base_url?: string;
+	/** Used for requests only; never stored with the run. */
+	api_key?: string;
+	/** GPU adapter info for the manifest (vendor, architecture). */
+	adapter?: Record<string, string>;
+}
+
+export class ResumeError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'ResumeError';
+	}
+}
+
+/** Engine codes after which the device engine is broken and must be made anew. */
+const BROKEN_DEVICE = new Set(['device_lost', 'unknown']);
+
+function setupFor(choice: EngineChoice, template: ChatTemplate): RunSetup {
+	if (choice.engine === 'openai') {
+		if (!choice.base_url) {
+			throw new EngineError('network', 'No server URL was given.', 'Enter the server URL.');
+		}
+		const engine: Engine = serverEngine(choice.base_url, choice.api_key || undefined);
+		return { engine, judge: engine, template };
+	}
+	const device = deviceEngine();
+	return {
+		engine: device.engine,
+		judge: device.engine,
+		template,
+		manifestExtras: { engine_version: device.version, adapter: choice.adapter },
+		release: async (why, error) => {
+			if (why === 'cancel') await device.unload();
+			if (why === 'fatal' && error instanceof EngineError && BROKEN_DEVICE.has(error.code)) {
+				resetDeviceEngine();
+			}
+		}
+	};
+}
+
+/**
+ * Store the new run whole (manifest, items, template, launch), then start it in the background.
+ * Resolves once the run is stored, so the caller can navigate to it.
+ * @throws RunActiveError before writing anything when a run is active in this tab.
+ */
+export async function createAndStart(
+	runner: RunController,
+	run: { config: ProbeConfig; template: ChatTemplate; choice: EngineChoice }
+): Promise<void> {
+	if (runner.active) throw new RunActiveError(runner.runId ?? '?');
+	const { config, template, choice } = run;
+	const manifest = await initialManifest(config, {
+		engine: choice.engine,
+		template,
+		appVersion: APP_VERSION
+	});
+	await createRun(db(), runStore(), manifest, { items: config.items, template });
+	saveLaunch(storage(), config.run_id, launchOf(choice));
+	start(runner, config, template, choice);
+}
+
+/** How the run reached its engine last time, for the resume form's defaults. */
+export function storedLaunch(runId: string): RunLaunch | undefined {
+	return readLaunch(storage(), runId);
+}
+
+/**
+ * Resume a stored run with exactly its config: the pipeline skips every stored key.
+ * @throws ResumeError when the run or its stored inputs are missing; RunActiveError.
+ */
+export async function resumeRun(
+	runner: RunController,
+	runId: string,
+	choice: EngineChoice
+): Promise<void> {
+	if (runner.active) throw new RunActiveError(runner.runId ?? '?');
+	const manifest = await runStore().getManifest(runId);
+	if (!manifest) throw new ResumeError(`No run "${runId}" in this browser.`);
+	const inputs = await loadRunInputs(db(), runId);
+	if (!inputs) {
+		throw new ResumeError(
+			'This run was imported or made by the CLI: its items and template are not stored here, so it cannot be resumed in the browser.'
+		);
+	}
+	const config = configFromManifest(manifest, inputs.items);
+	saveLaunch(storage(), runId, launchOf(choice));
+	start(runner, config, inputs.template, choice);
+}
+
+function start(
+	runner: RunController,
+	config: ProbeConfig,
+	template: ChatTemplate,
+	choice: EngineChoice
+): void {
+	// Not awaited: the run outlives this call; the controller reports its end as state.
+	void runner.start({
+		config,
+		store: runStore(),
+		prepare: async () => setupFor(choice, template),
+		appVersion: APP_VERSION
+	});
+}
+
+function launchOf(choice: EngineChoice): RunLaunch {
+	return choice.engine === 'openai'
+		? { engine: 'openai', base_url: choice.base_url }
+		: { engine: 'webllm' };
+}
+
+function storage(): Storage | undefined {
+	try {
+		return typeof localStorage === 'undefined' ? undefined : localStorage;
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,160 @@
+/**
+ * The set-up form as plain data: parsing what was typed, the problems that block a start, and the
+ * ProbeConfig a valid form makes. Pure, so the rules are tested without a DOM.
+ */
+import { planConditions } from '../probe/plan.ts';
+import { DEFAULT_DATE_STRING } from '../probe/template.ts';
+import { PERTURBATIONS } from '../probe/types.ts';
+import type {
+	DatasetItem,
+	JudgeMode,
+	ModelRef,
+	Perturbation,
+	ProbeConfig
+} from '../probe/types.ts';
+
+export interface RunFormValues {
+	n: number;
+	seed: number;
+	/** As typed: "0, 0.5, 1". */
+	temperatures: string;
+	perturbations: Perturbation[];
+	truncate_fraction: number;
+	append_text: string;
+	samples: number;
+	thinking: boolean;
+	judge_mode: JudgeMode;
+	max_tokens: number;
+	answer_max_tokens: number;
+}
+
+export const DEFAULT_FORM: RunFormValues = {
+	n: 10,
+	seed: 0,
+	temperatures: '0, 0.5, 1',
+	perturbations: ['none'],
+	truncate_fraction: 0.5,
+	append_text: 'What do you think?',
+	samples: 1,
+	thinking: false,
+	judge_mode: 'hybrid',
+	max_tokens: 256,
+	answer_max_tokens: 1024
+};
+
+/** Temperatures above this are noise for a probe; servers reject > 2 anyway. */
+export const MAX_TEMPERATURE = 2;
+/** A run bigger than this is almost surely a typo in N or samples. */
+export const MAX_RECORDS = 100_000;
+
+/** "0, 0.5,1" → [0, 0.5, 1]; duplicates dropped, order kept. null when something is not a number. */
+export function parseTemperatures(text: string): number[] | null {
+	const parts = text
+		.split(/[\s,;]+/)
+		.map((s) => s.trim())
+		.filter((s) => s !== '');
+	const out: number[] = [];
+	for (const p of parts) {
+		const t = Number(p);
+		if (!Number.isFinite(t)) return null;
+		if (!out.includes(t)) out.push(t);
+	}
+	return out;
+}
+
+export function conditionCount(v: RunFormValues): number {
+	const temps = parseTemperatures(v.temperatures) ?? [];
+	return planConditions({
+		temperatures: temps,
+		perturbations: v.perturbations,
+		samples: Math.max(0, Math.floor(v.samples))
+	}).length;
+}
+
+/** Everything that blocks a start, worded for the person filling the form. */
+export function formProblems(v: RunFormValues): string[] {
+	const problems: string[] = [];
+	if (!Number.isInteger(v.n) || v.n < 1) problems.push('N must be a whole number of at least 1.');
+	if (!Number.isInteger(v.seed) || v.seed < 0)
+		problems.push('The seed must be a whole number ≥ 0.');
+	const temps = parseTemperatures(v.temperatures);
+	if (temps === null)
+		problems.push('Temperatures must be numbers separated by commas, e.g. 0, 0.5, 1.');
+	else if (temps.length === 0) problems.push('Give at least one temperature.');
+	else if (temps.some((t) => t < 0 || t > MAX_TEMPERATURE)) {
+		problems.push(`Temperatures must be between 0 and ${MAX_TEMPERATURE}.`);
+	}
+	if (v.perturbations.length === 0) problems.push('Pick at least one perturbation.');
+	if (
+		v.perturbations.includes('truncate') &&
+		!(v.truncate_fraction > 0 && v.truncate_fraction <= 1)
+	) {
+		problems.push('The truncate fraction must be above 0 and at most 1.');
+	}
+	if (v.perturbations.includes('append') && v.append_text.trim() === '') {
+		problems.push('The appended text must not be empty.');
+	}
+	if (!Number.isInteger(v.samples) || v.samples < 1) {
+		problems.push('Samples per condition must be a whole number of at least 1.');
+	}
+	for (const [name, value] of [
+		['Max tokens per user turn', v.max_tokens],
+		['Max tokens per answer', v.answer_max_tokens]
+	] as const) {
+		if (!Number.isInteger(value) || value < 1) problems.push(`${name} must be a whole number ≥ 1.`);
+	}
+	if (problems.length === 0 && v.n * conditionCount(v) > MAX_RECORDS) {
+		problems.push(
+			`That is more than ${MAX_RECORDS.toLocaleString('en')} user turns; lower N or the conditions.`
+		);
+	}
+	return problems;
+}
+
+/** Sortable, readable and unique enough for one browser: "run-20260722-101530-3fa2". */
+export function newRunId(now: Date = new Date(), random: () => number = Math.random): string {
+	const pad = (n: number) => String(n).padStart(2, '0');
+	const stamp =
+		`${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-` +
+		`${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+	const tail = Math.floor(random() * 0x10000)
+		.toString(16)
+		.padStart(4, '0');
+	return `run-${stamp}-${tail}`;
+}
+
+export function buildConfig(
+	v: RunFormValues,
+	run: {
+		run_id: string;
+		dataset: string;
+		items: DatasetItem[];
+		generator: ModelRef;
+		judge: ModelRef;
+		/** Thinking applies only where the template understands it. */
+		thinking_supported: boolean;
+	}
+): ProbeConfig {
+	return {
+		run_id: run.run_id,
+		dataset: run.dataset,
+		generator: run.generator,
+		judge: run.judge,
+		judge_mode: v.judge_mode,
+		items: run.items,
+		seed: v.seed,
+		temperatures: parseTemperatures(v.temperatures) ?? [],
+		// Canonical order, whatever order the boxes were ticked in.
+		perturbations: PERTURBATIONS.filter((p) => v.perturbations.includes(p)),
+		samples: v.samples,
+		// The paper answers greedily; the probe varies only the user turn.
+		answer_temperature: 0,
+		top_p: 1,
+		max_tokens: v.max_tokens,
+		answer_max_tokens: v.answer_max_tokens,
+		thinking: run.thinking_supported && v.thinking,
+		truncate_fraction: v.truncate_fraction,
+		append_text: v.append_text,
+		date_string: DEFAULT_DATE_STRING
+	};
+}

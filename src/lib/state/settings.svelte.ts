@@ -1,0 +1,144 @@
+/**
+ * Engine settings shared by set-up and the playground: which engine, which models, where the chat
+ * template comes from. Preferences persist in localStorage; the API key stays in memory unless the
+ * user ticks "remember", and is never part of a run's manifest or an export.
+ */
+import { modelOption, type ModelOption } from '../app/models.ts';
+import type { EngineKind } from '../app/runInputs.ts';
+import type { TemplateSpec } from '../app/templates.ts';
+import { Persisted, browserStorage, type KeyValueStorage } from './persisted.svelte.ts';
+
+export type TemplateKind = 'repo' | 'url' | 'file';
+
+export interface TemplateFile {
+	name: string;
+	text: string;
+}
+
+export class EngineSettings {
+	readonly engine: Persisted<EngineKind>;
+	readonly baseUrl: Persisted<string>;
+	readonly modelId: Persisted<string>;
+	readonly judgeModelId: Persisted<string>;
+	/** Catalog keys (not ids): the variant follows the GPU's shader-f16 support. */
+	readonly generatorKey: Persisted<string>;
+	readonly judgeKey: Persisted<string>;
+	readonly templateKind: Persisted<TemplateKind>;
+	/** Empty: the catalog's repo (device) or the served model id when it looks like a repo. */
+	readonly templateRepo: Persisted<string>;
+	readonly templateUrl: Persisted<string>;
+	/** End-of-turn token for a bare .jinja template (it cannot carry its special tokens). */
+	readonly eosToken: Persisted<string>;
+	#templateFile = $state.raw<TemplateFile | null>(null);
+	#apiKey = $state('');
+	readonly #remember: Persisted<boolean>;
+	readonly #storedKey: Persisted<string>;
+
+	constructor(storage: KeyValueStorage | undefined = browserStorage()) {
+		const p = <T>(key: string, fallback: T) => new Persisted<T>(`utp:${key}`, fallback, storage);
+		this.engine = p<EngineKind>('engine', 'webllm');
+		this.baseUrl = p('base-url', 'http://127.0.0.1:8000/v1');
+		this.modelId = p('model-id', '');
+		this.judgeModelId = p('judge-model-id', '');
+		this.generatorKey = p('generator', 'qwen3-0.6b');
+		this.judgeKey = p('judge', 'qwen3-4b');
+		this.templateKind = p<TemplateKind>('template-kind', 'repo');
+		this.templateRepo = p('template-repo', '');
+		this.templateUrl = p('template-url', '');
+		this.eosToken = p('eos-token', '');
+		this.#remember = p('remember-key', false);
+		this.#storedKey = p('api-key', '');
+		this.#apiKey = this.#remember.current ? this.#storedKey.current : '';
+	}
+
+	get apiKey(): string {
+		return this.#apiKey;
+	}
+	set apiKey(value: string) {
+		this.#apiKey = value;
+		if (this.#remember.current) this.#storedKey.current = value;
+	}
+
+	/** Ticking stores the key; unticking erases the stored copy at once. */
+	get rememberKey(): boolean {
+		return this.#remember.current;
+	}
+	set rememberKey(value: boolean) {
+		this.#remember.current = value;
+		if (value) this.#storedKey.current = this.#apiKey;
+		else {
+			this.#storedKey.current = '';
+			this.#storedKey.forget();
+		}
+	}
+
+	get templateFile(): TemplateFile | null {
+		return this.#templateFile;
+	}
+	set templateFile(file: TemplateFile | null) {
+		this.#templateFile = file;
+	}
+
+	generator(gpu: { shaderF16: boolean }): ModelOption | undefined {
+		return modelOption(this.generatorKey.current, 'generator', gpu);
+	}
+
+	judge(gpu: { shaderF16: boolean }): ModelOption | undefined {
+		return modelOption(this.judgeKey.current, 'judge', gpu);
+	}
+
+	/** The generator's engine-specific id ('' when none is chosen). */
+	generatorId(gpu: { shaderF16: boolean }): string {
+		return this.engine.current === 'openai'
+			? this.modelId.current.trim()
+			: (this.generator(gpu)?.id ?? '');
+	}
+
+	judgeId(gpu: { shaderF16: boolean }): string {
+		return this.engine.current === 'openai'
+			? this.judgeModelId.current.trim() || this.modelId.current.trim()
+			: (this.judge(gpu)?.id ?? '');
+	}
+
+	/** Where the generator's chat template comes from, or null when nothing says. */
+	templateSpec(gpu: { shaderF16: boolean }): TemplateSpec | null {
+		const eos = this.eosToken.current.trim() || undefined;
+		switch (this.templateKind.current) {
+			case 'file': {
+				const f = this.#templateFile;
+				return f ? { kind: 'file', name: f.name, text: f.text, eos_token: eos } : null;
+			}
+			case 'url': {
+				const url = this.templateUrl.current.trim();
+				return url ? { kind: 'url', url, eos_token: eos } : null;
+			}
+			case 'repo': {
+				const typed = this.templateRepo.current.trim();
+				if (typed) return { kind: 'repo', repos: [typed] };
+				if (this.engine.current === 'webllm') {
+					const g = this.generator(gpu);
+					// The original repo first: the probe is about the model's own template.
+					return g ? { kind: 'repo', repos: [g.template_repo, g.mlc_repo] } : null;
+				}
+				const model = this.modelId.current.trim();
+				return model.includes('/') ? { kind: 'repo', repos: [model] } : null;
+			}
+		}
+	}
+
+	/** A short description of the template source, for the manifest-side display. */
+	templateLabel(gpu: { shaderF16: boolean }): string {
+		const spec = this.templateSpec(gpu);
+		if (!spec) return 'none';
+		if (spec.kind === 'repo') return spec.repos[0];
+		return spec.kind === 'url' ? spec.url : spec.name;
+	}
+}
+
+let shared: EngineSettings | undefined;
+
+/** The page's settings, read from localStorage on first use. */
+export function useSettings(): EngineSettings {
+	shared ??= new EngineSettings();
+	return shared;
+}
