@@ -21,6 +21,12 @@ export interface DeviceBenchRequest {
 	template: ChatTemplate;
 }
 
+/**
+ * The request, or a function that prepares it when the button is pressed: so mounting the
+ * component neither starts the engine's worker nor fetches a template.
+ */
+export type DeviceBenchSource = DeviceBenchRequest | (() => Promise<DeviceBenchRequest>);
+
 export type DeviceBenchStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
 export interface DeviceBenchFailure {
@@ -109,10 +115,11 @@ export class DeviceBench {
 	}
 
 	/**
-	 * Runs the benchmark and stores its result. Never rejects: failures land in `error`.
+	 * Prepares the request if given a function, runs the benchmark and stores its result.
+	 * Never rejects: failures (a template that will not load, an engine error) land in `error`.
 	 * A second call while one runs is ignored.
 	 */
-	async run(req: DeviceBenchRequest): Promise<void> {
+	async run(source: DeviceBenchSource): Promise<void> {
 		if (this.#status === 'running') return;
 		const abort = new AbortController();
 		this.#abort = abort;
@@ -120,6 +127,7 @@ export class DeviceBench {
 		this.#error = null;
 		this.#progress = null;
 		try {
+			const req = typeof source === 'function' ? await source() : source;
 			const gpu = await (this.#deps.gpu ?? probeGpu)();
 			const result = await benchmarkDevice({
 				engine: req.engine,

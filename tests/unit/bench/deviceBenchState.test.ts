@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ProbeDB } from '../../../src/lib/db/schema.ts';
 import type { GpuReport } from '../../../src/lib/engines/webllm/gpu.ts';
 import { EngineError } from '../../../src/lib/probe/engine.ts';
+import { TemplateError } from '../../../src/lib/probe/template.ts';
 import {
 	DeviceBench,
 	describeDevice,
@@ -88,6 +89,26 @@ describe('DeviceBench state', () => {
 			recovery: 'Reload.'
 		});
 		expect(await db.benchmarks.count()).toBe(0);
+	});
+
+	it('prepares a lazy request only when run, and reports a preparation failure', async () => {
+		const { bench, request } = setup();
+		let prepared = 0;
+		await bench.run(async () => {
+			prepared++;
+			return request;
+		});
+		expect(prepared).toBe(1);
+		expect(bench.status).toBe('done');
+
+		await bench.run(async () => {
+			throw new TemplateError('Qwen/Qwen3-0.6B: no chat template found');
+		});
+		expect(bench.status).toBe('failed');
+		expect(bench.error).toEqual({
+			name: 'TemplateError',
+			message: 'Qwen/Qwen3-0.6B: no chat template found'
+		});
 	});
 
 	it('ends as cancelled, not failed, when cancelled while running', async () => {
