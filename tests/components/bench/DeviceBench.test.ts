@@ -55,7 +55,7 @@ describe('DeviceBench component', () => {
 	});
 
 	it('runs, shows the figures with the adapter, and copies them as JSON', async () => {
-		const writeText = vi.fn(async () => {});
+		const writeText = vi.fn(async (_text: string) => {});
 		vi.stubGlobal('navigator', { clipboard: { writeText } });
 		const { bench, request } = setup();
 		render(DeviceBenchView, { bench, request });
@@ -66,7 +66,7 @@ describe('DeviceBench component', () => {
 
 		await fireEvent.click(screen.getByRole('button', { name: 'Copy as JSON' }));
 		await waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));
-		const copied = JSON.parse(writeText.mock.calls[0][0] as string);
+		const copied = JSON.parse(writeText.mock.calls[0][0]);
 		expect(copied).toMatchObject({ model_id: 'gen-model', device: { vendor: 'acme' } });
 		expect(copied.results.decode_tps).toBe(bench.result?.results.decode_tps);
 		expect(screen.getByText('Copied.')).toBeTruthy();
