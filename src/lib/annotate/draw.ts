@@ -72,3 +72,19 @@ export function drawKeys(
 	const rank = new Map(keys.map((k) => [k, hashSeed(seed, 'order', k)]));
 	return keys.sort((a, b) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0) || (a < b ? -1 : 1));
 }
+
+/**
+ * Draw settings from a link's query (#/annotate/ID?n=40&seed=3), so a teacher can hand the whole
+ * class one link and everyone labels the same items. Missing or invalid values fall back.
+ */
+export function drawSettingsFrom(
+	params: Readonly<Record<string, string>>,
+	fallback: { size: number; seed: number } = { size: DEFAULT_DRAW_SIZE, seed: 0 }
+): { size: number; seed: number } {
+	const size = Number(params.n);
+	const seed = Number(params.seed);
+	return {
+		size: params.n !== undefined && Number.isInteger(size) && size >= 1 ? size : fallback.size,
+		seed: params.seed !== undefined && Number.isInteger(seed) ? seed : fallback.seed
+	};
+}

@@ -4,6 +4,7 @@
  * state/annotation.svelte.ts holds this and writes to the database; everything here runs in Node.
  */
 import type { Annotation } from '../probe/exchange.ts';
+import type { ProbeRecord } from '../probe/types.ts';
 
 export interface Queue {
 	/** The whole draw, in its seeded order: the same for every annotator. */
@@ -20,7 +21,7 @@ export function doneKeys(annotations: readonly Annotation[], annotator: string):
 }
 
 /** Items already labeled by this annotator, in any session, are not shown again. */
-export function startQueue(draw: readonly string[], done: ReadonlySet<string>): Queue {
+export function startQueue(draw: readonly string[], done: ReadonlySet<string> = new Set()): Queue {
 	const inDraw = new Set(draw);
 	return {
 		draw,
@@ -66,4 +67,14 @@ export interface Progress {
 
 export function progress(q: Queue): Progress {
 	return { done: q.done.size, total: q.draw.length };
+}
+
+/** Records by key, for showing the current item. */
+export function indexByKey(records: readonly ProbeRecord[]): ReadonlyMap<string, ProbeRecord> {
+	return new Map(records.map((r) => [r.key, r]));
+}
+
+/** The default clock for created_at. */
+export function isoNow(): string {
+	return new Date().toISOString();
 }

@@ -1,0 +1,224 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DexieRunStore } from '../../src/lib/db/runs.ts';
+import { createDB, type ProbeDB } from '../../src/lib/db/schema.ts';
+import { LABELS, type Label, type ProbeRecord } from '../../src/lib/probe/types.ts';
+import AnnotateView from '../../src/views/annotate/AnnotateView.svelte';
+import { makeManifest, makeRecord } from '../unit/db/factories.ts';
+
+// The view reaches the database through the app's services; give it a private in-memory one.
+const dbRef = vi.hoisted(() => ({ current: undefined as ProbeDB | undefined }));
+vi.mock('../../src/lib/app/services.ts', () => ({ db: () => dbRef.current }));
+
+const MODEL = 'Secret-Model-7B-q4f16_1-MLC';
+const MACHINE_LABELS: Label[] = LABELS.filter((l) => l !== 'judge_error');
+
+/** 12 turns at T=0.7, truncated; every machine-side field carries a marker the DOM must not show. */
+function run(): ProbeRecord[] {
+	return Array.from({ length: 12 }, (_, i) =>
+		makeRecord({
+			run_id: 'run-a',
+			item_id: `gsm8k-${i}`,
+			temperature: 0.7,
+			perturbation: 'truncate',
+			question: `Question number ${i}?`,
+			answer: `FULL-ANSWER-${i}`,
+			perturbed_answer: `Seen answer ${i}`,
+			user_turn: `User turn ${i}`,
+			judge_label: MACHINE_LABELS[i % MACHINE_LABELS.length],
+			label: MACHINE_LABELS[i % MACHINE_LABELS.length],
+			judge_rationale: `JUDGE-RATIONALE-${i}`,
+			rule_label: i % 3 === 0 ? 'degenerate' : 'undecided',
+			rule_reason: `RULE-REASON-${i}`
+		})
+	);
+}
+
+beforeEach(async () => {
+	sessionStorage.clear();
+	dbRef.current = createDB(`annotate-view-${Math.random()}`, {
+		indexedDB: new IDBFactory(),
+		IDBKeyRange
+	});
+	const manifest = makeManifest({ run_id: 'run-a' });
+	manifest.config.generator = { id: MODEL };
+	await new DexieRunStore(dbRef.current).importRun({ manifest, records: run() });
+});
+
+afterEach(() => {
+	cleanup();
+	dbRef.current?.close();
+});
+
+const press = (key: string, init: Partial<KeyboardEventInit> = {}) =>
+	fireEvent.keyDown(window, { key, ...init });
+
+const shownTurn = () =>
+	within(screen.getByTestId('annotate-item')).getByText(/^User turn \d+$/).textContent;
+
+async function startAs(name: string, params: Record<string, string> = {}) {
+	const view = render(AnnotateView, { id: 'run-a', params });
+	const input = await screen.findByTestId('annotator-name');
+	await fireEvent.input(input, { target: { value: name } });
+	await fireEvent.click(screen.getByTestId('annotate-start'));
+	await screen.findByTestId('annotate-item');
+	return view;
+}
+
+async function stored(): Promise<{ annotator: string; key: string; label: Label }[]> {
+	return (await dbRef.current?.annotations.toArray()) ?? [];
+}
+
+async function openAgreement() {
+	await fireEvent.click(screen.getByRole('link', { name: 'Agreement' }));
+	return screen.findByTestId('kappa-table');
+}
+
+describe('AnnotateView, annotating', () => {
+	it('hides the model, temperature, perturbation and every machine label', async () => {
+		await startAs('ana');
+		const text = document.body.textContent ?? '';
+		expect(shownTurn()).toMatch(/^User turn \d+$/);
+		expect(text).toMatch(/Seen answer \d+/); // the answer the model saw…
+		expect(text).not.toMatch(/FULL-ANSWER/); // …not the original one
+		for (const hidden of [MODEL, '0.7', 'truncate', 'JUDGE-RATIONALE', 'RULE-REASON', 'gsm8k-']) {
+			expect(text).not.toContain(hidden);
+		}
+		for (const label of LABELS) expect(document.body.innerHTML).not.toContain(label);
+		expect(screen.queryByTestId('kappa-table')).toBeNull();
+	});
+
+	it('labels with the keyboard alone, writes each label at once, and updates the κ table', async () => {
+		await startAs('ana');
+		expect(screen.getByTestId('annotate-progress').textContent).toBe('0 of 12 labeled');
+		const first = shownTurn();
+		await press('1');
+		await press('3');
+		await press('6');
+		expect(screen.getByTestId('annotate-progress').textContent).toBe('3 of 12 labeled');
+		expect(shownTurn()).not.toBe(first);
+		await waitFor(async () => expect(await stored()).toHaveLength(3));
+		expect((await stored()).map((a) => a.label)).toEqual([
+			'genuine_followup',
+			'assistant_restatement',
+			'degenerate'
+		]);
+
+		const n = (table: HTMLElement, pair: string) =>
+			table.querySelector(`[data-pair="${pair}"] [data-col="n"]`)?.textContent;
+		const table = await openAgreement();
+		expect(n(table, 'human:ana|judge')).toBe('3');
+		expect(n(table, 'judge|rules')).toBe('12');
+
+		await fireEvent.click(screen.getByRole('link', { name: 'Annotate' }));
+		await screen.findByTestId('annotate-item');
+		await press('2');
+		await press('2');
+		expect(n(await openAgreement(), 'human:ana|judge')).toBe('5');
+	});
+
+	it('ignores keys typed into a text field and held-down repeats', async () => {
+		render(AnnotateView, { id: 'run-a', params: {} });
+		const input = await screen.findByTestId('annotator-name');
+		await fireEvent.keyDown(input, { key: '1' });
+		await fireEvent.input(input, { target: { value: 'ana' } });
+		await fireEvent.click(screen.getByTestId('annotate-start'));
+		await screen.findByTestId('annotate-item');
+		await press('1', { repeat: true });
+		expect(screen.getByTestId('annotate-progress').textContent).toBe('0 of 12 labeled');
+		expect(await stored()).toEqual([]);
+	});
+
+	it('undoes the last label with u or Ctrl+Z and shows that item again', async () => {
+		await startAs('ana');
+		await press('1');
+		const second = shownTurn();
+		await press('4');
+		await press('u');
+		expect(shownTurn()).toBe(second);
+		expect(screen.getByTestId('annotate-progress').textContent).toBe('1 of 12 labeled');
+		await waitFor(async () => expect(await stored()).toHaveLength(1));
+		await press('z', { ctrlKey: true });
+		expect(screen.getByTestId('annotate-progress').textContent).toBe('0 of 12 labeled');
+		await waitFor(async () => expect(await stored()).toHaveLength(0));
+	});
+
+	it('skips with s and toggles the label guide with ?', async () => {
+		await startAs('ana');
+		const first = shownTurn();
+		await press('s');
+		expect(shownTurn()).not.toBe(first);
+		expect(screen.queryByTestId('label-help')).toBeNull();
+		await press('?');
+		expect(screen.getByTestId('label-help').textContent).toContain('Prompt restatement');
+		await press('?');
+		expect(screen.queryByTestId('label-help')).toBeNull();
+	});
+
+	it('shows two annotators the same items, and never an item someone labeled again', async () => {
+		const ana = await startAs('ana');
+		const anaFirst = shownTurn();
+		await press('1');
+		const anaSecond = shownTurn();
+		await press('2');
+		await waitFor(async () => expect(await stored()).toHaveLength(2));
+		ana.unmount();
+
+		sessionStorage.clear(); // another person at the same computer
+		const bo = await startAs('bo');
+		expect(shownTurn()).toBe(anaFirst);
+		bo.unmount();
+
+		sessionStorage.clear();
+		await startAs('ana');
+		expect(screen.getByTestId('annotate-progress').textContent).toBe('2 of 12 labeled');
+		expect([anaFirst, anaSecond]).not.toContain(shownTurn());
+	});
+
+	it('remembers the name for the browser session', async () => {
+		const first = await startAs('ana');
+		first.unmount();
+		render(AnnotateView, { id: 'run-a', params: {} });
+		await screen.findByTestId('annotate-item');
+		expect(screen.queryByTestId('annotator-name')).toBeNull();
+		expect(document.body.textContent).toContain('ana');
+	});
+});
+
+describe('AnnotateView, agreement', () => {
+	it('opens from a link with a κ row per pair, a confusion matrix and disagreements', async () => {
+		await dbRef.current?.annotations.bulkAdd(
+			run()
+				.slice(0, 6)
+				.map((r, i) => ({
+					run_id: 'run-a',
+					key: r.key,
+					annotator: 'ana',
+					// ana agrees with the judge on the first four, not on the last two.
+					label: i < 4 ? (r.judge_label as Label) : 'genuine_followup',
+					created_at: `2026-01-01T00:00:0${i}.000Z`
+				})) as never
+		);
+		render(AnnotateView, { id: 'run-a', params: { tab: 'agreement' } });
+		const table = await screen.findByTestId('kappa-table');
+		const pairs = [...table.querySelectorAll('[data-testid="kappa-row"]')].map((r) =>
+			r.getAttribute('data-pair')
+		);
+		expect(pairs).toEqual([
+			'human:ana|judge',
+			'human:ana|hybrid',
+			'human:ana|rules',
+			'judge|hybrid',
+			'judge|rules',
+			'hybrid|rules'
+		]);
+		expect(screen.getByTestId('confusion-matrix')).toBeTruthy();
+		const list = screen.getByTestId('disagreements');
+		expect(list.textContent).toContain('2 disagreements');
+		// Items 4 and 5 (meta_planning, degenerate by the judge) with the judge's reasons.
+		expect(list.textContent).toContain('JUDGE-RATIONALE-4');
+		expect(list.textContent).toContain('RULE-REASON-5');
+		expect(screen.getByTestId('mode-advice').textContent).toMatch(/labels/);
+	});
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { drawSettingsFrom } from '../../../src/lib/annotate/draw.ts';
+import {
+	agreementReport,
+	categoryTitle,
+	defaultPair,
+	labelerTitle
+} from '../../../src/lib/annotate/report.ts';
+import type { Annotation } from '../../../src/lib/probe/exchange.ts';
+import { probeRecord } from '../../helpers/probeFactories.ts';
+
+const records = ['a', 'b', 'c'].map((k, i) =>
+	probeRecord({
+		key: k,
+		judge_label: i === 0 ? 'degenerate' : 'genuine_followup',
+		rule_label: i === 0 ? 'degenerate' : 'undecided'
+	})
+);
+const note = (annotator: string, key: string): Annotation => ({
+	run_id: 'run-1',
+	key,
+	annotator,
+	label: 'genuine_followup',
+	created_at: '2026-01-01T00:00:00.000Z'
+});
+
+describe('agreementReport', () => {
+	it('includes hybrid, orders humans first, and lists annotators', () => {
+		const r = agreementReport(records, [note('bo', 'a'), note('ana', 'b')], { reps: 20 });
+		expect(r.annotators).toEqual(['ana', 'bo']);
+		expect(r.pairs.map((p) => p.id)).toEqual([
+			'human:ana|judge',
+			'human:ana|hybrid',
+			'human:ana|rules',
+			'human:bo|judge',
+			'human:bo|hybrid',
+			'human:bo|rules',
+			'judge|hybrid',
+			'judge|rules',
+			'hybrid|rules'
+		]);
+		expect(r.modes.full.map((m) => m.mode)).toEqual(['rules', 'llm', 'hybrid']);
+	});
+
+	it('shows a human against the judge first, or the machines when nobody labeled', () => {
+		const r = agreementReport(records, [note('ana', 'b')], { reps: 10 });
+		expect(defaultPair(r.pairs)?.id).toBe('human:ana|judge');
+		expect(defaultPair(agreementReport(records, [], { reps: 10 }).pairs)?.id).toBe('judge|hybrid');
+		expect(defaultPair([])).toBe(undefined);
+	});
+});
+
+describe('names for people', () => {
+	it.each([
+		['human:ana', 'ana'],
+		['judge', 'LLM judge'],
+		['hybrid', 'hybrid (rules, then judge)'],
+		['rules', 'rules']
+	])('calls %s "%s"', (name, title) => expect(labelerTitle(name)).toBe(title));
+
+	it('titles categories', () => {
+		expect(categoryTitle('meta_planning')).toBe('Meta-planning');
+		expect(categoryTitle('not_genuine')).toBe('Not genuine');
+	});
+});
+
+describe('drawSettingsFrom', () => {
+	it.each<[Record<string, string>, { size: number; seed: number }]>([
+		[{}, { size: 30, seed: 0 }],
+		[
+			{ n: '12', seed: '7' },
+			{ size: 12, seed: 7 }
+		],
+		[
+			{ n: '0', seed: 'x' },
+			{ size: 30, seed: 0 }
+		],
+		[
+			{ n: '2.5', seed: '-3' },
+			{ size: 30, seed: -3 }
+		]
+	])('reads %j', (params, expected) => expect(drawSettingsFrom(params)).toEqual(expected));
+});
