@@ -2,6 +2,7 @@
  * The sample browser's filter: pure, so 10,000 records filter in a few milliseconds inside one
  * `$derived` and the rules are tested without a DOM.
  */
+import { PERTURBATIONS } from '../probe/types.ts';
 import type { Label, Perturbation, ProbeRecord } from '../probe/types.ts';
 
 export type Correctness = 'all' | 'correct' | 'incorrect' | 'unscored';
@@ -95,4 +96,15 @@ export function siblings(
 				a.perturbation.localeCompare(b.perturbation) ||
 				a.sample - b.sample
 		);
+}
+
+/** The temperatures a run has, ascending, for the filter menu. */
+export function presentTemperatures(records: readonly ProbeRecord[]): number[] {
+	return [...new Set(records.map((r) => r.temperature))].sort((a, b) => a - b);
+}
+
+/** The perturbations a run has, in the paper's order. */
+export function presentPerturbations(records: readonly ProbeRecord[]): Perturbation[] {
+	const present = new Set(records.map((r) => r.perturbation));
+	return PERTURBATIONS.filter((p) => present.has(p));
 }

@@ -1,0 +1,317 @@
+/**
+ * The runs view's state: the stored runs with their counts, delete, compare two, export and
+ * import. Counts and rates come from index queries (recordsPage totals), so listing runs never
+ * reads their records; only compare and export do.
+ */
+import { RunExistsError } from '../db/errors.ts';
+import type { PageRequest, RecordPage } from '../db/query.ts';
+import type { RunRow, RunStatus } from '../db/schema.ts';
+import type { ImportConflict } from '../db/transfer.ts';
+import {
+	bundleToFiles,
+	ExchangeError,
+	filesToBundle,
+	parseAnswersJsonl,
+	recordsToCsv
+} from '../probe/exchange.ts';
+import type { RunBundle } from '../probe/exchange.ts';
+import type { ProbeRecord } from '../probe/types.ts';
+import { summarize, wilson } from '../stats/aggregate.ts';
+import type { Rate } from '../stats/aggregate.ts';
+import { compareRuns, exportFileName, pickRunFiles } from './runsData.ts';
+import type { CompareRow, ExportKind } from './runsData.ts';
+
+/** The slice of DexieRunStore this view uses. */
+export interface RunsSource {
+	listRuns(): Promise<RunRow[]>;
+	countRecords(runId: string): Promise<number>;
+	recordsPage(runId: string, req: PageRequest): Promise<RecordPage>;
+	getRecords(runId: string): Promise<ProbeRecord[]>;
+	deleteRun(runId: string): Promise<void>;
+	exportRun(runId: string): Promise<RunBundle>;
+	importRun(bundle: RunBundle, opts?: { onConflict?: ImportConflict }): Promise<string>;
+}
+
+export interface RunEntry {
+	run_id: string;
+	model: string;
+	dataset: string;
+	created_at: string;
+	status: RunStatus;
+	/** null while counting. */
+	records: number | null;
+	/** Over all conditions; null while counting. */
+	followup: Rate | null;
+	pending: number | null;
+}
+
+export interface DownloadFile {
+	name: string;
+	text: string;
+	type: string;
+}
+
+/** What went wrong with an import; `conflict` is the stored run_id a copy or replace resolves. */
+export interface ImportFailure {
+	message: string;
+	problems: string[];
+	conflict?: string;
+}
+
+export interface Comparison {
+	a: { run_id: string; name: string };
+	b: { run_id: string; name: string };
+	rows: CompareRow[];
+}
+
+/** A picked file: the browser's File, or anything with a name and text in tests. */
+export interface FileLike {
+	name: string;
+	text(): Promise<string>;
+}
+
+const MIME: Record<ExportKind, string> = {
+	jsonl: 'application/x-ndjson',
+	manifest: 'application/json',
+	csv: 'text/csv'
+};
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+function entryOf(row: RunRow): RunEntry {
+	return {
+		run_id: row.run_id,
+		model: row.manifest.config.generator.id,
+		dataset: row.manifest.config.dataset,
+		created_at: row.created_at,
+		status: row.status,
+		records: null,
+		followup: null,
+		pending: null
+	};
+}
+
+export class RunsState {
+	#status = $state<'loading' | 'ready' | 'failed'>('loading');
+	#error = $state<string | null>(null);
+	#runs = $state.raw<RunEntry[]>([]);
+	#selected = $state.raw<string[]>([]);
+	#comparison = $state.raw<Comparison | null>(null);
+	#importing = $state(false);
+	#importFailure = $state.raw<ImportFailure | null>(null);
+	#imported = $state<string | null>(null);
+	/** The parsed bundle waiting for a conflict decision (copy or replace). */
+	#pending: RunBundle | null = null;
+
+	readonly #source: RunsSource;
+	readonly #save: (file: DownloadFile) => void;
+
+	/** `save` hands a file to the person (a download in the browser). */
+	constructor(source: RunsSource, save: (file: DownloadFile) => void) {
+		this.#source = source;
+		this.#save = save;
+	}
+
+	get status() {
+		return this.#status;
+	}
+	get error(): string | null {
+		return this.#error;
+	}
+	get runs(): RunEntry[] {
+		return this.#runs;
+	}
+	/** At most two run ids, oldest pick first. */
+	get selected(): string[] {
+		return this.#selected;
+	}
+	get comparison(): Comparison | null {
+		return this.#comparison;
+	}
+	get importing(): boolean {
+		return this.#importing;
+	}
+	get importFailure(): ImportFailure | null {
+		return this.#importFailure;
+	}
+	/** The run_id of the last successful import, for a confirmation. */
+	get imported(): string | null {
+		return this.#imported;
+	}
+
+	/** Lists runs at once, then fills in counts and rates run by run. Never throws. */
+	async load(): Promise<void> {
+		try {
+			const rows = await this.#source.listRuns();
+			this.#runs = rows.map(entryOf);
+			this.#selected = this.#selected.filter((id) => rows.some((r) => r.run_id === id));
+			this.#status = 'ready';
+			for (const row of rows) await this.#count(row.run_id);
+		} catch (e) {
+			this.#status = 'failed';
+			this.#error = message(e);
+		}
+	}
+
+	async #count(runId: string): Promise<void> {
+		const total = (label: 'genuine_followup' | 'pending') =>
+			this.#source.recordsPage(runId, { offset: 0, limit: 0, filter: { label } });
+		const [records, followups, pending] = await Promise.all([
+			this.#source.countRecords(runId),
+			total('genuine_followup'),
+			total('pending')
+		]);
+		const followup = wilson(followups.total, records - pending.total);
+		this.#runs = this.#runs.map((r) =>
+			r.run_id === runId ? { ...r, records, followup, pending: pending.total } : r
+		);
+	}
+
+	/** Deletes the run with everything it holds. */
+	async remove(runId: string): Promise<void> {
+		await this.#source.deleteRun(runId);
+		this.#runs = this.#runs.filter((r) => r.run_id !== runId);
+		this.#selected = this.#selected.filter((id) => id !== runId);
+		const c = this.#comparison;
+		if (c && (c.a.run_id === runId || c.b.run_id === runId)) this.#comparison = null;
+	}
+
+	/** Picks a run for comparison (again: unpicks); a third pick replaces the older one. */
+	toggleSelected(runId: string): void {
+		const s = this.#selected;
+		this.#selected = s.includes(runId) ? s.filter((id) => id !== runId) : [...s, runId].slice(-2);
+	}
+
+	/** Compares the two picked runs condition by condition. */
+	async compare(): Promise<void> {
+		const [a, b] = this.#selected;
+		if (a === undefined || b === undefined) return;
+		const [ra, rb] = await Promise.all([this.#source.getRecords(a), this.#source.getRecords(b)]);
+		const name = (id: string) => {
+			const run = this.#runs.find((r) => r.run_id === id);
+			return run ? `${run.model} · ${run.dataset}` : id;
+		};
+		this.#comparison = {
+			a: { run_id: a, name: name(a) },
+			b: { run_id: b, name: name(b) },
+			rows: compareRuns(summarize(ra), summarize(rb))
+		};
+	}
+
+	closeComparison(): void {
+		this.#comparison = null;
+	}
+
+	/**
+	 * Hands one file of the run to `save`. Secrets never leave: the exchange format strips them.
+	 * @throws RunNotFoundError if the run was deleted meanwhile.
+	 */
+	async exportFile(runId: string, kind: ExportKind): Promise<void> {
+		const bundle = await this.#source.exportRun(runId);
+		const text =
+			kind === 'csv'
+				? recordsToCsv(bundle.records)
+				: bundleToFiles(bundle)[kind === 'jsonl' ? 'jsonl' : 'manifest'];
+		this.#save({ name: exportFileName(runId, kind), text, type: MIME[kind] });
+	}
+
+	/**
+	 * Imports a run from its picked files (records .jsonl + .manifest.json, optionally the CLI's
+	 * .answers.jsonl): all of it or nothing. Failures land in `importFailure`, never thrown.
+	 */
+	async importFiles(files: readonly FileLike[]): Promise<void> {
+		this.#importFailure = null;
+		this.#imported = null;
+		this.#pending = null;
+		const picked = pickRunFiles(files);
+		if (picked.problems.length > 0 || !picked.records || !picked.manifest) {
+			this.#importFailure = {
+				message: 'Pick the two files of one run: its records (.jsonl) and its manifest.',
+				problems: picked.problems
+			};
+			return;
+		}
+		const { records, manifest, answers } = picked;
+		this.#importing = true;
+		try {
+			const [jsonl, manifestText, answersText] = await Promise.all([
+				records.text(),
+				manifest.text(),
+				answers?.text()
+			]);
+			const bundle = located(
+				() => filesToBundle(jsonl, manifestText),
+				(p) =>
+					p.startsWith('line ')
+						? `${records.name}, ${p}`
+						: `${manifest.name}: ${p.replace(/^manifest: /, '')}`
+			);
+			if (answers && answersText !== undefined && (bundle.answers ?? []).length === 0) {
+				const parsed = located(
+					() => parseAnswersJsonl(answersText),
+					(p) => `${answers.name}, ${p}`
+				);
+				bundle.answers = parsed.answers;
+			}
+			await this.#store(bundle, 'refuse');
+		} catch (e) {
+			this.#importFailure = failureOf(e);
+		} finally {
+			this.#importing = false;
+		}
+	}
+
+	/** After a conflict: store the waiting bundle as a copy, or over the stored run. */
+	async resolveConflict(choice: 'rename' | 'replace'): Promise<void> {
+		const bundle = this.#pending;
+		if (!bundle) return;
+		this.#importing = true;
+		try {
+			await this.#store(bundle, choice);
+		} catch (e) {
+			this.#importFailure = failureOf(e);
+		} finally {
+			this.#importing = false;
+		}
+	}
+
+	dismissImport(): void {
+		this.#importFailure = null;
+		this.#pending = null;
+	}
+
+	async #store(bundle: RunBundle, onConflict: ImportConflict): Promise<void> {
+		try {
+			const runId = await this.#source.importRun(bundle, { onConflict });
+			this.#pending = null;
+			this.#importFailure = null;
+			this.#imported = runId;
+			await this.load();
+		} catch (e) {
+			if (!(e instanceof RunExistsError)) throw e;
+			this.#pending = bundle;
+			this.#importFailure = { message: e.message, problems: [], conflict: e.run_id };
+		}
+	}
+}
+
+/** Runs a parser and names the file in each problem it reports ("run.jsonl, line 3: …"). */
+function located<T>(parse: () => T, where: (problem: string) => string): T {
+	try {
+		return parse();
+	} catch (e) {
+		if (e instanceof ExchangeError) throw new ExchangeError(e.problems.map(where));
+		throw e;
+	}
+}
+
+function failureOf(e: unknown): ImportFailure {
+	if (e instanceof ExchangeError) {
+		const n = e.problems.length;
+		return {
+			message: `Nothing was imported: the files have ${n === 1 ? 'a problem' : `${n} problems`}.`,
+			problems: e.problems
+		};
+	}
+	return { message: `Nothing was imported: ${message(e)}`, problems: [] };
+}

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import type { RunRow } from '../../../src/lib/db/schema.ts';
+import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
+import { summarize } from '../../../src/lib/stats/aggregate.ts';
+import { PAPER_FIGURES } from '../../../src/lib/state/paperFigures.ts';
+import { ResultsState, type ResultsSource } from '../../../src/lib/state/results.svelte.ts';
+import { overall, perturbationDeltas } from '../../../src/lib/state/resultsData.ts';
+import { SampleBrowser } from '../../../src/lib/state/samples.svelte.ts';
+import { makeManifest } from '../db/factories.ts';
+import { syntheticRun } from '../stats/records.ts';
+
+function runRow(runId: string, created_at: string, dataset = 'gsm8k'): RunRow {
+	const manifest = makeManifest({ run_id: runId, created_at });
+	manifest.config.dataset = dataset;
+	return { run_id: runId, manifest, status: 'done', created_at, updated_at: created_at };
+}
+
+function recordsOf(runId: string, seed: number): ProbeRecord[] {
+	return syntheticRun({
+		seed,
+		items: 20,
+		samples: 2,
+		temperatures: [0, 1],
+		perturbations: ['none', 'truncate'],
+		pending: 0.05
+	}).map((r) => ({ ...r, run_id: runId }));
+}
+
+/** An in-memory source that counts what it is asked for. */
+function source(runs: RunRow[], records: Map<string, ProbeRecord[]>) {
+	const reads: string[] = [];
+	const s: ResultsSource = {
+		getRun: async (id) => runs.find((r) => r.run_id === id),
+		getRecords: async (id) => {
+			reads.push(id);
+			return records.get(id) ?? [];
+		},
+		listRuns: async () => runs.slice().sort((a, b) => b.created_at.localeCompare(a.created_at))
+	};
+	return { s, reads };
+}
+
+const RUNS = [
+	runRow('a', '2026-05-03T00:00:00Z'),
+	runRow('b', '2026-05-02T00:00:00Z'),
+	runRow('c', '2026-05-01T00:00:00Z')
+];
+const RECORDS = new Map(RUNS.map((r, i) => [r.run_id, recordsOf(r.run_id, i + 1)]));
+
+describe('ResultsState', () => {
+	it('derives the table and the headline from the run records', async () => {
+		const { s } = source(RUNS, RECORDS);
+		const state = new ResultsState(s, { later: () => undefined });
+		await state.load('a');
+		expect(state.status).toBe('ready');
+		expect(state.summaries).toEqual(summarize(RECORDS.get('a') ?? []));
+		expect(state.overall).toEqual(overall(RECORDS.get('a') ?? []));
+		expect(state.paired).toBeNull();
+		expect(state.runPoints.map((p) => p.name)).toEqual([
+			'Qwen3-0.6B-q4f16_1-MLC · gsm8k, this run (T=0)'
+		]);
+	});
+
+	it('computes paired deltas and other runs only in the deferred step', async () => {
+		const { s, reads } = source(RUNS, RECORDS);
+		let deferred: (() => void) | undefined;
+		const state = new ResultsState(s, { later: (work) => (deferred = work), otherRuns: 1 });
+		await state.load('a');
+		expect(reads).toEqual(['a']);
+		deferred?.();
+		await new Promise((r) => setTimeout(r, 0));
+		expect(state.paired).toEqual(perturbationDeltas(RECORDS.get('a') ?? [], 42));
+		// Only the newest other run, as otherRuns allows.
+		expect(reads).toEqual(['a', 'b']);
+		expect(state.runPoints).toHaveLength(2);
+		expect(state.runPoints[1].name).toContain('2026-05-02');
+	});
+
+	it('overlays the paper points of the run benchmark only while the toggle is on', async () => {
+		const { s } = source(RUNS, RECORDS);
+		const state = new ResultsState(s, { later: () => undefined });
+		await state.load('a');
+		expect(state.overlay).toEqual([]);
+		state.setShowPaper(true);
+		const gsm = PAPER_FIGURES.points.filter((p) => p.benchmark === 'GSM8K');
+		expect(state.overlay).toEqual(gsm);
+		state.setShowPaper(false);
+		expect(state.overlay).toEqual([]);
+	});
+
+	it('reports a missing run and a failing store without throwing', async () => {
+		const { s } = source(RUNS, RECORDS);
+		const missing = new ResultsState(s, { later: () => undefined });
+		await missing.load('nope');
+		expect(missing.status).toBe('missing');
+
+		const broken = new ResultsState(
+			{ ...s, getRecords: () => Promise.reject(new Error('disk on fire')) },
+			{ later: () => undefined }
+		);
+		await broken.load('a');
+		expect(broken.status).toBe('failed');
+		expect(broken.error).toBe('disk on fire');
+	});
+
+	it('keeps the newest load when an older one resolves last', async () => {
+		const { s } = source(RUNS, RECORDS);
+		let release: () => void = () => undefined;
+		const slow: ResultsSource = {
+			...s,
+			getRecords: async (id) => {
+				if (id === 'a') await new Promise<void>((r) => (release = r));
+				return s.getRecords(id);
+			}
+		};
+		const state = new ResultsState(slow, { later: () => undefined });
+		const first = state.load('a');
+		await state.load('b');
+		release();
+		await first;
+		expect(state.run?.run_id).toBe('b');
+		expect(state.summaries).toEqual(summarize(RECORDS.get('b') ?? []));
+	});
+});
+
+describe('SampleBrowser', () => {
+	const records = RECORDS.get('a') ?? [];
+
+	it('filters, selects and lists the selected item side by side', () => {
+		const browser = new SampleBrowser(() => records);
+		expect(browser.visible).toHaveLength(records.length);
+		expect(browser.temperatures).toEqual([0, 1]);
+		expect(browser.perturbations).toEqual(['none', 'truncate']);
+
+		browser.setFilter({ temperature: 1, perturbation: 'truncate' });
+		expect(browser.visible.every((r) => r.temperature === 1 && r.perturbation === 'truncate')).toBe(
+			true
+		);
+		const first = browser.visible[0];
+		browser.toggle(first.key);
+		expect(browser.selected).toBe(first);
+		expect(browser.siblings.map((r) => r.sample)).toEqual([0, 1]);
+		browser.setAllConditions(true);
+		expect(browser.siblings).toHaveLength(8);
+
+		browser.toggle(first.key);
+		expect(browser.selected).toBeNull();
+		browser.clearFilter();
+		expect(browser.visible).toHaveLength(records.length);
+	});
+
+	it('re-reads its source when the filter changes', () => {
+		let current = records;
+		const browser = new SampleBrowser(() => current);
+		browser.setFilter({ label: 'pending' });
+		const pending = records.filter((r) => r.label === null).length;
+		expect(browser.visible).toHaveLength(pending);
+		current = records.map((r) => ({ ...r, label: r.label ?? 'degenerate' }));
+		// A plain `let` is not a signal, so only the filter change triggers the new read here.
+		browser.setFilter({ label: 'pending' });
+		expect(browser.visible).toHaveLength(0);
+	});
+});
