@@ -114,6 +114,12 @@ export function describeScore(s: ModeScore): string {
 	return `κ = ${fmt(s.kappa)}, 95% CI ${fmt(s.lo)} to ${fmt(s.hi)}`;
 }
 
+/**
+ * Below this κ no mode is worth trusting: Landis & Koch (1977) call 0.41–0.60 "moderate"
+ * agreement, and anything less "fair" at best.
+ */
+export const MIN_TRUSTED_KAPPA = 0.4;
+
 /** Cheapest first, so a tie goes to the mode that needs no LLM calls. */
 const COST: Record<JudgeMode, number> = { rules: 0, hybrid: 1, llm: 2 };
 
@@ -131,6 +137,9 @@ export function modeAdvice(scores: readonly ModeScore[]): string {
 	const items = `${best.items} item${best.items === 1 ? '' : 's'}`;
 	if (second === undefined) {
 		return `Only the ${best.title} labels can be compared with yours here (${describeScore(best)} on ${items}), so there is no other mode to choose.`;
+	}
+	if (best.kappa < MIN_TRUSTED_KAPPA) {
+		return `None of the modes agrees well with the human labels on these ${items}: the best, ${best.title}, has ${describeScore(best)}, so check the label definitions with your annotators (or the judge prompt) before trusting any of them.`;
 	}
 	const overlap = best.lo <= second.hi && second.lo <= best.hi;
 	if (overlap) {
