@@ -2,11 +2,16 @@
  * Starting and resuming runs in the browser: the glue between the set-up and run views, the
  * stored run (manifest, items, template) and the tab's RunController.
  */
+import { loadDataset } from '../datasets/registry.ts';
+import { sampleItems } from '../datasets/sample.ts';
 import { EngineError, type Engine } from '../probe/engine.ts';
 import type { ChatTemplate } from '../probe/template.ts';
-import type { ProbeConfig } from '../probe/types.ts';
+import type { DatasetItem, ProbeConfig } from '../probe/types.ts';
 import type { RunController, RunSetup } from '../state/runner.svelte.ts';
 import { RunActiveError } from '../state/runner.svelte.ts';
+import type { EngineSettings } from '../state/settings.svelte.ts';
+import type { SetupState, StartStep } from '../state/setup.svelte.ts';
+import { buildConfig, newRunId } from './runForm.ts';
 import {
 	configFromManifest,
 	createRun,
@@ -19,6 +24,8 @@ import {
 } from './runInputs.ts';
 import {
 	APP_VERSION,
+	appTemplate,
+	datasetCache,
 	db,
 	deviceEngine,
 	resetDeviceEngine,
@@ -144,4 +151,71 @@ function storage(): Storage | undefined {
 	} catch {
 		return undefined;
 	}
+}
+
+export interface NewRunRequest {
+	runner: RunController;
+	settings: EngineSettings;
+	setup: SetupState;
+	gpu: { shaderF16: boolean; adapter?: Record<string, string> };
+	step: (s: StartStep) => void;
+	signal: AbortSignal;
+}
+
+/**
+ * The set-up view's Start: template, items, config, stored run, started run.
+ * @returns the new run's id.
+ * @throws TemplateError, DatasetError, RunActiveError, or AbortError when `signal` aborts.
+ */
+export async function startFromSetup(r: NewRunRequest): Promise<string> {
+	const { settings, setup, gpu } = r;
+	const values = setup.valuesNow;
+	r.step('template');
+	const check = await setup.checkTemplate(settings.templateSpec(gpu), (spec) =>
+		appTemplate(spec, r.signal)
+	);
+	if (!check) throw new Error(setup.templateError ?? 'No chat template.');
+	r.step('dataset');
+	const choice = setup.dataset.current;
+	let items: DatasetItem[];
+	let datasetName: string;
+	if (choice === 'upload') {
+		if (!setup.upload) throw new Error('Choose a dataset file first.');
+		items = setup.upload.items;
+		datasetName = setup.upload.name;
+	} else {
+		items = await loadDataset(choice, {
+			fetch: (url, init) => fetch(url, init),
+			cache: datasetCache(),
+			signal: r.signal,
+			onProgress: (done, total) => setup.setRows(done, total)
+		});
+		datasetName = choice;
+	}
+	const chosen = sampleItems(items, values.n, values.seed);
+	const generator = settings.generatorId(gpu);
+	const engine = settings.engine.current;
+	const thinkingSupported =
+		engine === 'webllm' ? settings.generator(gpu)?.thinking === true : check.thinking;
+	const config = buildConfig(values, {
+		run_id: newRunId(),
+		dataset: datasetName,
+		items: chosen,
+		generator: { id: generator, template_repo: check.template.repo },
+		// Rules-only runs never call a judge; the generator stands in so the manifest is complete.
+		judge: { id: values.judge_mode === 'rules' ? generator : settings.judgeId(gpu) },
+		thinking_supported: thinkingSupported
+	});
+	r.step('storing');
+	await createAndStart(r.runner, {
+		config,
+		template: check.template,
+		choice: {
+			engine,
+			base_url: settings.baseUrl.current.trim(),
+			api_key: settings.apiKey,
+			adapter: gpu.adapter
+		}
+	});
+	return config.run_id;
 }

@@ -44,6 +44,11 @@ export class Persisted<T> {
 		}
 	}
 
+	/** Write the current value, after it was changed in place (bound object fields). */
+	save(): void {
+		this.current = $state.snapshot(this.#value) as T;
+	}
+
 	/** Forget the stored value (the state keeps its current value for this session). */
 	forget(): void {
 		try {
@@ -59,10 +64,18 @@ function read<T>(storage: KeyValueStorage | undefined, key: string, fallback: T)
 		const raw = storage?.getItem(key);
 		if (raw == null) return fallback;
 		const value: unknown = JSON.parse(raw);
-		return sameShape(value, fallback) ? (value as T) : fallback;
+		if (!sameShape(value, fallback)) return fallback;
+		// Objects gain fields over versions: keep the new defaults for fields an old value lacks.
+		return isPlainObject(fallback) && isPlainObject(value)
+			? ({ ...fallback, ...value } as T)
+			: (value as T);
 	} catch {
 		return fallback;
 	}
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+	return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
 function sameShape(value: unknown, fallback: unknown): boolean {

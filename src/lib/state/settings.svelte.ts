@@ -126,6 +126,30 @@ export class EngineSettings {
 		}
 	}
 
+	/** What blocks a start on the engine side, worded for the person filling the form. */
+	problems(env: { canRunModels: boolean; shaderF16: boolean }): string[] {
+		const out: string[] = [];
+		if (this.engine.current === 'webllm') {
+			if (!env.canRunModels) {
+				out.push('This device cannot run models in the browser: use an OpenAI-compatible server.');
+			}
+			if (!this.generator(env)) out.push('Pick a generator model.');
+		} else {
+			if (!this.baseUrl.current.trim()) out.push('Enter the server URL.');
+			if (!this.modelId.current.trim()) out.push('Enter the served model id.');
+		}
+		if (!this.templateSpec(env)) {
+			out.push(
+				this.templateKind.current === 'repo'
+					? 'Enter the Hugging Face repo of the chat template (e.g. Qwen/Qwen3-0.6B).'
+					: this.templateKind.current === 'url'
+						? 'Enter the chat template URL.'
+						: 'Choose a .jinja or tokenizer_config.json file.'
+			);
+		}
+		return out;
+	}
+
 	/** A short description of the template source, for the manifest-side display. */
 	templateLabel(gpu: { shaderF16: boolean }): string {
 		const spec = this.templateSpec(gpu);

@@ -1,0 +1,194 @@
+/**
+ * The set-up view's state: the run form (remembered between visits once a run starts), the dataset
+ * choice, the template check, and the start action with its progress and errors.
+ */
+import type { DatasetName } from '../datasets/registry.ts';
+import { DatasetImportError } from '../datasets/errors.ts';
+import type { ChatTemplate } from '../probe/template.ts';
+import { userHeader } from '../probe/template.ts';
+import type { DatasetItem } from '../probe/types.ts';
+import { DEFAULT_FORM, conditionCount, formProblems, type RunFormValues } from '../app/runForm.ts';
+import type { TemplateSpec } from '../app/templates.ts';
+import { Persisted, browserStorage, type KeyValueStorage } from './persisted.svelte.ts';
+
+export type DatasetChoice = DatasetName | 'upload';
+
+export interface UploadedDataset {
+	name: string;
+	items: DatasetItem[];
+}
+
+export interface TemplateCheck {
+	spec: string;
+	template: ChatTemplate;
+	/** The bare user header the probe ends with, e.g. "<|im_start|>user\n". */
+	header: string;
+	thinking: boolean;
+}
+
+export type StartStep = 'idle' | 'template' | 'dataset' | 'storing' | 'failed';
+
+/** A two-turn exchange to read the template's user header off. */
+const SAMPLE_EXCHANGE = [
+	{ role: 'user' as const, content: 'What is 2 + 2?' },
+	{ role: 'assistant' as const, content: '2 + 2 = 4.' }
+];
+
+export class SetupState {
+	readonly values: Persisted<RunFormValues>;
+	readonly dataset: Persisted<DatasetChoice>;
+	#upload = $state.raw<UploadedDataset | null>(null);
+	#uploadProblems = $state.raw<string[]>([]);
+	#template = $state.raw<TemplateCheck | null>(null);
+	#templateError = $state<string | null>(null);
+	#templateBusy = $state(false);
+	#step = $state<StartStep>('idle');
+	#error = $state<string | null>(null);
+	#rows = $state.raw<{ done: number; total: number } | null>(null);
+	#abort: AbortController | null = null;
+
+	readonly problems = $derived(formProblems(this.valuesNow));
+	readonly conditions = $derived(conditionCount(this.valuesNow));
+
+	constructor(storage: KeyValueStorage | undefined = browserStorage()) {
+		this.values = new Persisted('utp:run-form', { ...DEFAULT_FORM }, storage);
+		this.dataset = new Persisted<DatasetChoice>('utp:dataset', 'demo', storage);
+	}
+
+	/** The form values (a deep rune proxy: bind inputs to its fields). */
+	get valuesNow(): RunFormValues {
+		return this.values.current;
+	}
+	get upload(): UploadedDataset | null {
+		return this.#upload;
+	}
+	get uploadProblems(): string[] {
+		return this.#uploadProblems;
+	}
+	get template(): TemplateCheck | null {
+		return this.#template;
+	}
+	get templateError(): string | null {
+		return this.#templateError;
+	}
+	get templateBusy(): boolean {
+		return this.#templateBusy;
+	}
+	get step(): StartStep {
+		return this.#step;
+	}
+	get busy(): boolean {
+		return this.#step === 'template' || this.#step === 'dataset' || this.#step === 'storing';
+	}
+	get error(): string | null {
+		return this.#error;
+	}
+	/** Dataset rows fetched so far while a published set downloads. */
+	get rows(): { done: number; total: number } | null {
+		return this.#rows;
+	}
+
+	/** Parse the user's file; every problem is kept for display, with its line or row. */
+	setUpload(
+		name: string,
+		text: string,
+		parse: (text: string, name: string) => DatasetItem[]
+	): void {
+		try {
+			this.#upload = { name, items: parse(text, name) };
+			this.#uploadProblems = [];
+		} catch (err) {
+			this.#upload = null;
+			this.#uploadProblems = err instanceof DatasetImportError ? err.problems : [errorText(err)];
+		}
+	}
+
+	/** The template for `spec`, loading it unless the last check was of the same spec. */
+	async checkTemplate(
+		spec: TemplateSpec | null,
+		load: (spec: TemplateSpec) => Promise<ChatTemplate>
+	): Promise<TemplateCheck | null> {
+		if (!spec) {
+			this.#template = null;
+			this.#templateError = 'Choose where the chat template comes from.';
+			return null;
+		}
+		const key = JSON.stringify(spec);
+		if (this.#template?.spec === key) return this.#template;
+		this.#templateBusy = true;
+		this.#templateError = null;
+		try {
+			const template = await load(spec);
+			const check: TemplateCheck = {
+				spec: key,
+				template,
+				header: userHeader(template, SAMPLE_EXCHANGE),
+				thinking: template.source.includes('enable_thinking')
+			};
+			this.#template = check;
+			return check;
+		} catch (err) {
+			this.#template = null;
+			this.#templateError = errorText(err);
+			return null;
+		} finally {
+			this.#templateBusy = false;
+		}
+	}
+
+	/** Forget a checked template (its source changed). */
+	clearTemplate(): void {
+		this.#template = null;
+		this.#templateError = null;
+	}
+
+	/**
+	 * Run the start steps, reporting each; `work` does the loading and storing.
+	 * @returns whether the run was started.
+	 */
+	async start(
+		work: (step: (s: StartStep) => void, signal: AbortSignal) => Promise<void>
+	): Promise<boolean> {
+		if (this.busy) return false;
+		this.#error = null;
+		this.#rows = null;
+		this.#abort = new AbortController();
+		try {
+			await work((s) => (this.#step = s), this.#abort.signal);
+			this.values.save();
+			this.#step = 'idle';
+			return true;
+		} catch (err) {
+			this.#step = this.#abort.signal.aborted ? 'idle' : 'failed';
+			this.#error = this.#abort.signal.aborted ? null : errorText(err);
+			return false;
+		} finally {
+			this.#abort = null;
+			this.#rows = null;
+		}
+	}
+
+	/** Stop a start that is still loading (a slow dataset download). */
+	abortStart(): void {
+		this.#abort?.abort();
+	}
+
+	setRows(done: number, total: number): void {
+		this.#rows = { done, total };
+	}
+}
+
+function errorText(err: unknown): string {
+	if (err instanceof Error) {
+		const recovery = (err as { recovery?: unknown }).recovery;
+		return typeof recovery === 'string' && recovery ? `${err.message} ${recovery}` : err.message;
+	}
+	return String(err);
+}
+
+let shared: SetupState | undefined;
+
+export function useSetup(): SetupState {
+	shared ??= new SetupState();
+	return shared;
+}
