@@ -18,6 +18,7 @@ import {
 	type Labelings,
 	type PairAgreement
 } from '../stats/agreement.ts';
+import { DEFAULT_KAPPA_REPS } from '../stats/kappa.ts';
 import { modeScores, type ModeScore, type Scale } from './modes.ts';
 
 export interface PairRow extends PairAgreement {
@@ -33,21 +34,67 @@ export interface AgreementReport {
 	annotators: string[];
 }
 
+/**
+ * Bootstrap resamples for a pair over n items. Machine pairs cover the whole run (10,000 records
+ * at 1,000 reps froze the tab for seconds); at that size κ's interval is narrow and 200 resamples
+ * place its ends well within the two decimals shown.
+ */
+export const BOOTSTRAP_BUDGET = 2_000_000;
+export const MIN_REPS = 200;
+
+export function repsFor(n: number): number {
+	return Math.max(
+		MIN_REPS,
+		Math.min(DEFAULT_KAPPA_REPS, Math.floor(BOOTSTRAP_BUDGET / Math.max(1, n)))
+	);
+}
+
+export interface MachineAgreement {
+	/** judge, hybrid and rules only. */
+	labelings: Labelings;
+	pairs: PairRow[];
+}
+
+/** The pairs without a human: they change only with the records, so callers can keep them. */
+export function machineAgreement(
+	records: readonly ProbeRecord[],
+	opts: { seed?: number; reps?: number } = {}
+): MachineAgreement {
+	const labelings = orderLabelings(collectLabelings(records, [], { hybrid: true }));
+	const reps = opts.reps ?? repsFor(records.length);
+	const pairs = pairwiseAgreement(labelings, { ...opts, reps });
+	return { labelings, pairs: pairs.map((p) => ({ ...p, id: pairId(p.a, p.b) })) };
+}
+
+/**
+ * @param machine pass the cached machineAgreement of the same records to skip recomputing it.
+ */
 export function agreementReport(
 	records: readonly ProbeRecord[],
 	annotations: readonly Annotation[],
-	opts: { seed?: number; reps?: number } = {}
+	opts: { seed?: number; reps?: number } = {},
+	machine: MachineAgreement = machineAgreement(records, opts)
 ): AgreementReport {
 	const labelings = orderLabelings(collectLabelings(records, annotations, { hybrid: true }));
-	const pairs = pairwiseAgreement(labelings, opts).map((p) => ({ ...p, id: pairId(p.a, p.b) }));
+	const names = [...labelings.keys()];
+	const humanPairs: PairRow[] = [];
+	names.forEach((a, i) => {
+		if (!isHuman(a)) return;
+		for (const b of names.slice(i + 1)) {
+			const two: Labelings = new Map([a, b].map((n) => [n, labelings.get(n) ?? new Map()]));
+			const [pair] = pairwiseAgreement(two, opts);
+			if (pair) humanPairs.push({ ...pair, id: pairId(a, b) });
+		}
+	});
 	return {
 		labelings,
-		pairs,
+		// Humans sort first, so this is pairwiseAgreement's order over all labelers.
+		pairs: [...humanPairs, ...machine.pairs],
 		modes: {
 			full: modeScores(labelings, 'full', opts),
 			binary: modeScores(labelings, 'binary', opts)
 		},
-		annotators: [...labelings.keys()].filter(isHuman).map((n) => n.slice(HUMAN_PREFIX.length))
+		annotators: names.filter(isHuman).map((n) => n.slice(HUMAN_PREFIX.length))
 	};
 }
 

@@ -8,7 +8,7 @@
  */
 import type { AnnotationBackend } from '../annotate/backend.ts';
 import { DEFAULT_DRAW_SIZE, drawKeys } from '../annotate/draw.ts';
-import { agreementReport, type AgreementReport } from '../annotate/report.ts';
+import { agreementReport, machineAgreement, type AgreementReport } from '../annotate/report.ts';
 import {
 	current,
 	doneKeys,
@@ -61,8 +61,10 @@ export class AnnotationSession {
 	#writes: Promise<void> = Promise.resolve();
 
 	#byKey = $derived(indexByKey(this.#records));
-	// Derived lazily: the bootstraps only run while the agreement panel reads the report.
-	#report = $derived.by(() => agreementReport(this.#records, this.#annotations));
+	// Derived lazily: the bootstraps only run while the agreement panel reads the report. The
+	// machine pairs cover the whole run and do not change with labels: kept apart, computed once.
+	#machine = $derived.by(() => machineAgreement(this.#records));
+	#report = $derived.by(() => agreementReport(this.#records, this.#annotations, {}, this.#machine));
 
 	/** `now` gives created_at (an ISO timestamp); tests pin it. */
 	constructor(runId: string, backend: AnnotationBackend, now: () => string = isoNow) {

@@ -4,8 +4,15 @@ import {
 	agreementReport,
 	categoryTitle,
 	defaultPair,
-	labelerTitle
+	labelerTitle,
+	machineAgreement,
+	repsFor
 } from '../../../src/lib/annotate/report.ts';
+import {
+	collectLabelings,
+	orderLabelings,
+	pairwiseAgreement
+} from '../../../src/lib/stats/agreement.ts';
 import type { Annotation } from '../../../src/lib/probe/exchange.ts';
 import { probeRecord } from '../../helpers/probeFactories.ts';
 
@@ -40,6 +47,21 @@ describe('agreementReport', () => {
 			'hybrid|rules'
 		]);
 		expect(r.modes.full.map((m) => m.mode)).toEqual(['rules', 'llm', 'hybrid']);
+	});
+
+	it('gives exactly pairwiseAgreement over all labelers, with the machine pairs cached', () => {
+		const notes = [note('bo', 'a'), note('ana', 'b'), note('ana', 'c'), note('bo', 'c')];
+		const all = orderLabelings(collectLabelings(records, notes, { hybrid: true }));
+		const expected = pairwiseAgreement(all, { reps: 30 });
+		const machine = machineAgreement(records, { reps: 30 });
+		const got = agreementReport(records, notes, { reps: 30 }, machine).pairs;
+		expect(got.map(({ id: _id, ...p }) => p)).toEqual(expected);
+	});
+
+	it('spends fewer resamples on pairs over very many items', () => {
+		expect(repsFor(50)).toBe(1000);
+		expect(repsFor(4000)).toBe(500);
+		expect(repsFor(100_000)).toBe(200);
 	});
 
 	it('shows a human against the judge first, or the machines when nobody labeled', () => {
