@@ -11,7 +11,8 @@ import { pollRun, type StoredRun } from './idb.ts';
 export const UI_TIMEOUT_MS = 10_000;
 /** The fixture template e2e runs use (Qwen2.5 ChatML), served by the static server. */
 export const TEMPLATE_FILE = 'Qwen__Qwen2.5-0.5B-Instruct.jinja';
-export const TEMPLATE_REPO = 'Qwen/Qwen2.5-0.5B-Instruct';
+/** A bare .jinja carries no special tokens; Qwen2.5 ends a turn with this one. */
+const TEMPLATE_EOS = '<|im_end|>';
 
 /** Open a route of the app (e.g. '#/runs') and wait for its view to replace "Loading…". */
 export async function openView(page: Page, appUrl: string, hash: string): Promise<void> {
@@ -61,7 +62,8 @@ export async function setControl(el: Locator, value: string | boolean): Promise<
 
 export interface RunSetup {
 	mock: MockOpenAI;
-	templateUrl: string;
+	/** A URL the app fetches, or a local file uploaded through the file input. */
+	template: { url: string } | { file: string };
 	items: number;
 	temperatures: readonly number[];
 	truncate: boolean;
@@ -70,6 +72,9 @@ export interface RunSetup {
 	seed?: number;
 }
 
+/** The run's shape, without where the server and template are. */
+export type RunPlan = Omit<RunSetup, 'mock' | 'template'>;
+
 /** Fill the set-up view for an OpenAI-engine run against the mock server (demo dataset). */
 export async function configureRun(page: Page, s: RunSetup): Promise<void> {
 	const v = 'setup';
@@ -77,8 +82,7 @@ export async function configureRun(page: Page, s: RunSetup): Promise<void> {
 	await setControl(await need(page, v, 'base-url'), s.mock.url);
 	await setControl(await need(page, v, 'model-id'), MOCK_MODEL);
 	await setControl(await need(page, v, 'judge-model-id'), MOCK_MODEL);
-	await setControl(await need(page, v, 'template-repo'), TEMPLATE_REPO);
-	await provideTemplate(page, s.templateUrl);
+	await provideTemplate(page, s.template);
 	await setControl(await need(page, v, 'dataset-select'), 'demo');
 	await setControl(await need(page, v, 'n-items'), String(s.items));
 	await setControl(await need(page, v, 'seed'), String(s.seed ?? 1));
@@ -90,25 +94,45 @@ export async function configureRun(page: Page, s: RunSetup): Promise<void> {
 	await setControl(await need(page, v, 'judge-mode'), s.judgeMode);
 }
 
-/** The template comes from our loopback server, never from Hugging Face. */
-async function provideTemplate(page: Page, url: string): Promise<void> {
-	const byUrl = page.getByTestId('template-url');
-	if ((await byUrl.count()) > 0) {
-		await setControl(byUrl.first(), url);
-		return;
+/**
+ * The template comes from our loopback server or a local file, never from Hugging Face; the
+ * set-up view's check must read the ChatML user header off it.
+ */
+async function provideTemplate(page: Page, t: RunSetup['template']): Promise<void> {
+	const v = 'setup';
+	if ('url' in t) {
+		await setControl(await need(page, v, 'template-kind-url'), true);
+		await setControl(await need(page, v, 'template-url'), t.url);
+	} else {
+		await setControl(await need(page, v, 'template-kind-file'), true);
+		await (await need(page, v, 'template-file')).setInputFiles(t.file);
 	}
-	throw new E2EFailure(
-		'setup view: no [data-testid="template-url"] to point the run at a loopback chat template'
-	);
+	await setControl(await need(page, v, 'template-eos'), TEMPLATE_EOS);
+	await (await need(page, v, 'check-template')).click();
+	const status = await need(page, v, 'template-status');
+	try {
+		await status.getByText('<|im_start|>user').waitFor({ timeout: UI_TIMEOUT_MS });
+	} catch {
+		throw new E2EFailure(
+			`setup view: template check did not show the ChatML user header: "${await status.innerText()}"`
+		);
+	}
 }
 
 /** Click start and return the new run's id, read from the #/run/ID route the app goes to. */
 export async function startRun(page: Page): Promise<string> {
-	await (await need(page, 'setup', 'start-run')).click();
+	const start = await need(page, 'setup', 'start-run');
+	if (await start.isDisabled()) {
+		const problems = await page.getByTestId('setup-problems').allInnerTexts();
+		throw new E2EFailure(
+			`setup view: start-run is disabled: ${problems.join(' | ') || '(no problems listed)'}`
+		);
+	}
+	await start.click();
 	try {
 		await page.waitForURL(/#\/run\/[^/?]+/, { timeout: UI_TIMEOUT_MS });
 	} catch {
-		const alert = await page.getByRole('alert').allInnerTexts();
+		const alert = await page.getByRole('alert').or(page.getByTestId('start-error')).allInnerTexts();
 		throw new E2EFailure(
 			`setup view: start-run did not open #/run/ID (url ${page.url()})${alert.length ? `; alert: ${alert.join(' | ')}` : ''}`
 		);

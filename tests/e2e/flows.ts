@@ -2,12 +2,14 @@
 import type { Page } from 'playwright-core';
 import type { MockOpenAI } from '../helpers/mockOpenAI.ts';
 import type { ScriptName } from '../helpers/mockScripts.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 import {
 	configureRun,
 	openView,
 	startRun,
 	TEMPLATE_FILE,
 	waitForDone,
+	type RunPlan,
 	type RunSetup
 } from './app.ts';
 import type { E2EContext } from './context.ts';
@@ -20,10 +22,25 @@ export const SMALL_PLAN = {
 	truncate: true,
 	samples: 1,
 	judgeMode: 'hybrid'
-} as const satisfies Omit<RunSetup, 'mock' | 'templateUrl'>;
+} as const satisfies RunPlan;
 
-export function plannedRecords(plan: Omit<RunSetup, 'mock' | 'templateUrl'>): number {
+export function plannedRecords(plan: RunPlan): number {
 	return plan.items * plan.temperatures.length * (plan.truncate ? 2 : 1) * plan.samples;
+}
+
+/**
+ * Where a run's template comes from: a tokenizer_config.json URL (the default: Qwen's special
+ * tokens come with it), the bare .jinja by URL, or the .jinja uploaded as a file.
+ */
+export type TemplateFrom = 'config-url' | 'jinja-url' | 'jinja-file';
+
+export function templateSource(
+	ctx: E2EContext,
+	from: TemplateFrom = 'config-url'
+): RunSetup['template'] {
+	if (from === 'jinja-file') return { file: fixturePath(`templates/${TEMPLATE_FILE}`) };
+	if (from === 'jinja-url') return { url: ctx.app.templateUrl(TEMPLATE_FILE) };
+	return { url: ctx.app.tokenizerConfigUrl(TEMPLATE_FILE) };
 }
 
 export interface CompletedRun {
@@ -37,12 +54,12 @@ export interface CompletedRun {
 export async function completeRun(
 	ctx: E2EContext,
 	page: Page,
-	opts: { script?: ScriptName; plan?: Omit<RunSetup, 'mock' | 'templateUrl'> } = {}
+	opts: { script?: ScriptName; plan?: RunPlan; template?: TemplateFrom } = {}
 ): Promise<CompletedRun> {
 	const plan = opts.plan ?? SMALL_PLAN;
 	const mock = await ctx.mock(opts.script ?? 'probe');
 	await openView(page, ctx.app.url, '#/setup');
-	await configureRun(page, { ...plan, mock, templateUrl: ctx.app.templateUrl(TEMPLATE_FILE) });
+	await configureRun(page, { ...plan, mock, template: templateSource(ctx, opts.template) });
 	const runId = await startRun(page);
 	const planned = plannedRecords(plan);
 	const stored = await waitForDone(page, runId, planned);

@@ -15,6 +15,10 @@ import { readFixture } from '../helpers/fixtures.ts';
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BUILD_DIR = join(REPO_ROOT, 'test-results', 'e2e-dist');
 export const TEMPLATE_ROUTE = '/__e2e__/templates/';
+/** The same fixture wrapped as a tokenizer_config.json, the other form a template URL may take. */
+export const TOKENIZER_ROUTE = '/__e2e__/tokenizer/';
+/** Qwen2.5's special tokens, which a bare .jinja cannot carry. */
+const QWEN_TOKENS = { bos_token: null, eos_token: '<|im_end|>' };
 
 const MIME: Record<string, string> = {
 	'.html': 'text/html; charset=utf-8',
@@ -51,6 +55,8 @@ export interface StaticServer {
 	url: string;
 	/** URL of a fixture template, e.g. templateUrl('Qwen__Qwen2.5-0.5B-Instruct.jinja'). */
 	templateUrl(file: string): string;
+	/** URL of a tokenizer_config.json holding that fixture template and Qwen's special tokens. */
+	tokenizerConfigUrl(file: string): string;
 	close(): Promise<void>;
 }
 
@@ -66,17 +72,28 @@ async function fileBody(root: string, pathname: string): Promise<Buffer | null> 
 	}
 }
 
+/** /__e2e__/templates/NAME.jinja → the file; /__e2e__/tokenizer/NAME.jinja/tokenizer_config.json → wrapped. */
+function fixtureRoute(pathname: string): { name: string; json: boolean } | null {
+	if (pathname.startsWith(TEMPLATE_ROUTE)) {
+		return { name: pathname.slice(TEMPLATE_ROUTE.length), json: false };
+	}
+	const m = /^([^/]+)\/tokenizer_config\.json$/.exec(pathname.slice(TOKENIZER_ROUTE.length));
+	return pathname.startsWith(TOKENIZER_ROUTE) && m ? { name: m[1], json: true } : null;
+}
+
 export async function serveBuild(root: string = BUILD_DIR): Promise<StaticServer> {
 	const server: Server = createServer(async (req, res) => {
 		const pathname = new URL(req.url ?? '/', 'http://x').pathname;
-		if (pathname.startsWith(TEMPLATE_ROUTE)) {
-			const name = pathname.slice(TEMPLATE_ROUTE.length);
+		const fixture = fixtureRoute(pathname);
+		if (fixture) {
 			try {
 				// Only names from the fixture folder: no path separators.
-				if (!/^[\w.-]+\.jinja$/.test(name)) throw new Error('bad name');
-				const text = readFixture(`templates/${name}`);
-				res.writeHead(200, { 'content-type': MIME['.jinja'], 'access-control-allow-origin': '*' });
-				res.end(text);
+				if (!/^[\w.-]+\.jinja$/.test(fixture.name)) throw new Error('bad name');
+				const text = readFixture(`templates/${fixture.name}`);
+				const body = fixture.json ? JSON.stringify({ chat_template: text, ...QWEN_TOKENS }) : text;
+				const type = fixture.json ? MIME['.json'] : MIME['.jinja'];
+				res.writeHead(200, { 'content-type': type, 'access-control-allow-origin': '*' });
+				res.end(body);
 			} catch {
 				res.writeHead(404).end();
 			}
@@ -97,6 +114,7 @@ export async function serveBuild(root: string = BUILD_DIR): Promise<StaticServer
 	return {
 		url,
 		templateUrl: (file) => `${url}${TEMPLATE_ROUTE.slice(1)}${file}`,
+		tokenizerConfigUrl: (file) => `${url}${TOKENIZER_ROUTE.slice(1)}${file}/tokenizer_config.json`,
 		close: () => {
 			server.closeAllConnections();
 			return new Promise((resolve) => server.close(() => resolve()));

@@ -6,11 +6,13 @@ import { capability } from './capability.ts';
 import { fullRun } from './fullRun.ts';
 import { resume } from './resume.ts';
 import { screenshots } from './screenshots.ts';
+import { templateSources } from './templateSources.ts';
 import { transfer } from './transfer.ts';
 import { xss } from './xss.ts';
 
 export const SCENARIOS: Scenario<E2EContext>[] = [
 	capability,
+	templateSources,
 	fullRun,
 	resume,
 	transfer,

@@ -2,17 +2,9 @@
  * Reload mid-run, then Resume: the run ends with exactly the planned records, none twice, none
  * lost, as counted by the UI and by IndexedDB itself.
  */
-import {
-	configureRun,
-	need,
-	openView,
-	startRun,
-	TEMPLATE_FILE,
-	UI_TIMEOUT_MS,
-	waitForDone
-} from '../app.ts';
+import { configureRun, need, openView, startRun, UI_TIMEOUT_MS, waitForDone } from '../app.ts';
 import type { E2EContext } from '../context.ts';
-import { plannedRecords, SMALL_PLAN } from '../flows.ts';
+import { plannedRecords, SMALL_PLAN, templateSource } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
 import { pollRun, storedRun } from '../idb.ts';
 
@@ -31,7 +23,7 @@ export const resume: Scenario<E2EContext> = {
 		await configureRun(page, {
 			...SMALL_PLAN,
 			mock,
-			templateUrl: ctx.app.templateUrl(TEMPLATE_FILE)
+			template: templateSource(ctx)
 		});
 		const runId = await startRun(page);
 

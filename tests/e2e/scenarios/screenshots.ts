@@ -3,9 +3,9 @@
  * test-results/screenshots/view-*.png for people to look at (and CI to keep as artifacts).
  */
 import { statSync } from 'node:fs';
-import { configureRun, openView, startRun, TEMPLATE_FILE, waitForDone } from '../app.ts';
+import { configureRun, openView, startRun, waitForDone } from '../app.ts';
 import type { E2EContext } from '../context.ts';
-import { plannedRecords, SMALL_PLAN } from '../flows.ts';
+import { plannedRecords, SMALL_PLAN, templateSource } from '../flows.ts';
 import { check, type Scenario } from '../harness.ts';
 import { pollRun } from '../idb.ts';
 
@@ -28,7 +28,7 @@ export const screenshots: Scenario<E2EContext> = {
 		await configureRun(page, {
 			...SMALL_PLAN,
 			mock,
-			templateUrl: ctx.app.templateUrl(TEMPLATE_FILE)
+			template: templateSource(ctx)
 		});
 		await shoot('setup-filled');
 		const runId = await startRun(page);
