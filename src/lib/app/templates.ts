@@ -51,10 +51,12 @@ export async function loadTemplate(spec: TemplateSpec, deps: TemplateDeps): Prom
 	}
 }
 
-/** A .json file is a tokenizer_config.json; anything else is Jinja source. */
+/**
+ * A JSON object is a tokenizer_config.json; anything else is Jinja source. Templates start with
+ * "{%" or "{{" too, so only a parse tells the two apart.
+ */
 async function fromText(text: string, name: string, tokens: TemplateTokens): Promise<ChatTemplate> {
-	const looksJson = /\.json(\?|$)/i.test(name) || text.trimStart().startsWith('{');
-	if (looksJson) {
+	if (/\.json(\?|$)/i.test(name) || isJsonObject(text)) {
 		const t = await parseTokenizerConfig(text, name);
 		// A tokenizer_config is named after its repo by the parser; a file has none.
 		delete t.repo;
@@ -64,6 +66,16 @@ async function fromText(text: string, name: string, tokens: TemplateTokens): Pro
 		bos_token: tokens.bos_token || null,
 		eos_token: tokens.eos_token || null
 	});
+}
+
+function isJsonObject(text: string): boolean {
+	if (!text.trimStart().startsWith('{')) return false;
+	try {
+		const v: unknown = JSON.parse(text);
+		return typeof v === 'object' && v !== null && !Array.isArray(v);
+	} catch {
+		return false;
+	}
 }
 
 async function loadFromRepos(repos: string[], deps: TemplateDeps): Promise<ChatTemplate> {
