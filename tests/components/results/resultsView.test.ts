@@ -1,0 +1,145 @@
+/**
+ * The results view over a real DexieRunStore in fake-indexeddb: the table and headline show what
+ * summarize() computes, the four charts are built (Chart.js replaced by a recorder: jsdom has no
+ * canvas), the paper overlay reaches the charts, and every chart is destroyed on unmount.
+ */
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DexieRunStore } from '../../../src/lib/db/runs.ts';
+import { createDB, type ProbeDB } from '../../../src/lib/db/schema.ts';
+import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
+import { summarize } from '../../../src/lib/stats/aggregate.ts';
+import { overall } from '../../../src/lib/state/resultsData.ts';
+import ResultsView from '../../../src/views/results/ResultsView.svelte';
+import { makeManifest } from '../../unit/db/factories.ts';
+import { record, syntheticRun } from '../../unit/stats/records.ts';
+
+const charts = vi.hoisted(() => ({
+	live: [] as { config: { data: { datasets: { label?: string }[] } }; destroyed: boolean }[]
+}));
+vi.mock('chart.js/auto', () => ({
+	default: class {
+		destroyed = false;
+		config: unknown;
+		constructor(_canvas: unknown, config: unknown) {
+			this.config = config;
+			charts.live.push(this as never);
+		}
+		destroy() {
+			this.destroyed = true;
+		}
+	}
+}));
+
+const dbRef = vi.hoisted(() => ({ current: undefined as ProbeDB | undefined }));
+vi.mock('../../../src/lib/app/services.ts', async () => {
+	const { DexieRunStore } = await import('../../../src/lib/db/runs.ts');
+	return { runStore: () => new DexieRunStore(dbRef.current as ProbeDB) };
+});
+
+let records: ProbeRecord[] = [];
+
+beforeEach(async () => {
+	charts.live = [];
+	dbRef.current = createDB(`results-view-${Math.random()}`, {
+		indexedDB: new IDBFactory(),
+		IDBKeyRange
+	});
+	records = syntheticRun({
+		seed: 21,
+		items: 30,
+		samples: 2,
+		temperatures: [0, 1],
+		perturbations: ['none', 'truncate'],
+		pending: 0.1
+	}).map((r) => ({ ...r, run_id: 'run-a' }));
+	// Make sure judge errors and unscored answers are there to be counted.
+	records.push(record({ run_id: 'run-a', item_id: 'odd', label: 'judge_error', correct: null }));
+	await new DexieRunStore(dbRef.current).importRun({
+		manifest: makeManifest({ run_id: 'run-a' }),
+		records
+	});
+});
+
+afterEach(() => {
+	cleanup();
+	dbRef.current?.close();
+});
+
+const pct = (p: number) => (Number.isNaN(p) ? '—' : `${(p * 100).toFixed(1)}%`);
+const ci = (r: { p: number; lo: number; hi: number }) =>
+	Number.isNaN(r.p) ? '—' : `${(r.lo * 100).toFixed(1)}–${(r.hi * 100).toFixed(1)}%`;
+
+describe('results view', () => {
+	it('shows per-condition numbers exactly as summarize() computes them', async () => {
+		render(ResultsView, { id: 'run-a', params: {} });
+		const table = await screen.findByTestId('results-table');
+		const expected = summarize(records);
+		const rows = within(table).getAllByTestId('results-row');
+		expect(rows).toHaveLength(expected.length);
+		rows.forEach((row, i) => {
+			const s = expected[i];
+			const cells = [...row.querySelectorAll('td')].map((td) => td.textContent?.trim());
+			expect(cells).toEqual([
+				String(s.temperature),
+				s.perturbation,
+				String(s.n),
+				pct(s.accuracy.p),
+				ci(s.accuracy),
+				`${s.accuracy.k}/${s.accuracy.n}`,
+				pct(s.followup.p),
+				ci(s.followup),
+				`${s.followup.k}/${s.followup.n}`,
+				String(s.judge_errors),
+				String(s.pending)
+			]);
+		});
+		const o = overall(records);
+		expect(screen.getByTestId('followup-rate').textContent).toBe(pct(o.followup.p));
+		expect(screen.getByTestId('accuracy-rate').textContent).toBe(pct(o.accuracy.p));
+		expect(o.pending).toBeGreaterThan(0);
+		expect(screen.getByTestId('counts').textContent).toContain(`${o.pending} pending`);
+		expect(screen.getByTestId('counts').textContent).toContain(`${o.judge_errors} judge error`);
+	});
+
+	it('builds the four charts, redraws with the paper overlay, destroys them on unmount', async () => {
+		const view = render(ResultsView, { id: 'run-a', params: {} });
+		await screen.findByTestId('results-table');
+		for (const id of ['chart-followup-temp', 'chart-labels', 'chart-acc-followup', 'chart-paired'])
+			expect(screen.getByTestId(id).querySelector('canvas')).toBeTruthy();
+		await waitFor(() => expect(charts.live.length).toBeGreaterThanOrEqual(4));
+		const labels = () =>
+			charts.live
+				.filter((c) => !c.destroyed)
+				.flatMap((c) => c.config.data.datasets.map((d) => d.label ?? ''));
+		expect(labels().some((l) => l.startsWith('Paper:'))).toBe(false);
+
+		await fireEvent.click(screen.getByTestId('paper-overlay-toggle'));
+		await waitFor(() => expect(labels().some((l) => l.startsWith('Paper:'))).toBe(true));
+		// The demo run's dataset is gsm8k: only GSM8K points are drawn.
+		expect(
+			labels()
+				.filter((l) => l.startsWith('Paper:'))
+				.every((l) => l.includes('GSM8K'))
+		).toBe(true);
+		expect(screen.getByText(/arXiv:2604\.02315/)).toBeTruthy();
+
+		view.unmount();
+		expect(charts.live.every((c) => c.destroyed)).toBe(true);
+	});
+
+	it('lists the samples of the run', async () => {
+		render(ResultsView, { id: 'run-a', params: {} });
+		await screen.findByTestId('results-table');
+		expect(screen.getAllByTestId('sample-row').length).toBeGreaterThan(0);
+		expect(screen.getByTestId('sample-count').textContent).toBe(
+			`${records.length} of ${records.length}`
+		);
+	});
+
+	it('says when the run is not in this browser', async () => {
+		render(ResultsView, { id: 'elsewhere', params: {} });
+		expect((await screen.findByRole('alert')).textContent).toContain('No run “elsewhere”');
+	});
+});
