@@ -81,3 +81,28 @@ export async function pollRun(
 	}
 	return last;
 }
+
+/** key → created_at of a run's stored records: a record written twice gets a new stamp. */
+export async function recordStamps(page: Page, runId: string): Promise<Record<string, string>> {
+	return page.evaluate(async (id) => {
+		const db = await new Promise<IDBDatabase>((resolve, reject) => {
+			const req = indexedDB.open('user-turn-probe');
+			req.onsuccess = () => resolve(req.result);
+			req.onerror = () => reject(req.error);
+		});
+		try {
+			const rows = await new Promise<{ run_id: string; key: string; created_at: string }[]>(
+				(resolve, reject) => {
+					const req = db.transaction('records', 'readonly').objectStore('records').getAll();
+					req.onsuccess = () => resolve(req.result);
+					req.onerror = () => reject(req.error);
+				}
+			);
+			return Object.fromEntries(
+				rows.filter((r) => r.run_id === id).map((r) => [r.key, r.created_at])
+			);
+		} finally {
+			db.close();
+		}
+	}, runId);
+}

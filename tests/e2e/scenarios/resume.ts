@@ -1,12 +1,13 @@
 /**
  * Reload mid-run, then Resume: the run ends with exactly the planned records, none twice, none
- * lost, as counted by the UI and by IndexedDB itself.
+ * lost, as counted by the UI and by IndexedDB itself; records stored before the reload are kept
+ * as they were, not made again.
  */
 import { configureRun, need, openView, startRun, UI_TIMEOUT_MS, waitForDone } from '../app.ts';
 import type { E2EContext } from '../context.ts';
 import { plannedRecords, SMALL_PLAN, templateSource } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
-import { pollRun, storedRun } from '../idb.ts';
+import { pollRun, recordStamps, storedRun } from '../idb.ts';
 
 /** Slow enough that a 16-record run takes seconds, so a reload lands in the middle. */
 const TOKEN_DELAY_MS = 60;
@@ -20,11 +21,7 @@ export const resume: Scenario<E2EContext> = {
 		const mock = await ctx.mock('probe', { tokenDelayMs: TOKEN_DELAY_MS });
 		const planned = plannedRecords(SMALL_PLAN);
 		await openView(page, ctx.app.url, '#/setup');
-		await configureRun(page, {
-			...SMALL_PLAN,
-			mock,
-			template: templateSource(ctx)
-		});
+		await configureRun(page, { ...SMALL_PLAN, mock, template: templateSource(ctx) });
 		const runId = await startRun(page);
 
 		const midway = await pollRun(page, runId, (r) => r.records >= 2, 30_000, 50);
@@ -37,53 +34,54 @@ export const resume: Scenario<E2EContext> = {
 			`the run finished before the reload (${midway.records} records); slow the mock more`
 		);
 		await page.reload();
+		const kept = await recordStamps(page, runId);
 		const after = await storedRun(page, runId);
-		ctx.note(
-			`reloaded with ${midway.records}/${planned} stored; after reload ${after?.records} stored, status ${after?.status}`
-		);
 		check(after && after.records >= midway.records, 'records stored before the reload were lost');
+		ctx.note(`reloaded with ${after.records}/${planned} stored (status ${after.status})`);
+
+		// The reloaded run view says what is stored and that Resume makes only the rest.
+		const counts = await (await need(page, 'run', 'stored-counts')).innerText();
+		check(
+			new RegExp(`of ${planned} user turns`).test(counts),
+			`run view after reload: stored counts read "${counts}"`
+		);
 		const requestsAtReload = mock.requests.length;
 
-		// Open the run from the runs list, the way a person comes back to it.
+		// Come back to it from the runs list, the way a person would.
 		await openView(page, ctx.app.url, '#/runs');
-		const row = page.getByTestId('run-row').filter({ hasText: runId });
-		if ((await row.count()) > 0) await row.first().click();
-		else await openView(page, ctx.app.url, `#/run/${encodeURIComponent(runId)}`);
-		const resumeButton = page
-			.getByTestId('resume-run')
-			.or(page.getByRole('button', { name: /resume/i }))
-			.first();
+		const row = page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`);
+		await (await need(row, 'runs', 'resume-link')).click();
+		await page.waitForURL(new RegExp(`#/run/${runId}`), { timeout: UI_TIMEOUT_MS });
+		const resumeButton = page.getByTestId('resume-run');
 		try {
 			await resumeButton.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 		} catch {
-			throw new E2EFailure(
-				`run view: no Resume button for ${runId} after a reload (url ${page.url()})`
-			);
+			throw new E2EFailure(`run view: no Resume button for ${runId} after a reload`);
 		}
 		await resumeButton.click();
 		const done = await waitForDone(page, runId, planned, 90_000);
-		check(
-			done.records === planned,
-			`after resume: ${done.records} records stored, planned ${planned}`
-		);
-		check(
-			done.distinctKeys === planned,
-			`after resume: ${done.distinctKeys} distinct keys of ${planned}`
-		);
+		check(done.records === planned, `after resume: ${done.records} records, planned ${planned}`);
+		check(done.distinctKeys === planned, `after resume: ${done.distinctKeys} distinct keys`);
 		check(done.labelled === planned, `after resume: ${done.labelled} of ${planned} labelled`);
 		check(mock.requests.length > requestsAtReload, 'Resume sent no requests to the server');
-
-		// The UI's count: the runs list row for this run shows the planned total.
-		await openView(page, ctx.app.url, '#/runs');
-		await need(page, 'runs', 'runs-table');
-		const rowText = await page
-			.getByTestId('run-row')
-			.filter({ hasText: runId })
-			.first()
-			.innerText();
+		const final = await recordStamps(page, runId);
+		const remade = Object.keys(kept).filter((k) => final[k] !== kept[k]);
 		check(
-			new RegExp(`\\b${planned}\\b`).test(rowText),
-			`runs view: the row for ${runId} does not show ${planned} records: "${rowText}"`
+			remade.length === 0,
+			`records stored before the reload were made again: ${remade.join(', ')}`
 		);
+
+		// The UI's counts: the run view and the runs list both say exactly `planned`.
+		await need(page, 'run', 'results-link');
+		const runCounts = (await page.getByTestId('run-counts').textContent())?.trim();
+		check(runCounts === `${planned}/${planned}`, `run view counts read "${runCounts}"`);
+		await openView(page, ctx.app.url, '#/runs');
+		const records = (await row.locator('td.num').first().innerText()).trim();
+		check(
+			records === String(planned),
+			`runs view: the row shows ${records} records, planned ${planned}`
+		);
+		const status = await row.locator('[data-status]').first().getAttribute('data-status');
+		check(status === 'done', `runs view: the row's status is ${status}`);
 	}
 };
