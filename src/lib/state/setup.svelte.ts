@@ -47,9 +47,6 @@ export class SetupState {
 	#rows = $state.raw<{ done: number; total: number } | null>(null);
 	#abort: AbortController | null = null;
 
-	readonly problems = $derived(formProblems(this.valuesNow));
-	readonly conditions = $derived(conditionCount(this.valuesNow));
-
 	constructor(storage: KeyValueStorage | undefined = browserStorage()) {
 		this.values = new Persisted('utp:run-form', { ...DEFAULT_FORM }, storage);
 		this.dataset = new Persisted<DatasetChoice>('utp:dataset', 'demo', storage);
@@ -58,6 +55,16 @@ export class SetupState {
 	/** The form values (a deep rune proxy: bind inputs to its fields). */
 	get valuesNow(): RunFormValues {
 		return this.values.current;
+	}
+	/**
+	 * Getters, not $derived: this object outlives the view that first made it, and a derived
+	 * created under a component goes inert when that component is destroyed.
+	 */
+	get problems(): string[] {
+		return formProblems(this.valuesNow);
+	}
+	get conditions(): number {
+		return conditionCount(this.valuesNow);
 	}
 	get upload(): UploadedDataset | null {
 		return this.#upload;
