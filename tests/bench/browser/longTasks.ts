@@ -7,7 +7,7 @@
 import type { Browser } from 'playwright-core';
 import { startMockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { namedScript } from '../../helpers/mockScripts.ts';
-import { configureRun, openView, startRun, TEMPLATE_FILE, type RunSetup } from '../../e2e/app.ts';
+import { configureRun, openView, startRun, TEMPLATE_FILE, type RunPlan } from '../../e2e/app.ts';
 import { newContext } from '../../e2e/browser.ts';
 import { MOCK_MODEL } from '../../e2e/context.ts';
 import { plannedRecords } from '../../e2e/flows.ts';
@@ -29,7 +29,7 @@ export const LONG_TASK_PLAN = {
 	truncate: true,
 	samples: 5,
 	judgeMode: 'hybrid'
-} satisfies Omit<RunSetup, 'mock' | 'templateUrl'>;
+} satisfies RunPlan;
 
 const RUN_TIMEOUT_MS = 300_000;
 const POLL_MS = 500;
@@ -51,7 +51,8 @@ export async function measureLongTasks(
 		await configureRun(page, {
 			...LONG_TASK_PLAN,
 			mock,
-			templateUrl: app.templateUrl(TEMPLATE_FILE)
+			// Qwen's tokenizer_config.json from the loopback server, as the e2e default run uses.
+			template: { url: app.tokenizerConfigUrl(TEMPLATE_FILE) }
 		});
 		const start = await pageNow(page);
 		const runId = await startRun(page);
