@@ -116,7 +116,8 @@ export function encodeTemplate(t: ChatTemplate): string {
 		chat_template: t.source,
 		bos_token: t.bos_token,
 		eos_token: t.eos_token,
-		extra_stop_tokens: t.extra_stop_tokens ?? [],
+		// Absent stays absent, so a template read back equals the one stored.
+		extra_stop_tokens: t.extra_stop_tokens,
 		repo: t.repo ?? null
 	});
 }

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { estimateRun, formatDuration } from '../../../src/lib/app/estimate.ts';
+import {
+	buildConfig,
+	conditionCount,
+	DEFAULT_FORM,
+	formProblems,
+	newRunId,
+	parseTemperatures
+} from '../../../src/lib/app/runForm.ts';
+import { gsmItem } from '../../helpers/probeFactories.ts';
+
+describe('parseTemperatures', () => {
+	it.each([
+		['0, 0.5, 1', [0, 0.5, 1]],
+		['0,1', [0, 1]],
+		[' 0.7 ; 0.7  1 ', [0.7, 1]],
+		['', []],
+		['0, warm', null]
+	])('%j → %j', (text, expected) => {
+		expect(parseTemperatures(text)).toEqual(expected);
+	});
+});
+
+describe('formProblems', () => {
+	it('accepts the defaults', () => {
+		expect(formProblems(DEFAULT_FORM)).toEqual([]);
+	});
+
+	it.each([
+		[{ n: 0 }, 'N must be a whole number of at least 1.'],
+		[{ seed: -1 }, 'The seed must be a whole number ≥ 0.'],
+		[
+			{ temperatures: '0, hot' },
+			'Temperatures must be numbers separated by commas, e.g. 0, 0.5, 1.'
+		],
+		[{ temperatures: '3' }, 'Temperatures must be between 0 and 2.'],
+		[{ perturbations: [] }, 'Pick at least one perturbation.'],
+		[
+			{ perturbations: ['truncate'], truncate_fraction: 0 },
+			'The truncate fraction must be above 0 and at most 1.'
+		],
+		[{ perturbations: ['append'], append_text: ' ' }, 'The appended text must not be empty.'],
+		[{ samples: 1.5 }, 'Samples per condition must be a whole number of at least 1.'],
+		[{ n: 100_000, samples: 5 }, 'That is more than 100,000 user turns; lower N or the conditions.']
+	] as const)('%j', (change, problem) => {
+		expect(formProblems({ ...DEFAULT_FORM, ...change })).toEqual([problem]);
+	});
+});
+
+describe('buildConfig', () => {
+	it('orders perturbations canonically, answers greedily, and drops thinking where unsupported', () => {
+		const values = { ...DEFAULT_FORM, perturbations: ['append', 'none'] as const, thinking: true };
+		const run = {
+			run_id: 'r',
+			dataset: 'demo',
+			items: [gsmItem(0)],
+			generator: { id: 'g' },
+			judge: { id: 'j' },
+			thinking_supported: false
+		};
+		const c = buildConfig({ ...values, perturbations: [...values.perturbations] }, run);
+		expect(c.perturbations).toEqual(['none', 'append']);
+		expect(c.temperatures).toEqual([0, 0.5, 1]);
+		expect(c.answer_temperature).toBe(0);
+		expect(c.thinking).toBe(false);
+		expect(
+			buildConfig({ ...DEFAULT_FORM, thinking: true }, { ...run, thinking_supported: true })
+				.thinking
+		).toBe(true);
+		expect(conditionCount({ ...DEFAULT_FORM, perturbations: ['none', 'append'], samples: 2 })).toBe(
+			12
+		);
+	});
+
+	it('makes sortable run ids', () => {
+		expect(newRunId(new Date(2026, 6, 22, 10, 15, 30), () => 0.5)).toBe('run-20260722-101530-8000');
+	});
+});
+
+describe('estimateRun', () => {
+	it('counts answers, user turns and judge calls exactly and sums uncached downloads', () => {
+		const e = estimateRun({
+			items: 10,
+			conditions: 6,
+			judge_mode: 'hybrid',
+			engine: 'webllm',
+			models: [
+				{ id: 'a', download_MB: 400, cached: false },
+				{ id: 'a', download_MB: 400, cached: false },
+				{ id: 'b', download_MB: 900, cached: true },
+				{ id: 'c', download_MB: null }
+			],
+			answer_max_tokens: 1024,
+			max_tokens: 256
+		});
+		expect(e.answers).toBe(10);
+		expect(e.user_turns).toBe(60);
+		expect(e.judge_calls).toEqual({ min: 0, max: 60 });
+		expect(e.download_MB).toBe(400);
+		expect(e.unknown_sizes).toEqual(['c']);
+		expect(e.seconds.max).toBeGreaterThan(e.seconds.min);
+	});
+
+	it('has no judge calls in rules mode and all of them in llm mode', () => {
+		const base = {
+			items: 2,
+			conditions: 3,
+			engine: 'openai' as const,
+			models: [],
+			answer_max_tokens: 10,
+			max_tokens: 10
+		};
+		expect(estimateRun({ ...base, judge_mode: 'rules' }).judge_calls).toEqual({ min: 0, max: 0 });
+		expect(estimateRun({ ...base, judge_mode: 'llm' }).judge_calls).toEqual({ min: 6, max: 6 });
+	});
+
+	it.each([
+		[30, 'under a minute'],
+		[600, 'about 10 min'],
+		[4800, 'about 1 h 20 min'],
+		[7200, 'about 2 h']
+	])('formats %d s as %s', (s, text) => {
+		expect(formatDuration(s)).toBe(text);
+	});
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { DexieRunStore } from '../../../src/lib/db/runs.ts';
+import {
+	configFromManifest,
+	createRun,
+	deleteRunInputs,
+	initialManifest,
+	loadRunInputs,
+	readLaunch,
+	RunInputsError,
+	saveLaunch
+} from '../../../src/lib/app/runInputs.ts';
+import { fixtureTemplate, probeConfig } from '../../helpers/probeFactories.ts';
+import { testDB } from '../db/helpers.ts';
+
+describe('run inputs', () => {
+	it('stores a new run whole, and a reloaded page rebuilds the exact config and template', async () => {
+		const { db, reopen } = testDB('inputs-1');
+		const config = probeConfig({ run_id: 'r1' });
+		const template = { ...fixtureTemplate(), sha256: 'abc' };
+		const manifest = await initialManifest(config, {
+			engine: 'openai',
+			template,
+			appVersion: 'web-test',
+			now: () => new Date(0)
+		});
+		expect(manifest.status).toBe('paused');
+		expect(manifest.config.item_ids).toEqual(config.items.map((i) => i.id));
+		expect(manifest.template_sha256).toBe('abc');
+		expect(JSON.stringify(manifest)).not.toContain('"items"');
+		await createRun(db, new DexieRunStore(db), manifest, { items: config.items, template });
+
+		const again = reopen();
+		const stored = await new DexieRunStore(again).getManifest('r1');
+		const inputs = await loadRunInputs(again, 'r1');
+		expect(stored && inputs).toBeTruthy();
+		if (!stored || !inputs) return;
+		expect(configFromManifest(stored, inputs.items)).toEqual(config);
+		expect(inputs.template.source).toBe(template.source);
+		expect(inputs.template.eos_token).toBe(template.eos_token);
+
+		await deleteRunInputs(again, 'r1');
+		expect(await loadRunInputs(again, 'r1')).toBeUndefined();
+	});
+
+	it('refuses to rebuild a config whose items do not cover the manifest', async () => {
+		const config = probeConfig({ run_id: 'r2' });
+		const manifest = await initialManifest(config, {
+			engine: 'webllm',
+			template: fixtureTemplate(),
+			appVersion: 't'
+		});
+		expect(() => configFromManifest(manifest, config.items.slice(1))).toThrow(RunInputsError);
+	});
+
+	it('keeps items in the manifest order whatever order they were stored in', async () => {
+		const config = probeConfig({ run_id: 'r3' });
+		const manifest = await initialManifest(config, {
+			engine: 'webllm',
+			template: fixtureTemplate(),
+			appVersion: 't'
+		});
+		const rebuilt = configFromManifest(manifest, [...config.items].reverse());
+		expect(rebuilt.items.map((i) => i.id)).toEqual(config.items.map((i) => i.id));
+	});
+
+	it('remembers the engine and server of a run, never a key, and ignores junk', () => {
+		const data = new Map<string, string>();
+		const storage = {
+			getItem: (k: string) => data.get(k) ?? null,
+			setItem: (k: string, v: string) => void data.set(k, v)
+		} as Storage;
+		saveLaunch(storage, 'r', { engine: 'openai', base_url: 'http://127.0.0.1:8000/v1' });
+		expect(readLaunch(storage, 'r')).toEqual({
+			engine: 'openai',
+			base_url: 'http://127.0.0.1:8000/v1'
+		});
+		data.set('utp:run-launch:bad', '{"engine":"other"}');
+		expect(readLaunch(storage, 'bad')).toBeUndefined();
+		expect(readLaunch(undefined, 'r')).toBeUndefined();
+	});
+});
