@@ -6,7 +6,8 @@ import {
 	DEFAULT_FORM,
 	formProblems,
 	newRunId,
-	parseTemperatures
+	parseTemperatures,
+	type RunFormValues
 } from '../../../src/lib/app/runForm.ts';
 import { gsmItem } from '../../helpers/probeFactories.ts';
 
@@ -43,7 +44,7 @@ describe('formProblems', () => {
 		[{ perturbations: ['append'], append_text: ' ' }, 'The appended text must not be empty.'],
 		[{ samples: 1.5 }, 'Samples per condition must be a whole number of at least 1.'],
 		[{ n: 100_000, samples: 5 }, 'That is more than 100,000 user turns; lower N or the conditions.']
-	] as const)('%j', (change, problem) => {
+	] as [Partial<RunFormValues>, string][])('%j', (change, problem) => {
 		expect(formProblems({ ...DEFAULT_FORM, ...change })).toEqual([problem]);
 	});
 });
