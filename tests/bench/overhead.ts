@@ -35,6 +35,8 @@ export interface OverheadResult {
 	overheadMsPerRecordMedian: number;
 	overheadMsPerRecordP95: number;
 	overheadMsPerRecordMean: number;
+	/** The same per-record figure in process CPU time (all threads, GC included). */
+	overheadCpuMsPerRecordMedian: number;
 	/** The IndexedDB write alone (await putRecord), median. */
 	storeWriteMsMedian: number;
 	/** Fake-model CPU excluded from the figures above, per record. */
@@ -57,6 +59,11 @@ export function overheadConfig(items = OVERHEAD_ITEMS): ProbeConfig {
 		answer_max_tokens: 512,
 		max_tokens: 128
 	});
+}
+
+function cpuMs(): number {
+	const { user, system } = process.cpuUsage();
+	return (user + system) / 1000;
 }
 
 /** Times each putRecord: awaited wall time of the write, as the pipeline experiences it. */
@@ -87,6 +94,9 @@ export async function measureOverhead(
 	const store = new TimedStore(dexie);
 	const engine = new TimedEngine(new ScriptedEngine({ script: createProbeScript() }));
 	const gaps: number[] = [];
+	/** Process CPU time per record (same subtraction): unlike wall time, a busy machine barely moves it. */
+	const cpuGaps: number[] = [];
+	let lastCpuMs = cpuMs();
 	const t0 = performance.now();
 	let last = t0;
 	let lastEngineMs = 0;
@@ -100,8 +110,11 @@ export async function measureOverhead(
 			if (e.type === 'error') throw new Error(`overhead run failed: ${e.name}: ${e.message}`);
 			if (e.type !== 'record') continue;
 			const now = performance.now();
+			const cpu = cpuMs();
 			gaps.push(now - last - (engine.engineMs - lastEngineMs));
+			cpuGaps.push(cpu - lastCpuMs - (engine.engineMs - lastEngineMs));
 			last = now;
+			lastCpuMs = cpu;
 			lastEngineMs = engine.engineMs;
 		}
 		const wallMs = performance.now() - t0;
@@ -117,6 +130,7 @@ export async function measureOverhead(
 			overheadMsPerRecordMedian: round(median(gaps)),
 			overheadMsPerRecordP95: round(quantile(gaps, 0.95)),
 			overheadMsPerRecordMean: round((wallMs - engine.engineMs) / gaps.length),
+			overheadCpuMsPerRecordMedian: round(median(cpuGaps)),
 			storeWriteMsMedian: round(median(store.writesMs)),
 			engineMsPerRecordMean: round(engine.engineMs / gaps.length),
 			wallMs: Math.round(wallMs),
