@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { initialManifest } from '../../../src/lib/app/runInputs.ts';
+import { StoredRun, summarize } from '../../../src/lib/state/storedRun.svelte.ts';
+import { fixtureTemplate, probeConfig, probeRecord } from '../../helpers/probeFactories.ts';
+
+async function manifest(
+	status: 'paused' | 'done' | 'running' = 'paused',
+	engine: 'openai' | 'webllm' = 'openai'
+) {
+	const m = await initialManifest(probeConfig(), {
+		engine,
+		template: fixtureTemplate(),
+		appVersion: 't'
+	});
+	return { ...m, status };
+}
+
+describe('summarize', () => {
+	it('counts planned, stored and labelled turns and the tally', async () => {
+		const records = [
+			probeRecord({ key: 'item-0|0|none|0' }),
+			probeRecord({ key: 'item-0|0|none|1', label: 'degenerate' }),
+			probeRecord({ key: 'item-0|0|truncate|0', label: null, label_source: null })
+		];
+		const v = summarize(await manifest(), records, true);
+		expect(v.planned).toBe(5 * 3 * 3 * 2);
+		expect(v.stored).toBe(3);
+		expect(v.labelled).toBe(2);
+		expect(v.tally).toEqual({ genuine_followup: 1, degenerate: 1 });
+		expect(v.resumable).toBe(true);
+	});
+
+	it.each([
+		['done', 'openai', true, false],
+		['running', 'webllm', true, true],
+		['paused', 'openai', false, false]
+	] as const)(
+		'status %s on %s with inputs=%s → resumable %s',
+		async (status, engine, inputs, expected) => {
+			expect(summarize(await manifest(status, engine), [], inputs).resumable).toBe(expected);
+		}
+	);
+});
+
+describe('StoredRun', () => {
+	it('says when the run is missing, and a later load wins over an earlier one', async () => {
+		const s = new StoredRun();
+		await s.load('nope', {
+			getManifest: async () => undefined,
+			getRecords: async () => [],
+			hasInputs: async () => false
+		});
+		expect(s.missing).toBe(true);
+		const m = await manifest();
+		let release: () => void = () => {};
+		const slow = s.load('r', {
+			getManifest: () => new Promise((r) => (release = () => r({ ...m, run_id: 'old' }))),
+			getRecords: async () => [],
+			hasInputs: async () => true
+		});
+		await s.load('r', {
+			getManifest: async () => m,
+			getRecords: async () => [],
+			hasInputs: async () => true
+		});
+		release();
+		await slow;
+		expect(s.view?.manifest.run_id).toBe('run-1');
+		expect(s.missing).toBe(false);
+	});
+});
