@@ -1,0 +1,55 @@
+import { cleanup, fireEvent, render } from '@testing-library/svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import ModelPicker from '../../src/components/ModelPicker.svelte';
+import LabelTally from '../../src/components/LabelTally.svelte';
+
+afterEach(cleanup);
+
+const option = (key: string, params_B: number, suggested: boolean) => ({
+	key,
+	label: key.toUpperCase(),
+	id: `${key}-q4f32_1-MLC`,
+	quant: 'q4f32_1',
+	vram_MB: 1000 * params_B,
+	download_MB: key === 'b' ? 512 : null,
+	params_B,
+	suggested
+});
+
+describe('ModelPicker', () => {
+	it('lists suggested models first, marks cached ones, and reports a pick', async () => {
+		const onchange = vi.fn();
+		const { getByTestId, container } = render(ModelPicker, {
+			legend: 'Generator',
+			name: 'generator-model',
+			options: [option('a', 4, false), option('b', 1, true), option('c', 0.5, false)],
+			value: 'a',
+			cached: { 'b-q4f32_1-MLC': true },
+			onchange
+		});
+		const rows = [...container.querySelectorAll('label.row')];
+		expect(rows.map((r) => r.querySelector('.name')?.textContent)).toEqual(['B', 'C', 'A']);
+		expect(rows[0].textContent).toContain('cached');
+		expect(rows[0].textContent).toContain('512 MB download');
+		expect(rows[1].textContent).toContain('download size not listed');
+		expect(rows[1].textContent).not.toContain('cached');
+		expect((getByTestId('generator-model-a') as HTMLInputElement).checked).toBe(true);
+		await fireEvent.click(getByTestId('generator-model-c'));
+		expect(onchange).toHaveBeenCalledWith('c');
+	});
+});
+
+describe('LabelTally', () => {
+	it('shows counts and shares of the labels that occurred', () => {
+		const { getByTestId } = render(LabelTally, { tally: { genuine_followup: 3, degenerate: 1 } });
+		const text = getByTestId('label-tally').textContent ?? '';
+		expect(text).toMatch(/Genuine follow-up\s*3\s*\(75%\)/);
+		expect(text).toMatch(/Degenerate\s*1\s*\(25%\)/);
+		expect(text).not.toContain('Meta-planning');
+	});
+
+	it('says so when nothing is labelled yet', () => {
+		const { getByTestId } = render(LabelTally, { tally: {} });
+		expect(getByTestId('label-tally').textContent).toContain('No labelled turns yet.');
+	});
+});
