@@ -171,14 +171,24 @@ export function readRate(text: string): number | null {
 	return frac ? Number(frac[1]) * 100 : null;
 }
 
-/** True when a canvas has at least one non-transparent pixel (Chart.js drew something). */
-export async function canvasHasInk(canvas: Locator): Promise<boolean> {
-	return canvas.evaluate((c) => {
-		if (!(c instanceof HTMLCanvasElement) || c.width === 0 || c.height === 0) return false;
+/**
+ * Saturated pixels on a chart canvas below its legend strip: data (lines, bars, bands) is drawn in
+ * palette colours, while axes, grid and text are grey, so a chart with only axes and a legend
+ * counts (nearly) zero.
+ */
+export async function chartInk(canvas: Locator, legendPx = 40): Promise<number> {
+	return canvas.evaluate((c, skip) => {
+		if (!(c instanceof HTMLCanvasElement) || c.width === 0 || c.height === 0) return 0;
 		const g = c.getContext('2d');
-		if (!g) return false;
-		const data = g.getImageData(0, 0, c.width, c.height).data;
-		for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) return true;
-		return false;
-	});
+		if (!g) return 0;
+		const top = Math.min(c.height, Math.round(skip * (window.devicePixelRatio || 1)));
+		const { data } = g.getImageData(0, top, c.width, c.height - top);
+		let n = 0;
+		for (let i = 0; i < data.length; i += 4) {
+			const hi = Math.max(data[i], data[i + 1], data[i + 2]);
+			const lo = Math.min(data[i], data[i + 1], data[i + 2]);
+			if (data[i + 3] > 40 && hi - lo > 50) n++;
+		}
+		return n;
+	}, legendPx);
 }

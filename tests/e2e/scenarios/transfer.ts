@@ -3,7 +3,7 @@
  * imported run has the same records and the results view shows the same table and rates.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { need, openView, UI_TIMEOUT_MS } from '../app.ts';
 import { RESULTS_DIR, type E2EContext } from '../context.ts';
@@ -15,8 +15,10 @@ const DOWNLOADS_DIR = join(RESULTS_DIR, 'downloads');
 
 interface ResultsSnapshot {
 	table: string;
+	rows: number;
 	followup: string;
 	accuracy: string;
+	samples: string;
 }
 
 async function snapshot(page: Page, appUrl: string, runId: string): Promise<ResultsSnapshot> {
@@ -24,13 +26,15 @@ async function snapshot(page: Page, appUrl: string, runId: string): Promise<Resu
 	const text = async (id: string) => (await need(page, 'results', id)).innerText();
 	return {
 		table: await text('results-table'),
+		rows: await page.getByTestId('results-row').count(),
 		followup: await text('followup-rate'),
-		accuracy: await text('accuracy-rate')
+		accuracy: await text('accuracy-rate'),
+		samples: await text('sample-count')
 	};
 }
 
 /** Click an export control (inside the run's row when it has one) and save what it downloads. */
-async function download(page: Page, row: Locator, testId: string, runId: string): Promise<string> {
+async function download(page: Page, row: Locator, testId: string): Promise<string> {
 	const inRow = row.getByTestId(testId);
 	const button = (await inRow.count()) > 0 ? inRow.first() : await need(page, 'runs', testId);
 	const pending = page.waitForEvent('download', { timeout: UI_TIMEOUT_MS });
@@ -41,7 +45,7 @@ async function download(page: Page, row: Locator, testId: string, runId: string)
 	} catch {
 		throw new E2EFailure(`runs view: ${testId} started no download`);
 	}
-	const path = join(DOWNLOADS_DIR, `${runId}-${file.suggestedFilename()}`);
+	const path = join(DOWNLOADS_DIR, file.suggestedFilename());
 	await file.saveAs(path);
 	return path;
 }
@@ -55,13 +59,14 @@ export const transfer: Scenario<E2EContext> = {
 		const source = await ctx.freshProfile();
 		const { runId, planned } = await completeRun(ctx, source.page);
 		const before = await snapshot(source.page, ctx.app.url, runId);
+		check(before.rows === 4, `results table has ${before.rows} condition rows before export`);
 
 		await openView(source.page, ctx.app.url, '#/runs');
 		await need(source.page, 'runs', 'runs-table');
-		const row = source.page.getByTestId('run-row').filter({ hasText: runId }).first();
-		const jsonl = await download(source.page, row, 'export-jsonl', runId);
-		const manifest = await download(source.page, row, 'export-manifest', runId);
-		const csv = await download(source.page, row, 'export-csv', runId);
+		const row = source.page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`);
+		const jsonl = await download(source.page, row, 'export-jsonl');
+		const manifest = await download(source.page, row, 'export-manifest');
+		const csv = await download(source.page, row, 'export-csv');
 		const lines = readFileSync(jsonl, 'utf8')
 			.split('\n')
 			.filter((l) => l.trim() !== '');
@@ -69,15 +74,19 @@ export const transfer: Scenario<E2EContext> = {
 			lines.length >= planned,
 			`the JSONL export has ${lines.length} lines for ${planned} records`
 		);
-		check(readFileSync(csv, 'utf8').length > 0, 'the CSV export is empty');
-		ctx.note(`exported ${lines.length} JSONL lines, manifest ${manifest}`);
+		const header = readFileSync(csv, 'utf8').split('\n')[0];
+		check(
+			/\bkey\b/.test(header) && /user_turn/.test(header),
+			`the CSV header lacks key/user_turn: ${header}`
+		);
+		ctx.note(`exported ${[jsonl, manifest, csv].map((p) => basename(p)).join(', ')}`);
 
 		const target = await ctx.freshProfile();
 		await openView(target.page, ctx.app.url, '#/runs');
 		const input = target.page.getByTestId('import-files').first();
 		check((await input.count()) > 0, 'runs view: no [data-testid="import-files"]');
 		await input.setInputFiles([jsonl, manifest]);
-		const imported = target.page.getByTestId('run-row').filter({ hasText: runId }).first();
+		const imported = target.page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`);
 		try {
 			await imported.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 		} catch {

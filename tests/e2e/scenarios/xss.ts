@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { XSS_TEXT } from '../../helpers/mockScripts.ts';
-import { openView } from '../app.ts';
+import { need, openView } from '../app.ts';
 import type { E2EContext } from '../context.ts';
 import { completeRun } from '../flows.ts';
 import { check, type Scenario } from '../harness.ts';
@@ -53,26 +53,34 @@ export const xss: Scenario<E2EContext> = {
 		} as const;
 		const { runId } = await completeRun(ctx, page, { script: 'xss', plan });
 		const id = encodeURIComponent(runId);
+		const expectInert = async (where: string, visible: boolean) => {
+			const seen = await inspect(page);
+			check(seen.imgs === 0, `${where}: ${seen.imgs} injected <img> element(s)`);
+			check(
+				seen.handlers === 0,
+				`${where}: ${seen.handlers} element(s) with inline onerror/onload`
+			);
+			check(seen.scripts === 0, `${where}: ${seen.scripts} injected <script> element(s)`);
+			if (visible)
+				check(seen.literal, `${where}: the model's literal markup is not visible as text`);
+		};
 		for (const hash of [`#/run/${id}`, `#/results/${id}`, '#/runs']) {
 			await openView(page, ctx.app.url, hash);
-			const seen = await inspect(page);
-			check(seen.imgs === 0, `${hash}: ${seen.imgs} injected <img> element(s)`);
-			check(seen.handlers === 0, `${hash}: ${seen.handlers} element(s) with inline onerror/onload`);
-			check(seen.scripts === 0, `${hash}: ${seen.scripts} injected <script> element(s)`);
-			if (hash !== '#/runs')
-				check(seen.literal, `${hash}: the model's literal markup is not visible as text`);
+			await expectInert(hash, hash !== '#/runs');
 		}
-		const rows = page.getByTestId('sample-row');
+		// A sample opened in full: the most likely place for an {@html}.
 		await openView(page, ctx.app.url, `#/results/${id}`);
-		if ((await rows.count()) > 0) {
-			// Expanding a sample shows the full texts: the most likely place for {@html}.
-			await rows.first().click();
-			const seen = await inspect(page);
-			check(
-				seen.imgs + seen.scripts + seen.handlers === 0,
-				'an expanded sample row injected markup'
-			);
-		}
+		await (await need(page, 'results', 'sample-row')).click();
+		await need(page, 'results', 'sample-detail');
+		await expectInert('results sample detail', true);
+		// The annotation item shows the same texts, blind.
+		await openView(page, ctx.app.url, `#/annotate/${id}`);
+		await need(page, 'annotate', 'annotator-name');
+		await page.keyboard.type('xss-check');
+		await page.keyboard.press('Enter');
+		await need(page, 'annotate', 'annotate-item');
+		await expectInert('annotate item', true);
+		await openView(page, ctx.app.url, `#/results/${id}`);
 		check(watch.dialogs.length === 0, `dialogs fired: ${watch.dialogs.join(' | ')}`);
 		await ctx.screenshot(page, 'results-xss');
 	}
