@@ -12,7 +12,7 @@ import {
 } from '../stats/aggregate.ts';
 import type { Condition, Rate } from '../stats/aggregate.ts';
 import type { Delta, RunPoint } from '../stats/charts.ts';
-import type { ProbeRecord, RunManifest } from '../probe/types.ts';
+import type { AnswerRecord, ProbeConfig, ProbeRecord, RunManifest } from '../probe/types.ts';
 
 export interface Overall {
 	records: number;
@@ -80,23 +80,74 @@ export interface PairedDelta extends Delta {
 	n_items: number;
 }
 
-/**
- * Per temperature, each perturbation minus 'none', paired by (item, sample) with a cluster
- * bootstrap (see pairedDifference). Temperatures without a 'none' condition give no deltas.
- */
-export function perturbationDeltas(records: readonly ProbeRecord[], seed: number): PairedDelta[] {
+/** One paired comparison: condition b minus condition a. */
+export interface ConditionPair {
+	name: string;
+	a: Condition;
+	b: Condition;
+}
+
+/** Per temperature, each perturbation against 'none'; temperatures without 'none' give none. */
+export function perturbationPairs(records: readonly ProbeRecord[]): ConditionPair[] {
 	const conditions = new Map<string, Condition>();
 	for (const r of records) {
 		const key = conditionKey(r);
 		if (!conditions.has(key))
 			conditions.set(key, { temperature: r.temperature, perturbation: r.perturbation });
 	}
-	const out: PairedDelta[] = [];
-	for (const c of [...conditions.values()].sort(compareConditions)) {
-		const none: Condition = { temperature: c.temperature, perturbation: 'none' };
-		if (c.perturbation === 'none' || !conditions.has(conditionKey(none))) continue;
-		const d = pairedDifference(records, none, c, { seed });
-		out.push({ name: `T=${c.temperature}: ${c.perturbation} − none`, ...d });
+	const out: ConditionPair[] = [];
+	for (const b of [...conditions.values()].sort(compareConditions)) {
+		const a: Condition = { temperature: b.temperature, perturbation: 'none' };
+		if (b.perturbation === 'none' || !conditions.has(conditionKey(a))) continue;
+		out.push({ name: `T=${b.temperature}: ${b.perturbation} − none`, a, b });
 	}
 	return out;
+}
+
+/** The paired difference of one pair (see pairedDifference: by item and sample, cluster bootstrap). */
+export function pairedDelta(
+	records: readonly ProbeRecord[],
+	pair: ConditionPair,
+	seed: number
+): PairedDelta {
+	return { name: pair.name, ...pairedDifference(records, pair.a, pair.b, { seed }) };
+}
+
+/** Every perturbation minus 'none', per temperature, in condition order. */
+export function perturbationDeltas(records: readonly ProbeRecord[], seed: number): PairedDelta[] {
+	return perturbationPairs(records).map((pair) => pairedDelta(records, pair, seed));
+}
+
+/** What another run's point needs, read from indexes and answers instead of its records. */
+export interface PointCounts {
+	/** The condition the follow-up rate is taken at, null for all records. */
+	temperature: number | null;
+	followups: number;
+	/** Labeled records of that condition (judge errors included, pending not). */
+	judged: number;
+	/** One per item; accuracy counts items as summarize() does. */
+	answers: readonly Pick<AnswerRecord, 'correct'>[];
+}
+
+/**
+ * The same point as runPoint(), from counts: for a run whose records agree with its answers (the
+ * pipeline copies each answer's `correct` into its records) the two are equal.
+ */
+export function runPointFromCounts(name: string, c: PointCounts): RunPoint {
+	const scored = c.answers.filter((a) => a.correct !== null);
+	return {
+		name: name + (c.temperature === null ? ' (all conditions)' : ` (T=${c.temperature})`),
+		accuracy: wilson(scored.filter((a) => a.correct).length, scored.length),
+		followup: wilson(c.followups, c.judged)
+	};
+}
+
+/**
+ * Where runPoint() takes another run's follow-up rate, known from its manifest alone: the lowest
+ * temperature when the run has unperturbed records, else null (all records).
+ */
+export function pointTemperature(config: Pick<ProbeConfig, 'temperatures' | 'perturbations'>) {
+	return config.perturbations.includes('none') && config.temperatures.length > 0
+		? Math.min(...config.temperatures)
+		: null;
 }

@@ -35,7 +35,10 @@ vi.mock('chart.js/auto', () => ({
 const dbRef = vi.hoisted(() => ({ current: undefined as ProbeDB | undefined }));
 vi.mock('../../../src/lib/app/services.ts', async () => {
 	const { DexieRunStore } = await import('../../../src/lib/db/runs.ts');
-	return { runStore: () => new DexieRunStore(dbRef.current as ProbeDB) };
+	return {
+		db: () => dbRef.current as ProbeDB,
+		runStore: () => new DexieRunStore(dbRef.current as ProbeDB)
+	};
 });
 
 let records: ProbeRecord[] = [];

@@ -1,12 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RunRow } from '../../../src/lib/db/schema.ts';
-import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
+import type { AnswerRecord, ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { summarize } from '../../../src/lib/stats/aggregate.ts';
 import { PAPER_FIGURES } from '../../../src/lib/state/paperFigures.ts';
-import { ResultsState, type ResultsSource } from '../../../src/lib/state/results.svelte.ts';
-import { overall, perturbationDeltas } from '../../../src/lib/state/resultsData.ts';
+import {
+	RecordsCache,
+	ResultsState,
+	type ResultsOptions,
+	type ResultsSource
+} from '../../../src/lib/state/results.svelte.ts';
+import { overall, perturbationDeltas, runPoint } from '../../../src/lib/state/resultsData.ts';
 import { SampleBrowser } from '../../../src/lib/state/samples.svelte.ts';
-import { makeManifest } from '../db/factories.ts';
+import { makeAnswer, makeManifest } from '../db/factories.ts';
 import { syntheticRun } from '../stats/records.ts';
 
 function runRow(runId: string, created_at: string, dataset = 'gsm8k'): RunRow {
@@ -26,7 +31,15 @@ function recordsOf(runId: string, seed: number): ProbeRecord[] {
 	}).map((r) => ({ ...r, run_id: runId }));
 }
 
-/** An in-memory source that counts what it is asked for. */
+/** One answer per item, agreeing with the records as the pipeline writes them. */
+function answersOf(records: readonly ProbeRecord[]): AnswerRecord[] {
+	const byItem = new Map(records.map((r) => [r.item_id, r]));
+	return [...byItem.values()].map((r) =>
+		makeAnswer({ run_id: r.run_id, item_id: r.item_id, correct: r.correct })
+	);
+}
+
+/** An in-memory source that records which runs' records were read (the expensive call). */
 function source(runs: RunRow[], records: Map<string, ProbeRecord[]>) {
 	const reads: string[] = [];
 	const s: ResultsSource = {
@@ -35,9 +48,26 @@ function source(runs: RunRow[], records: Map<string, ProbeRecord[]>) {
 			reads.push(id);
 			return records.get(id) ?? [];
 		},
-		listRuns: async () => runs.slice().sort((a, b) => b.created_at.localeCompare(a.created_at))
+		listRuns: async () => runs.slice().sort((a, b) => b.created_at.localeCompare(a.created_at)),
+		// Totals only, as the view asks for them (limit 0).
+		recordsPage: async (id, { filter: f = {} }) => ({
+			rows: [],
+			total: (records.get(id) ?? []).filter(
+				(r) =>
+					(f.label === undefined ||
+						(f.label === 'pending' ? r.label === null : r.label === f.label)) &&
+					(f.temperature === undefined || r.temperature === f.temperature) &&
+					(f.perturbation === undefined || r.perturbation === f.perturbation)
+			).length
+		}),
+		getAnswers: async (id) => answersOf(records.get(id) ?? [])
 	};
 	return { s, reads };
+}
+
+/** A state with its own cache, so tests never see each other's reads. */
+function make(source: ResultsSource, opts: ResultsOptions = {}) {
+	return new ResultsState(source, { cache: new RecordsCache(), ...opts });
 }
 
 const RUNS = [
@@ -50,7 +80,7 @@ const RECORDS = new Map(RUNS.map((r, i) => [r.run_id, recordsOf(r.run_id, i + 1)
 describe('ResultsState', () => {
 	it('derives the table and the headline from the run records', async () => {
 		const { s } = source(RUNS, RECORDS);
-		const state = new ResultsState(s, { later: () => undefined });
+		const state = make(s, { later: () => undefined });
 		await state.load('a');
 		expect(state.status).toBe('ready');
 		expect(state.summaries).toEqual(summarize(RECORDS.get('a') ?? []));
@@ -64,21 +94,21 @@ describe('ResultsState', () => {
 	it('computes paired deltas and other runs only in the deferred step', async () => {
 		const { s, reads } = source(RUNS, RECORDS);
 		let deferred: (() => void) | undefined;
-		const state = new ResultsState(s, { later: (work) => (deferred = work), otherRuns: 1 });
+		const state = make(s, { later: (work) => (deferred = work), otherRuns: 1 });
 		await state.load('a');
-		expect(reads).toEqual(['a']);
+		expect(state.paired).toBeNull();
 		deferred?.();
-		await new Promise((r) => setTimeout(r, 0));
+		await vi.waitFor(() => expect(state.runPoints).toHaveLength(2));
 		expect(state.paired).toEqual(perturbationDeltas(RECORDS.get('a') ?? [], 42));
-		// Only the newest other run, as otherRuns allows.
-		expect(reads).toEqual(['a', 'b']);
-		expect(state.runPoints).toHaveLength(2);
-		expect(state.runPoints[1].name).toContain('2026-05-02');
+		// Only the newest other run, as otherRuns allows, and from counts: its records are not read.
+		expect(reads).toEqual(['a']);
+		const b = runPoint('Qwen3-0.6B-q4f16_1-MLC · gsm8k, 2026-05-02', RECORDS.get('b') ?? []);
+		expect(state.runPoints[1]).toEqual(b);
 	});
 
 	it('overlays the paper points of the run benchmark only while the toggle is on', async () => {
 		const { s } = source(RUNS, RECORDS);
-		const state = new ResultsState(s, { later: () => undefined });
+		const state = make(s, { later: () => undefined });
 		await state.load('a');
 		expect(state.overlay).toEqual([]);
 		state.setShowPaper(true);
@@ -90,11 +120,11 @@ describe('ResultsState', () => {
 
 	it('reports a missing run and a failing store without throwing', async () => {
 		const { s } = source(RUNS, RECORDS);
-		const missing = new ResultsState(s, { later: () => undefined });
+		const missing = make(s, { later: () => undefined });
 		await missing.load('nope');
 		expect(missing.status).toBe('missing');
 
-		const broken = new ResultsState(
+		const broken = make(
 			{ ...s, getRecords: () => Promise.reject(new Error('disk on fire')) },
 			{ later: () => undefined }
 		);
@@ -113,13 +143,43 @@ describe('ResultsState', () => {
 				return s.getRecords(id);
 			}
 		};
-		const state = new ResultsState(slow, { later: () => undefined });
+		const state = make(slow, { later: () => undefined });
 		const first = state.load('a');
 		await state.load('b');
 		release();
 		await first;
 		expect(state.run?.run_id).toBe('b');
 		expect(state.summaries).toEqual(summarize(RECORDS.get('b') ?? []));
+	});
+});
+
+describe('RecordsCache', () => {
+	it('reuses the records of an unchanged finished run, and reads again when asked or changed', async () => {
+		const { s, reads } = source(RUNS, RECORDS);
+		const cache = new RecordsCache();
+		const first = new ResultsState(s, { later: () => undefined, cache });
+		await first.load('a');
+		const again = new ResultsState(s, { later: () => undefined, cache });
+		await again.load('a');
+		expect(reads).toEqual(['a']);
+		expect(again.records).toBe(first.records);
+
+		await again.load('a', { fresh: true });
+		expect(reads).toEqual(['a', 'a']);
+
+		const changed = RUNS.map((r) => (r.run_id === 'a' ? { ...r, updated_at: 'later' } : r));
+		const moved = source(changed, RECORDS);
+		await new ResultsState(moved.s, { later: () => undefined, cache }).load('a');
+		expect(moved.reads).toEqual(['a']);
+	});
+
+	it('never keeps a run that is still running', async () => {
+		const running = RUNS.map((r) => ({ ...r, status: 'running' as const }));
+		const { s, reads } = source(running, RECORDS);
+		const cache = new RecordsCache();
+		await new ResultsState(s, { later: () => undefined, cache }).load('a');
+		await new ResultsState(s, { later: () => undefined, cache }).load('a');
+		expect(reads).toEqual(['a', 'a']);
 	});
 });
 

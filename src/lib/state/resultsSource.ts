@@ -1,0 +1,17 @@
+/**
+ * The results view's ResultsSource over the app's database: DexieRunStore's queries, plus a run's
+ * answers, which the store has no list query for (one indexed read of about one row per item).
+ */
+import type { DexieRunStore } from '../db/runs.ts';
+import type { ProbeDB } from '../db/schema.ts';
+import type { ResultsSource } from './results.svelte.ts';
+
+export function resultsSource(store: DexieRunStore, db: Pick<ProbeDB, 'answers'>): ResultsSource {
+	return {
+		getRun: (runId) => store.getRun(runId),
+		getRecords: (runId) => store.getRecords(runId),
+		listRuns: () => store.listRuns(),
+		recordsPage: (runId, req) => store.recordsPage(runId, req),
+		getAnswers: (runId) => db.answers.where('run_id').equals(runId).toArray()
+	};
+}
