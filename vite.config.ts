@@ -10,8 +10,8 @@ export default defineConfig({
 	base,
 	plugins: [
 		svelte(),
-		// Offline after the first visit: the app shell and the web-llm worker are precached; models
-		// live in web-llm's own Cache Storage and runs in IndexedDB, so a cached model runs offline.
+		// Offline after the first visit: the app shell is precached and the web-llm worker is cached
+		// on first use; models live in web-llm's own Cache Storage and runs in IndexedDB.
 		VitePWA({
 			registerType: 'autoUpdate',
 			injectRegister: 'script',
@@ -25,8 +25,16 @@ export default defineConfig({
 			},
 			workbox: {
 				globPatterns: ['**/*.{js,css,html,svg,json,webmanifest}'],
-				// The web-llm worker chunk is ~6 MB before compression.
-				maximumFileSizeToCacheInBytes: 12 * 1024 * 1024,
+				// web-llm (2 MB gzipped) is not precached: a visitor who only opens shared runs never
+				// downloads it. It is cached the first time the engine worker starts instead.
+				globIgnores: ['**/engine.worker-*.js'],
+				runtimeCaching: [
+					{
+						urlPattern: /\/engine\.worker-[\w-]+\.js$/,
+						handler: 'CacheFirst',
+						options: { cacheName: 'engine-worker', expiration: { maxEntries: 2 } }
+					}
+				],
 				navigateFallback: 'index.html'
 			}
 		})
