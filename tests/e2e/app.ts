@@ -192,3 +192,46 @@ export async function chartInk(canvas: Locator, legendPx = 40): Promise<number> 
 		return n;
 	}, legendPx);
 }
+
+/**
+ * In the playground (engine settings carry over from set-up in the same profile), generate `n`
+ * user turns after the example conversation and wait until each has text and is labelled.
+ */
+export async function playgroundGenerate(
+	page: Page,
+	n: number,
+	temperature = 1
+): Promise<string[]> {
+	const v = 'playground';
+	await setControl(await need(page, v, 'pg-n'), String(n));
+	await setControl(await need(page, v, 'pg-temperature'), String(temperature));
+	const generate = await need(page, v, 'pg-generate');
+	if (await generate.isDisabled()) {
+		throw new E2EFailure(
+			`playground view: Generate is disabled: ${await page.locator('main .problems').allInnerTexts()}`
+		);
+	}
+	await generate.click();
+	const output = await need(page, v, 'pg-output');
+	try {
+		await page.waitForFunction(
+			([el, want]) => {
+				const texts = Array.from(
+					(el as HTMLElement).querySelectorAll('[data-testid="generated-text"]')
+				);
+				const busy = document.querySelector('[data-testid="pg-stop"]') !== null;
+				return (
+					!busy && texts.length === want && texts.every((t) => (t.textContent ?? '').trim() !== '')
+				);
+			},
+			[await output.elementHandle(), n] as const,
+			{ timeout: 30_000 }
+		);
+	} catch {
+		const error = await page.getByTestId('pg-error').allInnerTexts();
+		throw new E2EFailure(
+			`playground view: ${n} user turns did not finish${error.length ? `: ${error.join(' | ')}` : ''}`
+		);
+	}
+	return output.getByTestId('generated-text').allInnerTexts();
+}

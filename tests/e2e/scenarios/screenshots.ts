@@ -3,7 +3,7 @@
  * test-results/screenshots/view-*.png for people to look at (and CI to keep as artifacts).
  */
 import { statSync } from 'node:fs';
-import { configureRun, openView, startRun, waitForDone } from '../app.ts';
+import { configureRun, need, openView, playgroundGenerate, startRun, waitForDone } from '../app.ts';
 import type { E2EContext } from '../context.ts';
 import { plannedRecords, SMALL_PLAN, templateSource } from '../flows.ts';
 import { check, type Scenario } from '../harness.ts';
@@ -39,16 +39,30 @@ export const screenshots: Scenario<E2EContext> = {
 		await shoot('run');
 
 		const id = encodeURIComponent(runId);
-		for (const [name, hash] of [
-			['results', `#/results/${id}`],
-			['runs', '#/runs'],
-			['playground', '#/playground'],
-			['annotate', `#/annotate/${id}`]
-		]) {
-			await openView(page, ctx.app.url, hash);
-			await page.waitForTimeout(700); // charts animate in
-			await shoot(name);
-		}
+		await openView(page, ctx.app.url, `#/results/${id}`);
+		await page.waitForTimeout(1_500); // charts animate in
+		await shoot('results');
+		await (await need(page, 'results', 'sample-row')).click();
+		await need(page, 'results', 'sample-detail');
+		await shoot('results-sample');
+		await openView(page, ctx.app.url, '#/runs');
+		await need(page, 'runs', 'runs-table');
+		await shoot('runs');
+		await openView(page, ctx.app.url, '#/playground');
+		await shoot('playground');
+		await playgroundGenerate(page, 3);
+		await shoot('playground-generated');
+		await openView(page, ctx.app.url, `#/annotate/${id}`);
+		await need(page, 'annotate', 'annotator-name');
+		await shoot('annotate-start');
+		await page.keyboard.type('screenshot');
+		await page.keyboard.press('Enter');
+		await need(page, 'annotate', 'annotate-item');
+		for (const key of ['1', '3', '4']) await page.keyboard.press(key);
+		await shoot('annotate');
+		await openView(page, ctx.app.url, `#/annotate/${id}?tab=agreement`);
+		await need(page, 'annotate', 'kappa-table');
+		await shoot('annotate-agreement');
 		for (const path of shots) {
 			const bytes = statSync(path).size;
 			check(bytes >= MIN_PNG_BYTES, `${path} is only ${bytes} bytes: a blank page?`);

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { XSS_TEXT } from '../../helpers/mockScripts.ts';
-import { need, openView } from '../app.ts';
+import { need, openView, playgroundGenerate } from '../app.ts';
 import type { E2EContext } from '../context.ts';
 import { completeRun } from '../flows.ts';
 import { check, type Scenario } from '../harness.ts';
@@ -80,6 +80,10 @@ export const xss: Scenario<E2EContext> = {
 		await page.keyboard.press('Enter');
 		await need(page, 'annotate', 'annotate-item');
 		await expectInert('annotate item', true);
+		// The playground streams model text live, through the same server.
+		await openView(page, ctx.app.url, '#/playground');
+		await playgroundGenerate(page, 2);
+		await expectInert('playground output', true);
 		await openView(page, ctx.app.url, `#/results/${id}`);
 		check(watch.dialogs.length === 0, `dialogs fired: ${watch.dialogs.join(' | ')}`);
 		await ctx.screenshot(page, 'results-xss');
