@@ -44,6 +44,8 @@ export interface Watch {
 	dialogs: string[];
 	/** Requests that tried to leave 127.0.0.1 (aborted). */
 	blocked: string[];
+	/** console.error lines, for the summary (not failures: apps log handled errors too). */
+	consoleErrors: string[];
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -55,7 +57,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const NAME_SHIM = 'globalThis.__name ??= (f) => f;';
 
 export async function guard(context: BrowserContext): Promise<Watch> {
-	const watch: Watch = { pageErrors: [], dialogs: [], blocked: [] };
+	const watch: Watch = { pageErrors: [], dialogs: [], blocked: [], consoleErrors: [] };
 	await context.addInitScript({ content: NAME_SHIM });
 	await context.route('**/*', (route) => {
 		const url = new URL(route.request().url());
@@ -66,6 +68,9 @@ export async function guard(context: BrowserContext): Promise<Watch> {
 	});
 	const onPage = (page: Page) => {
 		page.on('pageerror', (err) => watch.pageErrors.push(`${err.name}: ${err.message}`));
+		page.on('console', (msg) => {
+			if (msg.type() === 'error') watch.consoleErrors.push(msg.text());
+		});
 		page.on('dialog', (dialog) => {
 			watch.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
 			void dialog.dismiss().catch(() => {});

@@ -92,6 +92,12 @@ export function createHooks(app: StaticServer, browser: Browser): ScenarioHooks<
 					}
 				}
 				problems.push(...p.watch.pageErrors.map((e) => `uncaught page error: ${e}`));
+				const logged = [...new Set(p.watch.consoleErrors)];
+				if (logged.length > 0) {
+					notes.push(
+						`console errors (${logged.length}): ${logged.slice(0, 3).join(' | ').slice(0, 400)}`
+					);
+				}
 				if (p.watch.blocked.length > 0) {
 					const hosts = [...new Set(p.watch.blocked.map((u) => new URL(u).host))];
 					notes.push(
