@@ -141,6 +141,18 @@ describe('results view', () => {
 		);
 	});
 
+	it('names other runs it cannot place on the accuracy chart', async () => {
+		// Stored without answers: its accuracy cannot be known without reading its records.
+		await new DexieRunStore(dbRef.current as ProbeDB).importRun({
+			manifest: makeManifest({ run_id: 'run-b', created_at: '2026-01-01T00:00:00.000Z' }),
+			records: records.map((r) => ({ ...r, run_id: 'run-b' }))
+		});
+		render(ResultsView, { id: 'run-a', params: {} });
+		const chart = await screen.findByTestId('chart-acc-followup');
+		await waitFor(() => expect(chart.textContent).toContain('Not drawn'));
+		expect(chart.textContent).toContain('gsm8k, 2026-01-01 (T=0)');
+	});
+
 	it('says when the run is not in this browser', async () => {
 		render(ResultsView, { id: 'elsewhere', params: {} });
 		expect((await screen.findByRole('alert')).textContent).toContain('No run “elsewhere”');
