@@ -42,6 +42,11 @@ export interface ResultsSource {
 export class RecordsCache {
 	#entry: { run_id: string; updated_at: string; records: ProbeRecord[] } | null = null;
 
+	/** Whether some version of this run is kept (get() then checks it is still current). */
+	has(runId: string): boolean {
+		return this.#entry?.run_id === runId;
+	}
+
 	get(run: RunRow): ProbeRecord[] | undefined {
 		const e = this.#entry;
 		if (e && e.run_id === run.run_id && e.updated_at === run.updated_at) return e.records;
@@ -175,14 +180,18 @@ export class ResultsState {
 		this.#others = [];
 		try {
 			const started = now();
+			// Without a cached copy to validate, the records read need not wait for the run row.
+			const reading =
+				opts.fresh || !this.#cache.has(runId) ? this.#source.getRecords(runId) : undefined;
+			reading?.catch(() => undefined); // awaited below; a missing run never awaits it
 			const run = await this.#source.getRun(runId);
 			if (generation !== this.#generation) return;
 			if (!run) {
 				this.#status = 'missing';
 				return;
 			}
-			const cached = opts.fresh ? undefined : this.#cache.get(run);
-			const records = cached ?? (await this.#source.getRecords(runId));
+			const cached = reading ? undefined : this.#cache.get(run);
+			const records = cached ?? (await (reading ?? this.#source.getRecords(runId)));
 			if (generation !== this.#generation) return;
 			if (!cached) this.#cache.put(run, records);
 			this.#readMs = now() - started;
