@@ -5,6 +5,7 @@
  */
 import type { ProbeEvent } from '../probe/events.ts';
 import type {
+	AnswerRecord,
 	ChatMessage,
 	DatasetItem,
 	Label,
@@ -53,8 +54,18 @@ export function parseKey(
 	return { item_id: parts.join('|'), temperature, perturbation, sample };
 }
 
-export function indexItems(items: DatasetItem[]): ReadonlyMap<string, DatasetItem> {
-	return new Map(items.map((i) => [i.id, i]));
+/**
+ * What the fold needs to start a conversation on any item: its dataset entry, and its answer if
+ * that already went by. With several requests in flight an item's `answer` event often arrives
+ * while the view is busy with another item; the view may only reach the item at its user turns.
+ */
+export interface LiveIndex {
+	items: ReadonlyMap<string, DatasetItem>;
+	answers: Map<string, AnswerRecord>;
+}
+
+export function indexItems(items: DatasetItem[]): LiveIndex {
+	return { items: new Map(items.map((i) => [i.id, i])), answers: new Map() };
 }
 
 function newTurn(key: string): LiveTurn {
@@ -70,15 +81,17 @@ function newTurn(key: string): LiveTurn {
 	};
 }
 
-function startConversation(item: DatasetItem | undefined, itemId: string): LiveConversation {
+function startConversation(index: LiveIndex, itemId: string): LiveConversation {
+	const item = index.items.get(itemId);
+	const answer = index.answers.get(itemId);
 	return {
 		item_id: itemId,
 		history: item?.history ?? [],
 		question: item?.prompt ?? '',
-		answer: '',
+		answer: answer?.answer ?? '',
 		answer_streaming: false,
-		correct: null,
-		score_detail: '',
+		correct: answer?.correct ?? null,
+		score_detail: answer?.score_detail ?? '',
 		turns: []
 	};
 }
@@ -139,12 +152,14 @@ export function isBusy(c: LiveConversation | null): boolean {
 export function foldConversation(
 	c: LiveConversation | null,
 	e: ProbeEvent,
-	items: ReadonlyMap<string, DatasetItem>
+	index: LiveIndex
 ): LiveConversation | null {
 	const mine = (id: string) => c !== null && c.item_id === id;
 	const free = !isBusy(c);
 	const forItem = (id: string): LiveConversation | null =>
-		mine(id) ? c : free ? startConversation(items.get(id), id) : null;
+		mine(id) ? c : free ? startConversation(index, id) : null;
+	// Remembered even when the view is elsewhere, so a later switch to this item shows its answer.
+	if (e.type === 'answer') index.answers.set(e.answer.item_id, e.answer);
 	switch (e.type) {
 		case 'stage': {
 			const base = forItem(e.item_id);

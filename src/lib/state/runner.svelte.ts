@@ -15,9 +15,14 @@ import type { ProbeEvent } from '../probe/events.ts';
 import { runProbe, type ProbeContext } from '../probe/pipeline.ts';
 import type { RunStore } from '../probe/store.ts';
 import type { ChatTemplate } from '../probe/template.ts';
-import type { DatasetItem, Label, ProbeConfig, ProbeRecord } from '../probe/types.ts';
+import type { Label, ProbeConfig, ProbeRecord } from '../probe/types.ts';
 import { LabelTally } from './labelTally.ts';
-import { foldConversation, indexItems, type LiveConversation } from './liveConversation.ts';
+import {
+	foldConversation,
+	indexItems,
+	type LiveConversation,
+	type LiveIndex
+} from './liveConversation.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'paused' | 'done' | 'failed';
 
@@ -103,7 +108,7 @@ export class RunController {
 	#errors = $state.raw<RunErrorView[]>([]);
 
 	#labels = new LabelTally();
-	#items: ReadonlyMap<string, DatasetItem> = indexItems([]);
+	#items: LiveIndex = indexItems([]);
 	#abort: AbortController | null = null;
 	#stopRequest: 'pause' | 'cancel' | null = null;
 	#finished: Promise<void> = Promise.resolve();

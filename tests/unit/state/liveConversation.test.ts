@@ -139,3 +139,23 @@ describe('foldConversation', () => {
 		]);
 	});
 });
+
+describe('foldConversation with requests in flight', () => {
+	it('shows the answer of an item it reaches only at its user turns', () => {
+		const index = indexItems([gsmItem(0), gsmItem(1)]);
+		const events: ProbeEvent[] = [
+			{ type: 'stage', stage: 'answer', item_id: 'item-0' },
+			// item-1's answer goes by while the view is busy streaming item-0's answer.
+			answer('item-1', 'Item one is 9.'),
+			answer('item-0', 'It is 7.'),
+			{ type: 'stage', stage: 'user_turn', item_id: 'item-1', key: 'item-1|0|none|0' }
+		];
+		const c = events.reduce<LiveConversation | null>(
+			(acc, e) => foldConversation(acc, e, index),
+			null
+		);
+		expect(c?.item_id).toBe('item-1');
+		expect(c?.answer).toBe('Item one is 9.');
+		expect(c?.score_detail).toBe('predicted 7, gold 7');
+	});
+});
