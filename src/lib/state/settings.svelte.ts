@@ -117,8 +117,10 @@ export class EngineSettings {
 				if (typed) return { kind: 'repo', repos: [typed] };
 				if (this.engine.current === 'webllm') {
 					const g = this.generator(gpu);
-					// The original repo first: the probe is about the model's own template.
-					return g ? { kind: 'repo', repos: [g.template_repo, g.mlc_repo] } : null;
+					// The MLC repo first: it ships the tokenizer_config.json of the weights actually run, and
+					// it is public, while Llama and gemma originals are gated (no token, no template).
+					// The original repo is the fallback; both carry the model's own template.
+					return g ? { kind: 'repo', repos: [g.mlc_repo, g.template_repo] } : null;
 				}
 				const model = this.modelId.current.trim();
 				return model.includes('/') ? { kind: 'repo', repos: [model] } : null;
