@@ -67,7 +67,7 @@ describe('EngineSettings', () => {
 		expect(s.generatorId({ shaderF16: true })).toBe('Qwen3-0.6B-q4f16_1-MLC');
 		expect(s.templateSpec({ shaderF16: false })).toEqual({
 			kind: 'repo',
-			repos: ['Qwen/Qwen3-0.6B', 'mlc-ai/Qwen3-0.6B-q4f32_1-MLC']
+			repos: ['mlc-ai/Qwen3-0.6B-q4f32_1-MLC', 'Qwen/Qwen3-0.6B']
 		});
 	});
 
