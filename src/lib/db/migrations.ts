@@ -4,6 +4,8 @@
  */
 import type { Transaction } from 'dexie';
 import type { ProbeRecord, RunManifest } from '../probe/types.ts';
+import { recordFacts } from './facts.ts';
+import type { RecordFacts } from './facts.ts';
 
 /**
  * Version 1, the first prototype: runs kept their status only inside the manifest, records were
@@ -18,7 +20,7 @@ export const SCHEMA_V1 = {
 } as const;
 
 /**
- * Version 2 (current). Runs carry status and updated_at as indexed columns (the runs list sorts and
+ * Version 2. Runs carry status and updated_at as indexed columns (the runs list sorts and
  * filters on them); records are indexed per run by the columns the results views filter on.
  */
 export const SCHEMA_V2 = {
@@ -67,4 +69,25 @@ export async function upgradeToV2(tx: Transaction): Promise<void> {
 		.modify((r) => {
 			if (r.label_source === undefined) r.label_source = deriveLabelSource(r);
 		});
+}
+
+/**
+ * Version 3 (current): each record's facts (see facts.ts) in their own table, keyed like records, so
+ * the results view paints without reading ~30 MB of full records first.
+ */
+export const SCHEMA_V3 = {
+	...SCHEMA_V2,
+	facts: '[run_id+key], run_id'
+} as const;
+
+/** v2 → v3: one facts row per stored record. */
+export async function upgradeToV3(tx: Transaction): Promise<void> {
+	const facts: RecordFacts[] = [];
+	await tx
+		.table<ProbeRecord>('records')
+		.toCollection()
+		.each((r) => {
+			facts.push(recordFacts(r));
+		});
+	await tx.table<RecordFacts>('facts').bulkPut(facts);
 }

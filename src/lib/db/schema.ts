@@ -7,7 +7,8 @@ import { Dexie } from 'dexie';
 import type { EntityTable, Table } from 'dexie';
 import type { Annotation } from '../probe/exchange.ts';
 import type { AnswerRecord, DatasetItem, ProbeRecord, RunManifest } from '../probe/types.ts';
-import { SCHEMA_V1, SCHEMA_V2, upgradeToV2 } from './migrations.ts';
+import type { RecordFacts } from './facts.ts';
+import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, upgradeToV2, upgradeToV3 } from './migrations.ts';
 
 export const DB_NAME = 'user-turn-probe';
 
@@ -65,6 +66,8 @@ export class ProbeDB extends Dexie {
 	// `declare`: class fields would shadow the table properties Dexie defines in `stores()`.
 	declare runs: EntityTable<RunRow, 'run_id'>;
 	declare records: Table<ProbeRecord, [string, string]>;
+	/** One row per record, written in the record's transaction: see facts.ts. */
+	declare facts: Table<RecordFacts, [string, string]>;
 	declare answers: Table<AnswerRecord, [string, string]>;
 	declare annotations: EntityTable<AnnotationRow, 'id'>;
 	declare datasets: EntityTable<DatasetRow, 'key'>;
@@ -79,6 +82,7 @@ export class ProbeDB extends Dexie {
 		});
 		this.version(1).stores(SCHEMA_V1);
 		this.version(2).stores(SCHEMA_V2).upgrade(upgradeToV2);
+		this.version(3).stores(SCHEMA_V3).upgrade(upgradeToV3);
 	}
 }
 

@@ -5,6 +5,7 @@
 import { ExchangeError, validateBundle } from '../probe/exchange.ts';
 import type { Annotation, RunBundle } from '../probe/exchange.ts';
 import { RunExistsError, RunNotFoundError } from './errors.ts';
+import { recordFacts } from './facts.ts';
 import type { ProbeDB } from './schema.ts';
 
 /**
@@ -25,11 +26,17 @@ export function withRunId(b: RunBundle, runId: string): RunBundle {
 	};
 }
 
-/** Removes a run and everything that belongs to it. Call inside a rw transaction on all four. */
+/** Every table holding a run's rows: what deleting or importing a run writes. */
+export function runTables(db: ProbeDB) {
+	return [db.runs, db.records, db.facts, db.answers, db.annotations];
+}
+
+/** Removes a run and everything that belongs to it. Call inside a rw transaction on all of RUN_TABLES. */
 export async function deleteRunRows(db: ProbeDB, runId: string): Promise<void> {
 	await Promise.all([
 		db.runs.delete(runId),
 		db.records.where('run_id').equals(runId).delete(),
+		db.facts.where('run_id').equals(runId).delete(),
 		db.answers.where('run_id').equals(runId).delete(),
 		db.annotations.where('run_id').equals(runId).delete()
 	]);
@@ -55,8 +62,7 @@ export async function importRun(
 ): Promise<string> {
 	const problems = validateBundle(bundle);
 	if (problems.length > 0) throw new ExchangeError(problems);
-	const tables = [db.runs, db.records, db.answers, db.annotations];
-	return db.transaction('rw', tables, async () => {
+	return db.transaction('rw', runTables(db), async () => {
 		let b = bundle;
 		if ((await db.runs.get(b.manifest.run_id)) !== undefined) {
 			if (onConflict === 'refuse') throw new RunExistsError(b.manifest.run_id);
@@ -72,6 +78,7 @@ export async function importRun(
 			updated_at: now().toISOString()
 		});
 		await db.records.bulkAdd(b.records);
+		await db.facts.bulkAdd(b.records.map(recordFacts));
 		await db.answers.bulkAdd(b.answers ?? []);
 		// An `id` from another database would collide with ours: let this one number them.
 		const annotations = (b.annotations ?? []).map((a) => {

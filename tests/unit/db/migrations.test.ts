@@ -53,7 +53,7 @@ describe('version 1 → 2 migration', () => {
 		);
 		const db = createDB('mig', deps);
 		const runs = await db.runs.orderBy('created_at').toArray();
-		expect(db.verno).toBe(2);
+		expect(db.verno).toBe(3);
 		expect(runs.map((r) => [r.run_id, r.status, r.updated_at])).toEqual([
 			['old', 'paused', '2026-01-01'],
 			['done', 'done', '2026-01-02']

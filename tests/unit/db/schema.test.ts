@@ -23,15 +23,16 @@ describe('ProbeDB schema', () => {
 		expect(db.isOpen()).toBe(true);
 	});
 
-	it('opens at version 2 with every table and its primary key', async () => {
+	it('opens at version 3 with every table and its primary key', async () => {
 		const { db } = testDB();
 		open.push(db);
 		await db.open();
-		expect(db.verno).toBe(2);
+		expect(db.verno).toBe(3);
 		const keys = Object.fromEntries(db.tables.map((t) => [t.name, t.schema.primKey.keyPath]));
 		expect(keys).toEqual({
 			runs: 'run_id',
 			records: ['run_id', 'key'],
+			facts: ['run_id', 'key'],
 			answers: ['run_id', 'item_id'],
 			annotations: 'id',
 			datasets: 'key',

@@ -1,0 +1,41 @@
+/**
+ * A record's facts: the dozen small fields the results view's numbers and charts read, stored beside
+ * each record in their own table. A 10,000-record run is ~30 MB of full records (prompts, answers,
+ * judge output) but ~1.5 MB of facts, so the view can paint from facts and read records later.
+ */
+import type { ProbeRecord } from '../probe/types.ts';
+
+export const FACT_FIELDS = [
+	'run_id',
+	'key',
+	'item_id',
+	'temperature',
+	'perturbation',
+	'sample',
+	'label',
+	'label_source',
+	'rule_label',
+	'judge_label',
+	'correct',
+	'finish_reason'
+] as const;
+
+export type RecordFacts = Pick<ProbeRecord, (typeof FACT_FIELDS)[number]>;
+
+/** The facts of one record: a projection, nothing computed, so it can never disagree with it. */
+export function recordFacts(r: RecordFacts): RecordFacts {
+	return {
+		run_id: r.run_id,
+		key: r.key,
+		item_id: r.item_id,
+		temperature: r.temperature,
+		perturbation: r.perturbation,
+		sample: r.sample,
+		label: r.label,
+		label_source: r.label_source,
+		rule_label: r.rule_label,
+		judge_label: r.judge_label,
+		correct: r.correct,
+		finish_reason: r.finish_reason
+	};
+}

@@ -1,0 +1,83 @@
+import { Dexie } from 'dexie';
+import { describe, expect, it } from 'vitest';
+import { FACT_FIELDS, recordFacts } from '../../../src/lib/db/facts.ts';
+import { SCHEMA_V2 } from '../../../src/lib/db/migrations.ts';
+import { DexieRunStore } from '../../../src/lib/db/runs.ts';
+import { createDB } from '../../../src/lib/db/schema.ts';
+import { makeBundle, makeManifest, makeRecord, makeRecords } from './factories.ts';
+import { testDB } from './helpers.ts';
+
+describe('recordFacts', () => {
+	it('copies exactly the fact fields and nothing else', () => {
+		const r = makeRecord({ label: 'degenerate', judge_label: 'degenerate', correct: false });
+		const f = recordFacts(r);
+		expect(Object.keys(f).sort()).toEqual([...FACT_FIELDS].sort());
+		for (const field of FACT_FIELDS) expect(f[field]).toEqual(r[field]);
+	});
+});
+
+describe('facts beside records', () => {
+	it('putRecord writes the facts, and a re-put (judge label arriving) replaces them', async () => {
+		const { db } = testDB();
+		const store = new DexieRunStore(db);
+		const r = makeRecord({ run_id: 'a', key: 'k1', label: null, label_source: null });
+		await store.putRecord(r);
+		expect(await store.getFacts('a')).toEqual([recordFacts(r)]);
+		const judged = { ...r, label: 'genuine_followup' as const, label_source: 'judge' as const };
+		await store.putRecord(judged);
+		expect(await store.getFacts('a')).toEqual([recordFacts(judged)]);
+		db.close();
+	});
+
+	it('importRun stores one facts row per record, in key order, and deleteRun removes them', async () => {
+		const { db } = testDB();
+		const store = new DexieRunStore(db);
+		const bundle = makeBundle(12, 'a');
+		await store.importRun(bundle);
+		await store.importRun(makeBundle(3, 'b'));
+		const sorted = bundle.records.slice().sort((x, y) => (x.key < y.key ? -1 : 1));
+		expect(await store.getFacts('a')).toEqual(sorted.map(recordFacts));
+		await store.deleteRun('a');
+		expect(await store.getFacts('a')).toEqual([]);
+		expect(await store.getFacts('b')).toHaveLength(3);
+		db.close();
+	});
+
+	it('an import replacing a run replaces its facts too', async () => {
+		const { db } = testDB();
+		const store = new DexieRunStore(db);
+		await store.importRun(makeBundle(12, 'a'));
+		await store.importRun(makeBundle(4, 'a'), { onConflict: 'replace' });
+		expect(await store.getFacts('a')).toHaveLength(4);
+		expect(await db.facts.count()).toBe(await db.records.count());
+		db.close();
+	});
+});
+
+describe('version 2 → 3 migration', () => {
+	it('fills the facts table from every stored record and keeps the records', async () => {
+		const { deps } = testDB();
+		const old = new Dexie('mig3', deps);
+		old.version(2).stores(SCHEMA_V2);
+		const records = [...makeRecords(5, 'x'), ...makeRecords(3, 'y')];
+		await old.table('runs').add({
+			run_id: 'x',
+			manifest: makeManifest({ run_id: 'x' }),
+			status: 'done',
+			created_at: 'c',
+			updated_at: 'u'
+		});
+		await old.table('records').bulkAdd(records);
+		old.close();
+
+		const db = createDB('mig3', deps);
+		const store = new DexieRunStore(db);
+		expect(db.verno).toBe(3);
+		const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : 1);
+		const xs = records.filter((r) => r.run_id === 'x').sort(byKey);
+		expect(await store.getFacts('x')).toEqual(xs.map(recordFacts));
+		expect(await store.getFacts('y')).toHaveLength(3);
+		expect(await store.getRecords('x')).toEqual(xs);
+		db.close();
+	});
+});
