@@ -5,6 +5,8 @@
  *   npm run bench -- --build           rebuild dist/ first
  *   npm run bench -- --skip-browser    only the Node measurements (browser metrics null, with why)
  *   npm run bench -- --strict          also fail when a metric could not be measured
+ *   npm run bench -- --only longTasks  only the Chromium long-task run (prints it; no JSON, no budgets)
+ *   npm run bench -- --dist DIR        measure the build in DIR instead of dist/ (e.g. a private one)
  *
  * Prints a table, writes bench-results.json at the repository root, exits 1 when a budget
  * regresses or a browser measurement breaks (and says which).
@@ -29,10 +31,12 @@ const { values: args } = parseArgs({
 		build: { type: 'boolean', default: false },
 		'skip-browser': { type: 'boolean', default: false },
 		strict: { type: 'boolean', default: false },
+		only: { type: 'string' },
+		dist: { type: 'string' },
 		out: { type: 'string', default: join(REPO_ROOT, 'bench-results.json') }
 	}
 });
-const DIST = join(REPO_ROOT, 'dist');
+const DIST = args.dist ?? join(REPO_ROOT, 'dist');
 
 function step<T>(label: string, fn: () => T): T {
 	process.stderr.write(`bench: ${label}…\n`);
@@ -40,11 +44,27 @@ function step<T>(label: string, fn: () => T): T {
 }
 
 function build(): void {
-	const res = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
-	if (res.status !== 0) throw new Error(`npm run build failed:\n${res.stdout}\n${res.stderr}`);
+	const res = spawnSync('npx', ['vite', 'build', '--outDir', DIST, '--emptyOutDir'], {
+		cwd: REPO_ROOT,
+		encoding: 'utf8'
+	});
+	if (res.status !== 0) throw new Error(`vite build failed:\n${res.stdout}\n${res.stderr}`);
+}
+
+/** The live run view's long tasks alone: a quick loop while tuning the main thread. */
+async function longTasksOnly(): Promise<number> {
+	if (args.build || !hasBuild(DIST)) step('building dist/', build);
+	const { measureLongTasksOnly } = await import('./browser/index.ts');
+	const metric = await step('timing long tasks over a 1,000-record run in Chromium', () =>
+		measureLongTasksOnly(DIST)
+	);
+	console.log(JSON.stringify({ longestTaskMs: metric, loadavg: loadavg() }, null, '\t'));
+	return metric.status === 'error' ? 1 : 0;
 }
 
 async function main(): Promise<number> {
+	if (args.only === 'longTasks') return longTasksOnly();
+	if (args.only !== undefined) throw new Error(`--only knows "longTasks", not "${args.only}"`);
 	const started = Date.now();
 	const counts = await step('counting model work (50 items × 27 conditions)', () =>
 		measureCounts()

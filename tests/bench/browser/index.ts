@@ -42,3 +42,16 @@ export async function measureBrowser(dist: string, bundle: RunBundle): Promise<B
 		await app.close();
 	}
 }
+
+/** Only the long-task run, for tuning the live run view without the rest of the bench. */
+export async function measureLongTasksOnly(dist: string): Promise<BrowserMetric> {
+	if (!existsSync(CHROMIUM)) return unavailable(`no Chromium at ${CHROMIUM}`);
+	const app = await serveBuild(dist);
+	const browser = await launchBrowser();
+	try {
+		return await attempt(() => measureLongTasks(browser, app));
+	} finally {
+		await browser.close();
+		await app.close();
+	}
+}
