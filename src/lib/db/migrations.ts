@@ -73,11 +73,13 @@ export async function upgradeToV2(tx: Transaction): Promise<void> {
 
 /**
  * Version 3 (current): each record's facts (see facts.ts) in their own table, keyed like records, so
- * the results view paints without reading ~30 MB of full records first.
+ * the results view paints without reading ~30 MB of full records first; and one packed copy of a
+ * run's facts, rebuilt on read after any record write deletes it.
  */
 export const SCHEMA_V3 = {
 	...SCHEMA_V2,
-	facts: '[run_id+key], run_id'
+	facts: '[run_id+key], run_id',
+	factPacks: 'run_id'
 } as const;
 
 /** v2 → v3: one facts row per stored record. */

@@ -10,7 +10,7 @@ import { RunNotFoundError } from './errors.ts';
 import { recordsPage } from './query.ts';
 import type { PageRequest, RecordPage } from './query.ts';
 import type { ProbeDB, RunRow, RunStatus } from './schema.ts';
-import { recordFacts } from './facts.ts';
+import { packFacts, recordFacts, unpackFacts } from './facts.ts';
 import type { RecordFacts } from './facts.ts';
 import { deleteRunRows, exportRun, importRun, runTables } from './transfer.ts';
 import type { ImportConflict } from './transfer.ts';
@@ -54,11 +54,18 @@ export class DexieRunStore implements RunStore {
 		await this.#db.answers.put(answer);
 	}
 
-	/** The record and its facts in one transaction: a reader never sees one without the other. */
+	/**
+	 * The record and its facts in one transaction (a reader never sees one without the other); the
+	 * run's packed facts are dropped in it too, so they are never stale.
+	 */
 	async putRecord(record: ProbeRecord): Promise<void> {
 		const db = this.#db;
-		await db.transaction('rw', db.records, db.facts, async () => {
-			await Promise.all([db.records.put(record), db.facts.put(recordFacts(record))]);
+		await db.transaction('rw', [db.records, db.facts, db.factPacks], async () => {
+			await Promise.all([
+				db.records.put(record),
+				db.facts.put(recordFacts(record)),
+				db.factPacks.delete(record.run_id)
+			]);
 		});
 	}
 
@@ -83,9 +90,20 @@ export class DexieRunStore implements RunStore {
 		await db.transaction('rw', runTables(db), () => deleteRunRows(db, runId));
 	}
 
-	/** The run's record facts (see facts.ts), in key order: a twentieth of reading its records. */
+	/**
+	 * The run's record facts (see facts.ts), in key order: from its packed row when it is current,
+	 * else from the facts table, packing them for the next read. One transaction, so no record
+	 * write can slip between the read and the pack.
+	 */
 	async getFacts(runId: string): Promise<RecordFacts[]> {
-		return this.#db.facts.where('run_id').equals(runId).toArray();
+		const db = this.#db;
+		return db.transaction('rw', [db.facts, db.factPacks], async () => {
+			const pack = await db.factPacks.get(runId);
+			if (pack !== undefined) return unpackFacts(pack);
+			const facts = await db.facts.where('run_id').equals(runId).toArray();
+			if (facts.length > 0) await db.factPacks.put(packFacts(runId, facts));
+			return facts;
+		});
 	}
 
 	async countRecords(runId: string): Promise<number> {

@@ -7,7 +7,7 @@ import { Dexie } from 'dexie';
 import type { EntityTable, Table } from 'dexie';
 import type { Annotation } from '../probe/exchange.ts';
 import type { AnswerRecord, DatasetItem, ProbeRecord, RunManifest } from '../probe/types.ts';
-import type { RecordFacts } from './facts.ts';
+import type { FactsPackRow, RecordFacts } from './facts.ts';
 import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, upgradeToV2, upgradeToV3 } from './migrations.ts';
 
 export const DB_NAME = 'user-turn-probe';
@@ -68,6 +68,8 @@ export class ProbeDB extends Dexie {
 	declare records: Table<ProbeRecord, [string, string]>;
 	/** One row per record, written in the record's transaction: see facts.ts. */
 	declare facts: Table<RecordFacts, [string, string]>;
+	/** A run's facts in one row, while its records are unchanged: see facts.ts. */
+	declare factPacks: EntityTable<FactsPackRow, 'run_id'>;
 	declare answers: Table<AnswerRecord, [string, string]>;
 	declare annotations: EntityTable<AnnotationRow, 'id'>;
 	declare datasets: EntityTable<DatasetRow, 'key'>;

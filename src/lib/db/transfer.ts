@@ -5,7 +5,7 @@
 import { ExchangeError, validateBundle } from '../probe/exchange.ts';
 import type { Annotation, RunBundle } from '../probe/exchange.ts';
 import { RunExistsError, RunNotFoundError } from './errors.ts';
-import { recordFacts } from './facts.ts';
+import { packFacts, recordFacts } from './facts.ts';
 import type { ProbeDB } from './schema.ts';
 
 /**
@@ -28,7 +28,7 @@ export function withRunId(b: RunBundle, runId: string): RunBundle {
 
 /** Every table holding a run's rows: what deleting or importing a run writes. */
 export function runTables(db: ProbeDB) {
-	return [db.runs, db.records, db.facts, db.answers, db.annotations];
+	return [db.runs, db.records, db.facts, db.factPacks, db.answers, db.annotations];
 }
 
 /** Removes a run and everything that belongs to it. Call inside a rw transaction on all of RUN_TABLES. */
@@ -37,6 +37,7 @@ export async function deleteRunRows(db: ProbeDB, runId: string): Promise<void> {
 		db.runs.delete(runId),
 		db.records.where('run_id').equals(runId).delete(),
 		db.facts.where('run_id').equals(runId).delete(),
+		db.factPacks.delete(runId),
 		db.answers.where('run_id').equals(runId).delete(),
 		db.annotations.where('run_id').equals(runId).delete()
 	]);
@@ -78,7 +79,9 @@ export async function importRun(
 			updated_at: now().toISOString()
 		});
 		await db.records.bulkAdd(b.records);
-		await db.facts.bulkAdd(b.records.map(recordFacts));
+		const facts = b.records.map(recordFacts).sort((x, y) => (x.key < y.key ? -1 : 1));
+		await db.facts.bulkAdd(facts);
+		await db.factPacks.put(packFacts(m.run_id, facts));
 		await db.answers.bulkAdd(b.answers ?? []);
 		// An `id` from another database would collide with ours: let this one number them.
 		const annotations = (b.annotations ?? []).map((a) => {

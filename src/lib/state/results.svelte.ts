@@ -1,10 +1,12 @@
 /**
- * The results view's state: one run's records, read once, and everything derived from them. The
- * records are a `$state.raw` array (10,000 objects, replaced and never edited), so the derived
- * numbers recompute only when a new array arrives. Work the first paint does not need (paired
- * bootstrap deltas, other runs' points) runs afterwards through `later`.
+ * The results view's state: one run's record facts (db/facts.ts), read once, and everything derived
+ * from them; plus its full records for the sample browser. The first paint needs only the facts
+ * (~1.5 MB at 10,000 records) and the first page of records; the full records (~30 MB, the slow
+ * read) follow after it, with the paired bootstrap deltas and other runs' points, through `later`.
+ * Arrays are `$state.raw` (replaced, never edited), so derived numbers recompute only on a new one.
  */
 import type { PageRequest, RecordFilter, RecordPage } from '../db/query.ts';
+import type { RecordFacts } from '../db/facts.ts';
 import type { RunRow } from '../db/schema.ts';
 import type { AnswerRecord, ProbeRecord } from '../probe/types.ts';
 import { summarize } from '../stats/aggregate.ts';
@@ -25,10 +27,13 @@ import type { Overall, PairedDelta } from './resultsData.ts';
 /** What this view reads: DexieRunStore's queries plus a run's answers (see resultsSource.ts). */
 export interface ResultsSource {
 	getRun(runId: string): Promise<RunRow | undefined>;
+	/** The full records: read only after the first paint. */
 	getRecords(runId: string): Promise<ProbeRecord[]>;
+	/** What the numbers and charts need of every record, in key order. */
+	getFacts(runId: string): Promise<RecordFacts[]>;
 	/** Newest first. */
 	listRuns(): Promise<RunRow[]>;
-	/** Used with limit 0 for index-only counts of other runs. */
+	/** The first sample rows before the full read; with limit 0, index-only counts of other runs. */
 	recordsPage(runId: string, req: PageRequest): Promise<RecordPage>;
 	/** One per item: other runs' accuracy without reading their records. */
 	getAnswers(runId: string): Promise<AnswerRecord[]>;
@@ -73,6 +78,8 @@ export interface ResultsOptions {
 export type ResultsStatus = 'loading' | 'ready' | 'missing' | 'failed';
 
 export const OTHER_RUNS = 8;
+/** Sample rows read with the facts, so the list paints before the full records arrive. */
+export const FIRST_ROWS = 100;
 
 const now = () => (typeof performance === 'undefined' ? Date.now() : performance.now());
 
@@ -89,7 +96,10 @@ export class ResultsState {
 	#status = $state<ResultsStatus>('loading');
 	#error = $state<string | null>(null);
 	#run = $state.raw<RunRow | null>(null);
+	#facts = $state.raw<readonly RecordFacts[]>([]);
 	#records = $state.raw<ProbeRecord[]>([]);
+	#recordsComplete = $state(false);
+	#recordsError = $state<string | null>(null);
 	#paired = $state.raw<PairedDelta[] | null>(null);
 	#others = $state.raw<RunPoint[]>([]);
 	#othersError = $state<string | null>(null);
@@ -98,10 +108,10 @@ export class ResultsState {
 	/** Bumped by every load, so a slow earlier load cannot overwrite a newer one. */
 	#generation = 0;
 
-	#summaries = $derived(summarize(this.#records));
-	#overall = $derived(overall(this.#records));
+	#summaries = $derived(summarize(this.#facts));
+	#overall = $derived(overall(this.#facts));
 	#thisPoint = $derived(
-		this.#run ? runPoint(`${runName(this.#run.manifest)}, this run`, this.#records) : null
+		this.#run ? runPoint(`${runName(this.#run.manifest)}, this run`, this.#facts) : null
 	);
 	#overlay = $derived(
 		this.#paper && this.#run
@@ -130,8 +140,21 @@ export class ResultsState {
 	get run(): RunRow | null {
 		return this.#run;
 	}
+	/** The first FIRST_ROWS records until `recordsComplete`, then all of them, in key order. */
 	get records(): readonly ProbeRecord[] {
 		return this.#records;
+	}
+	/** Whether `records` holds the whole run (the sample browser's search sees every sample). */
+	get recordsComplete(): boolean {
+		return this.#recordsComplete;
+	}
+	/** Why the full records could not be read; the numbers and charts stand without them. */
+	get recordsError(): string | null {
+		return this.#recordsError;
+	}
+	/** Records in the run, known from the facts before the records are read. */
+	get recordCount(): number {
+		return this.#facts.length;
 	}
 	get summaries(): ConditionSummary[] {
 		return this.#summaries;
@@ -159,7 +182,7 @@ export class ResultsState {
 		return this.#overlay;
 	}
 
-	/** How long reading the run from storage took, shown beside the record count. */
+	/** How long reading what the first paint needs took, shown beside the record count. */
 	get readMs(): number | null {
 		return this.#readMs;
 	}
@@ -169,20 +192,26 @@ export class ResultsState {
 	}
 
 	/**
-	 * Reads the run and its records (from the cache when the run is finished and unchanged, unless
-	 * `fresh`); deferred work follows. Never throws: see status and error.
+	 * Reads the run, its facts and first sample rows (or the cached records when the run is finished
+	 * and unchanged, unless `fresh`); the full records and other deferred work follow the first
+	 * paint. Never throws: see status, error and recordsError.
 	 */
 	async load(runId: string, opts: { fresh?: boolean } = {}): Promise<void> {
 		const generation = ++this.#generation;
 		this.#status = 'loading';
 		this.#error = null;
 		this.#othersError = null;
+		this.#recordsError = null;
 		this.#others = [];
 		try {
 			const started = now();
-			// Without a cached copy to validate, the records read need not wait for the run row.
-			const reading =
-				opts.fresh || !this.#cache.has(runId) ? this.#source.getRecords(runId) : undefined;
+			const firstRead = () =>
+				Promise.all([
+					this.#source.getFacts(runId),
+					this.#source.recordsPage(runId, { offset: 0, limit: FIRST_ROWS })
+				]);
+			// Without a cached copy to validate, the reads need not wait for the run row.
+			const reading = opts.fresh || !this.#cache.has(runId) ? firstRead() : undefined;
 			reading?.catch(() => undefined); // awaited below; a missing run never awaits it
 			const run = await this.#source.getRun(runId);
 			if (generation !== this.#generation) return;
@@ -191,16 +220,19 @@ export class ResultsState {
 				return;
 			}
 			const cached = reading ? undefined : this.#cache.get(run);
-			const records = cached ?? (await (reading ?? this.#source.getRecords(runId)));
+			const [facts, rows] = cached
+				? [cached, cached]
+				: await (reading ?? firstRead()).then(([f, page]) => [f, page.rows] as const);
 			if (generation !== this.#generation) return;
-			if (!cached) this.#cache.put(run, records);
 			this.#readMs = now() - started;
 			this.#run = run;
-			this.#records = records;
+			this.#facts = facts;
+			this.#records = rows;
+			this.#recordsComplete = rows.length === facts.length;
 			this.#paired = null;
 			this.#status = 'ready';
 			this.#later(() => {
-				this.#afterFirstPaint(generation, run, records).catch((e: unknown) => {
+				this.#afterFirstPaint(generation, run, facts).catch((e: unknown) => {
 					if (generation === this.#generation)
 						this.#othersError = e instanceof Error ? e.message : String(e);
 				});
@@ -212,20 +244,44 @@ export class ResultsState {
 		}
 	}
 
+	/** The whole run's records for the sample browser; a failure leaves the first rows shown. */
+	async #readAllRecords(generation: number, run: RunRow): Promise<void> {
+		if (this.#recordsComplete) return;
+		try {
+			const records = await this.#source.getRecords(run.run_id);
+			if (generation !== this.#generation) return;
+			this.#cache.put(run, records);
+			this.#records = records;
+			this.#recordsComplete = true;
+		} catch (e) {
+			if (generation === this.#generation)
+				this.#recordsError = e instanceof Error ? e.message : String(e);
+		}
+	}
+
 	/**
-	 * One bootstrap per task (each takes tens of ms at 10,000 records), then the other runs' points
+	 * The full records, then one bootstrap per task (each takes tens of ms at 10,000 records), then the other runs' points
 	 * from index counts and answers: their records are never read, which would mean up to
 	 * 8 × 10,000 records pulled through IndexedDB just for one dot each.
 	 */
-	async #afterFirstPaint(generation: number, run: RunRow, records: ProbeRecord[]): Promise<void> {
+	async #afterFirstPaint(
+		generation: number,
+		run: RunRow,
+		facts: readonly RecordFacts[]
+	): Promise<void> {
 		const stale = () => generation !== this.#generation;
+		if (stale()) return;
+		// Started first: IndexedDB reads off the main thread while the bootstraps run on it.
+		const reading = this.#readAllRecords(generation, run);
 		const deltas: PairedDelta[] = [];
-		for (const pair of perturbationPairs(records)) {
+		for (const pair of perturbationPairs(facts)) {
 			await nextTask();
 			if (stale()) return;
-			deltas.push(pairedDelta(records, pair, run.manifest.config.seed));
+			deltas.push(pairedDelta(facts, pair, run.manifest.config.seed));
 		}
 		this.#paired = deltas;
+		await reading;
+		if (stale()) return;
 
 		const others = (await this.#source.listRuns())
 			.filter((r) => r.run_id !== run.run_id)

@@ -10,9 +10,9 @@ import {
 	pairedDifference,
 	wilson
 } from '../stats/aggregate.ts';
-import type { Condition, Rate } from '../stats/aggregate.ts';
+import type { Condition, CountedRecord, Rate } from '../stats/aggregate.ts';
 import type { Delta, RunPoint } from '../stats/charts.ts';
-import type { AnswerRecord, ProbeConfig, ProbeRecord, RunManifest } from '../probe/types.ts';
+import type { AnswerRecord, ProbeConfig, RunManifest } from '../probe/types.ts';
 
 export interface Overall {
 	records: number;
@@ -26,7 +26,7 @@ export interface Overall {
 }
 
 /** The whole run pooled over conditions, with the same counting rules as summarize(). */
-export function overall(records: readonly ProbeRecord[]): Overall {
+export function overall(records: readonly CountedRecord[]): Overall {
 	const items = new Map<string, boolean>();
 	let judged = 0;
 	let followups = 0;
@@ -61,7 +61,7 @@ export function runName(manifest: Pick<RunManifest, 'config'>): string {
  * condition); follow-up is taken at the unperturbed condition with the lowest temperature, the
  * closest match to the paper's deterministic points. Runs without 'none' fall back to all records.
  */
-export function runPoint(name: string, records: readonly ProbeRecord[]): RunPoint {
+export function runPoint(name: string, records: readonly CountedRecord[]): RunPoint {
 	let lowest = Number.POSITIVE_INFINITY;
 	for (const r of records) if (r.perturbation === 'none') lowest = Math.min(lowest, r.temperature);
 	const base = Number.isFinite(lowest)
@@ -88,7 +88,7 @@ export interface ConditionPair {
 }
 
 /** Per temperature, each perturbation against 'none'; temperatures without 'none' give none. */
-export function perturbationPairs(records: readonly ProbeRecord[]): ConditionPair[] {
+export function perturbationPairs(records: readonly CountedRecord[]): ConditionPair[] {
 	const conditions = new Map<string, Condition>();
 	for (const r of records) {
 		const key = conditionKey(r);
@@ -106,7 +106,7 @@ export function perturbationPairs(records: readonly ProbeRecord[]): ConditionPai
 
 /** The paired difference of one pair (see pairedDifference: by item and sample, cluster bootstrap). */
 export function pairedDelta(
-	records: readonly ProbeRecord[],
+	records: readonly CountedRecord[],
 	pair: ConditionPair,
 	seed: number
 ): PairedDelta {
@@ -114,7 +114,7 @@ export function pairedDelta(
 }
 
 /** Every perturbation minus 'none', per temperature, in condition order. */
-export function perturbationDeltas(records: readonly ProbeRecord[], seed: number): PairedDelta[] {
+export function perturbationDeltas(records: readonly CountedRecord[], seed: number): PairedDelta[] {
 	return perturbationPairs(records).map((pair) => pairedDelta(records, pair, seed));
 }
 

@@ -10,6 +10,7 @@ export function resultsSource(store: DexieRunStore, db: Pick<ProbeDB, 'answers'>
 	return {
 		getRun: (runId) => store.getRun(runId),
 		getRecords: (runId) => store.getRecords(runId),
+		getFacts: (runId) => store.getFacts(runId),
 		listRuns: () => store.listRuns(),
 		recordsPage: (runId, req) => store.recordsPage(runId, req),
 		getAnswers: (runId) => db.answers.where('run_id').equals(runId).toArray()

@@ -14,6 +14,12 @@ export type { BootstrapOptions, Interval, Rate } from './interval.ts';
 /** The label the paper counts as the model having taken the user's side of the conversation. */
 export const FOLLOWUP_LABEL: Label = 'genuine_followup';
 
+/** What these statistics read of a record: a run's record facts (db/facts.ts) are enough. */
+export type CountedRecord = Pick<
+	ProbeRecord,
+	'item_id' | 'temperature' | 'perturbation' | 'sample' | 'label' | 'correct'
+>;
+
 export interface Condition {
 	temperature: number;
 	perturbation: Perturbation;
@@ -55,7 +61,9 @@ export function emptyLabelCounts(): Record<Label, number> {
 }
 
 /** Counts of the labels that count; pending records (label = null) are skipped. */
-export function labelDistribution(records: readonly ProbeRecord[]): Record<Label, number> {
+export function labelDistribution(
+	records: readonly Pick<ProbeRecord, 'label'>[]
+): Record<Label, number> {
 	const counts = emptyLabelCounts();
 	for (const r of records) if (r.label !== null) counts[r.label]++;
 	return counts;
@@ -74,7 +82,7 @@ interface Accumulator extends Condition {
  * One summary per temperature × perturbation present in `records`, sorted by temperature and then
  * in PERTURBATIONS order. Single pass; records of several runs are pooled (filter first if needed).
  */
-export function summarize(records: readonly ProbeRecord[]): ConditionSummary[] {
+export function summarize(records: readonly CountedRecord[]): ConditionSummary[] {
 	const groups = new Map<string, Accumulator>();
 	for (const r of records) {
 		const key = conditionKey(r);
@@ -127,7 +135,7 @@ export function compareConditions(a: Condition, b: Condition): number {
 	);
 }
 
-function isCondition(r: ProbeRecord, c: Condition): boolean {
+function isCondition(r: Condition, c: Condition): boolean {
 	return r.temperature === c.temperature && r.perturbation === c.perturbation;
 }
 
@@ -153,7 +161,7 @@ function ratioOfSums(clusters: readonly Cluster[]): number {
  * pooled rate of `summarize`.
  */
 export function followupClusterCI(
-	records: readonly ProbeRecord[],
+	records: readonly CountedRecord[],
 	condition: Condition,
 	opts: { seed: number; reps?: number }
 ): Interval & { n_items: number } {
@@ -186,13 +194,13 @@ export interface PairedDifference {
  * samples of one item are correlated; the estimate is the mean over pairs. No pairs → NaN.
  */
 export function pairedDifference(
-	records: readonly ProbeRecord[],
+	records: readonly CountedRecord[],
 	a: Condition,
 	b: Condition,
 	opts: { seed: number; reps?: number }
 ): PairedDifference {
-	const pairKey = (r: ProbeRecord) => `${r.item_id}\u0000${r.sample}`;
-	const inA = new Map<string, ProbeRecord>();
+	const pairKey = (r: CountedRecord) => `${r.item_id}\u0000${r.sample}`;
+	const inA = new Map<string, CountedRecord>();
 	for (const r of records) if (r.label !== null && isCondition(r, a)) inA.set(pairKey(r), r);
 
 	const clusters = new Map<string, Cluster>();

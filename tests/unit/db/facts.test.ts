@@ -1,6 +1,6 @@
 import { Dexie } from 'dexie';
 import { describe, expect, it } from 'vitest';
-import { FACT_FIELDS, recordFacts } from '../../../src/lib/db/facts.ts';
+import { FACT_FIELDS, recordFacts, unpackFacts } from '../../../src/lib/db/facts.ts';
 import { SCHEMA_V2 } from '../../../src/lib/db/migrations.ts';
 import { DexieRunStore } from '../../../src/lib/db/runs.ts';
 import { createDB } from '../../../src/lib/db/schema.ts';
@@ -50,6 +50,44 @@ describe('facts beside records', () => {
 		await store.importRun(makeBundle(4, 'a'), { onConflict: 'replace' });
 		expect(await store.getFacts('a')).toHaveLength(4);
 		expect(await db.facts.count()).toBe(await db.records.count());
+		db.close();
+	});
+});
+
+describe('packed facts', () => {
+	it('an import packs the facts; a record write drops the pack and the next read rebuilds it', async () => {
+		const { db } = testDB();
+		const store = new DexieRunStore(db);
+		const bundle = makeBundle(6, 'a');
+		await store.importRun(bundle);
+		const imported = await db.factPacks.get('a');
+		expect(imported && unpackFacts(imported)).toEqual(
+			await db.facts.where('run_id').equals('a').toArray()
+		);
+
+		const changed = {
+			...bundle.records[0],
+			label: 'degenerate' as const,
+			label_source: 'judge' as const
+		};
+		await store.putRecord(changed);
+		expect(await db.factPacks.get('a')).toBeUndefined();
+		const facts = await store.getFacts('a');
+		expect(facts.find((f) => f.key === changed.key)).toEqual(recordFacts(changed));
+		const rebuilt = await db.factPacks.get('a');
+		expect(rebuilt && unpackFacts(rebuilt)).toEqual(facts);
+		// Served from the pack now, and equal to the rows.
+		expect(await store.getFacts('a')).toEqual(facts);
+		db.close();
+	});
+
+	it('deleting a run deletes its pack', async () => {
+		const { db } = testDB();
+		const store = new DexieRunStore(db);
+		await store.importRun(makeBundle(3, 'a'));
+		await store.deleteRun('a');
+		expect(await db.factPacks.count()).toBe(0);
+		expect(await store.getFacts('a')).toEqual([]);
 		db.close();
 	});
 });

@@ -33,6 +33,7 @@ describe('ProbeDB schema', () => {
 			runs: 'run_id',
 			records: ['run_id', 'key'],
 			facts: ['run_id', 'key'],
+			factPacks: 'run_id',
 			answers: ['run_id', 'item_id'],
 			annotations: 'id',
 			datasets: 'key',

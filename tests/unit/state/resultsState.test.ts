@@ -4,6 +4,7 @@ import type { AnswerRecord, ProbeRecord } from '../../../src/lib/probe/types.ts'
 import { summarize } from '../../../src/lib/stats/aggregate.ts';
 import { PAPER_FIGURES } from '../../../src/lib/state/paperFigures.ts';
 import {
+	FIRST_ROWS,
 	RecordsCache,
 	ResultsState,
 	type ResultsOptions,
@@ -11,6 +12,7 @@ import {
 } from '../../../src/lib/state/results.svelte.ts';
 import { overall, perturbationDeltas, runPoint } from '../../../src/lib/state/resultsData.ts';
 import { SampleBrowser } from '../../../src/lib/state/samples.svelte.ts';
+import { recordFacts } from '../../../src/lib/db/facts.ts';
 import { makeAnswer, makeManifest } from '../db/factories.ts';
 import { syntheticRun } from '../stats/records.ts';
 
@@ -48,18 +50,18 @@ function source(runs: RunRow[], records: Map<string, ProbeRecord[]>) {
 			reads.push(id);
 			return records.get(id) ?? [];
 		},
+		getFacts: async (id) => (records.get(id) ?? []).map(recordFacts),
 		listRuns: async () => runs.slice().sort((a, b) => b.created_at.localeCompare(a.created_at)),
-		// Totals only, as the view asks for them (limit 0).
-		recordsPage: async (id, { filter: f = {} }) => ({
-			rows: [],
-			total: (records.get(id) ?? []).filter(
+		recordsPage: async (id, { offset, limit, filter: f = {} }) => {
+			const hits = (records.get(id) ?? []).filter(
 				(r) =>
 					(f.label === undefined ||
 						(f.label === 'pending' ? r.label === null : r.label === f.label)) &&
 					(f.temperature === undefined || r.temperature === f.temperature) &&
 					(f.perturbation === undefined || r.perturbation === f.perturbation)
-			).length
-		}),
+			);
+			return { rows: hits.slice(offset, offset + limit), total: hits.length };
+		},
 		getAnswers: async (id) => answersOf(records.get(id) ?? [])
 	};
 	return { s, reads };
@@ -89,6 +91,36 @@ describe('ResultsState', () => {
 		expect(state.runPoints.map((p) => p.name)).toEqual([
 			'Qwen3-0.6B-q4f16_1-MLC · gsm8k, this run (T=0)'
 		]);
+	});
+
+	it('paints from facts and the first rows, and reads the full records only afterwards', async () => {
+		const { s, reads } = source(RUNS, RECORDS);
+		const all = RECORDS.get('a') ?? [];
+		let deferred: (() => void) | undefined;
+		const state = make(s, { later: (work) => (deferred = work) });
+		await state.load('a');
+		expect(reads).toEqual([]);
+		expect(state.records).toEqual(all.slice(0, FIRST_ROWS));
+		expect(state.recordsComplete).toBe(false);
+		expect(state.recordCount).toBe(all.length);
+		deferred?.();
+		await vi.waitFor(() => expect(state.recordsComplete).toBe(true));
+		expect(state.records).toEqual(all);
+		expect(reads).toEqual(['a']);
+	});
+
+	it('keeps the numbers and first rows when the deferred full read fails', async () => {
+		const { s } = source(RUNS, RECORDS);
+		const state = make(
+			{ ...s, getRecords: () => Promise.reject(new Error('disk on fire')) },
+			{ later: (work) => work() }
+		);
+		await state.load('a');
+		await vi.waitFor(() => expect(state.recordsError).toBe('disk on fire'));
+		expect(state.status).toBe('ready');
+		expect(state.recordsComplete).toBe(false);
+		expect(state.records).toHaveLength(FIRST_ROWS);
+		expect(state.summaries).toEqual(summarize(RECORDS.get('a') ?? []));
 	});
 
 	it('computes paired deltas and other runs only in the deferred step', async () => {
@@ -125,7 +157,7 @@ describe('ResultsState', () => {
 		expect(missing.status).toBe('missing');
 
 		const broken = make(
-			{ ...s, getRecords: () => Promise.reject(new Error('disk on fire')) },
+			{ ...s, getFacts: () => Promise.reject(new Error('disk on fire')) },
 			{ later: () => undefined }
 		);
 		await broken.load('a');
@@ -138,9 +170,9 @@ describe('ResultsState', () => {
 		let release: () => void = () => undefined;
 		const slow: ResultsSource = {
 			...s,
-			getRecords: async (id) => {
+			getFacts: async (id) => {
 				if (id === 'a') await new Promise<void>((r) => (release = r));
-				return s.getRecords(id);
+				return s.getFacts(id);
 			}
 		};
 		const state = make(slow, { later: () => undefined });
@@ -157,28 +189,37 @@ describe('RecordsCache', () => {
 	it('reuses the records of an unchanged finished run, and reads again when asked or changed', async () => {
 		const { s, reads } = source(RUNS, RECORDS);
 		const cache = new RecordsCache();
-		const first = new ResultsState(s, { later: () => undefined, cache });
+		const later = (work: () => void) => work();
+		const first = new ResultsState(s, { later, cache });
 		await first.load('a');
-		const again = new ResultsState(s, { later: () => undefined, cache });
+		await vi.waitFor(() => expect(first.recordsComplete).toBe(true));
+		const again = new ResultsState(s, { later, cache });
 		await again.load('a');
 		expect(reads).toEqual(['a']);
 		expect(again.records).toBe(first.records);
+		expect(again.recordsComplete).toBe(true);
 
 		await again.load('a', { fresh: true });
-		expect(reads).toEqual(['a', 'a']);
+		await vi.waitFor(() => expect(reads).toEqual(['a', 'a']));
 
 		const changed = RUNS.map((r) => (r.run_id === 'a' ? { ...r, updated_at: 'later' } : r));
 		const moved = source(changed, RECORDS);
-		await new ResultsState(moved.s, { later: () => undefined, cache }).load('a');
-		expect(moved.reads).toEqual(['a']);
+		const third = new ResultsState(moved.s, { later, cache });
+		await third.load('a');
+		await vi.waitFor(() => expect(moved.reads).toEqual(['a']));
 	});
 
 	it('never keeps a run that is still running', async () => {
 		const running = RUNS.map((r) => ({ ...r, status: 'running' as const }));
 		const { s, reads } = source(running, RECORDS);
 		const cache = new RecordsCache();
-		await new ResultsState(s, { later: () => undefined, cache }).load('a');
-		await new ResultsState(s, { later: () => undefined, cache }).load('a');
+		const later = (work: () => void) => work();
+		const first = new ResultsState(s, { later, cache });
+		await first.load('a');
+		await vi.waitFor(() => expect(first.recordsComplete).toBe(true));
+		const second = new ResultsState(s, { later, cache });
+		await second.load('a');
+		await vi.waitFor(() => expect(second.recordsComplete).toBe(true));
 		expect(reads).toEqual(['a', 'a']);
 	});
 });
