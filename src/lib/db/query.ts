@@ -71,6 +71,27 @@ async function matchingKeys(db: ProbeDB, runId: string, f: RecordFilter): Promis
 	return keys;
 }
 
+/**
+ * The first page without a filter needs no keys: count from the index, read the rows straight off
+ * the primary-key range (the results view's first rows: a few ms instead of ~100 at 10,000
+ * records). Only the first: a deep offset would walk a cursor one record per step.
+ */
+async function firstPage(db: ProbeDB, runId: string, limit: number): Promise<RecordPage> {
+	return db.transaction('r', db.records, async () => {
+		const [total, rows] = await Promise.all([
+			db.records.where('run_id').equals(runId).count(),
+			limit === 0
+				? []
+				: db.records
+						.where('[run_id+key]')
+						.between([runId, Dexie.minKey], [runId, Dexie.maxKey])
+						.limit(limit)
+						.toArray()
+		]);
+		return { rows, total };
+	});
+}
+
 /** One page of a run's records in key order, and how many records match in total. */
 export async function recordsPage(
 	db: ProbeDB,
@@ -79,6 +100,8 @@ export async function recordsPage(
 ): Promise<RecordPage> {
 	const f = req.filter ?? {};
 	const end = req.offset + req.limit;
+	const noFilter = Object.values(f).every((v) => v === undefined || v === '');
+	if (noFilter && req.offset === 0) return firstPage(db, runId, req.limit);
 	return db.transaction('r', db.records, async () => {
 		const keys = await matchingKeys(db, runId, f);
 		const text = f.text?.toLowerCase();
