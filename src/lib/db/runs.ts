@@ -97,6 +97,9 @@ export class DexieRunStore implements RunStore {
 	 */
 	async getFacts(runId: string): Promise<RecordFacts[]> {
 		const db = this.#db;
+		// The common case reads one row without a readwrite transaction (which must wait its turn).
+		const current = await db.factPacks.get(runId);
+		if (current !== undefined) return unpackFacts(current);
 		return db.transaction('rw', [db.facts, db.factPacks], async () => {
 			const pack = await db.factPacks.get(runId);
 			if (pack !== undefined) return unpackFacts(pack);
