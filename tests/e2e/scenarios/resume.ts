@@ -76,7 +76,13 @@ export const resume: Scenario<E2EContext> = {
 		const runCounts = (await page.getByTestId('run-counts').textContent())?.trim();
 		check(runCounts === `${planned}/${planned}`, `run view counts read "${runCounts}"`);
 		await openView(page, ctx.app.url, '#/runs');
-		const records = (await row.locator('td.num').first().innerText()).trim();
+		// The list shows "…" until its count query answers; wait for the number, not a race.
+		const cell = row.locator('td.num').first();
+		let records = '…';
+		for (let waited = 0; waited < 10_000 && records === '…'; waited += 100) {
+			records = (await cell.innerText()).trim();
+			if (records === '…') await page.waitForTimeout(100);
+		}
 		check(
 			records === String(planned),
 			`runs view: the row shows ${records} records, planned ${planned}`
