@@ -231,3 +231,51 @@ export function foldConversation(
 			return c;
 	}
 }
+
+type TokenEvent = Extract<ProbeEvent, { type: 'token' }>;
+
+/**
+ * foldConversation over a stream, with token deltas coalesced: a fast engine sends one event per
+ * delta, and folding each would copy the conversation per token. Deltas wait in a buffer per
+ * streamed text and fold in once, when the view reads `current` or before any other event folds
+ * (only tokens append, so the result is the same as folding every event in order).
+ */
+export class ConversationFold {
+	readonly #index: LiveIndex;
+	#current: LiveConversation | null = null;
+	/** Deltas per streamed text (the answer, or one user turn), in arrival order. */
+	readonly #tokens = new Map<string, { event: TokenEvent; parts: string[] }>();
+
+	constructor(index: LiveIndex) {
+		this.#index = index;
+	}
+
+	get current(): LiveConversation | null {
+		this.#foldTokens();
+		return this.#current;
+	}
+
+	apply(e: ProbeEvent): void {
+		if (e.type === 'token') {
+			// The fold drops tokens of another item, and only a non-token event changes the item.
+			if (this.#current?.item_id !== e.item_id) return;
+			const target = `${e.stage}\u0000${e.key ?? ''}`;
+			const pending = this.#tokens.get(target);
+			if (pending) pending.parts.push(e.delta);
+			else this.#tokens.set(target, { event: e, parts: [e.delta] });
+			return;
+		}
+		this.#foldTokens();
+		this.#current = foldConversation(this.#current, e, this.#index);
+	}
+
+	#foldTokens(): void {
+		if (this.#tokens.size === 0) return;
+		let c = this.#current;
+		for (const { event, parts } of this.#tokens.values()) {
+			c = foldConversation(c, { ...event, delta: parts.join('') }, this.#index);
+		}
+		this.#tokens.clear();
+		this.#current = c;
+	}
+}

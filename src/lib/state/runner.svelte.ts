@@ -9,6 +9,11 @@
  *   can still be resumed or deleted from Runs), but the models are unloaded to free the GPU.
  * - a fatal error: the pipeline marks the run paused when resuming can help (device lost,
  *   network, retryable), failed otherwise; the error's recovery text is shown either way.
+ *
+ * Rare events (plan, phase, loads, errors) change state at once. The streaming ones (tokens,
+ * stages, labels, records, progress) are folded into plain data as they come and committed to
+ * rune state at most once per animation frame: a server with no token delay sends hundreds of
+ * events a frame, and re-rendering per event kept the main thread busy for 100+ ms at a time.
  */
 import type { Engine } from '../probe/engine.ts';
 import type { ProbeEvent } from '../probe/events.ts';
@@ -16,13 +21,9 @@ import { runProbe, type ProbeContext } from '../probe/pipeline.ts';
 import type { RunStore } from '../probe/store.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { Label, ProbeConfig, ProbeRecord } from '../probe/types.ts';
+import { FrameBatch, nextFrame, type Schedule } from './frameBatch.ts';
 import { LabelTally } from './labelTally.ts';
-import {
-	foldConversation,
-	indexItems,
-	type LiveConversation,
-	type LiveIndex
-} from './liveConversation.ts';
+import { ConversationFold, indexItems, type LiveConversation } from './liveConversation.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'paused' | 'done' | 'failed';
 
@@ -94,6 +95,13 @@ export class RunActiveError extends Error {
 
 /** Recent user turns kept for the live list; the full set is in the store. */
 const RECENT_MAX = 8;
+/** Streamed state shows at most this often: 20 frames a second is smooth for text. */
+const COMMIT_INTERVAL_MS = 50;
+
+export interface RunControllerOptions {
+	/** When to commit streamed state; defaults to the next animation frame. Tests inject one. */
+	schedule?: Schedule;
+}
 
 export class RunController {
 	#runId = $state<string | null>(null);
@@ -108,10 +116,22 @@ export class RunController {
 	#errors = $state.raw<RunErrorView[]>([]);
 
 	#labels = new LabelTally();
-	#items: LiveIndex = indexItems([]);
+	/** Plain working state behind the streamed fields; #commit publishes it. */
+	#fold = new ConversationFold(indexItems([]));
+	#nextProgress: RunProgress | null = null;
+	#nextRecent: ProbeRecord[] = [];
+	#tallyChanged = false;
+	readonly #batch: FrameBatch;
 	#abort: AbortController | null = null;
 	#stopRequest: 'pause' | 'cancel' | null = null;
 	#finished: Promise<void> = Promise.resolve();
+
+	constructor(options: RunControllerOptions = {}) {
+		this.#batch = new FrameBatch(() => this.#commit(), {
+			schedule: options.schedule ?? nextFrame,
+			minIntervalMs: COMMIT_INTERVAL_MS
+		});
+	}
 
 	get runId(): string | null {
 		return this.#runId;
@@ -196,7 +216,10 @@ export class RunController {
 		this.#tally = {};
 		this.#errors = [];
 		this.#labels = new LabelTally();
-		this.#items = indexItems(config.items);
+		this.#fold = new ConversationFold(indexItems(config.items));
+		this.#nextProgress = null;
+		this.#nextRecent = [];
+		this.#tallyChanged = false;
 		this.#stopRequest = null;
 		this.#abort = new AbortController();
 	}
@@ -239,6 +262,8 @@ export class RunController {
 			fatal = err;
 			this.#pushError(startError(err));
 		}
+		// The last frame's worth of events shows before the run reports that it stopped.
+		this.#batch.flush();
 		const fatalEvent = this.fatal;
 		const stored = await req.store.getManifest(req.config.run_id).catch(() => undefined);
 		if (this.#stopRequest) this.#phase = 'paused';
@@ -257,12 +282,11 @@ export class RunController {
 	}
 
 	#apply(e: ProbeEvent): void {
-		this.#current = foldConversation(this.#current, e, this.#items);
 		switch (e.type) {
 			case 'plan': {
 				const { type: _type, ...plan } = e;
 				this.#plan = plan;
-				this.#progress = {
+				this.#nextProgress = {
 					done: e.already_done,
 					generated: this.#labels.stored,
 					total: e.total,
@@ -270,6 +294,7 @@ export class RunController {
 					eta_ms: null,
 					decode_tps: null
 				};
+				this.#batch.request();
 				return;
 			}
 			case 'phase':
@@ -286,17 +311,28 @@ export class RunController {
 					this.#setLoad(model, { fraction: 1, phase: 'ready', eta_ms: undefined, ms: e.ms });
 				}
 				return;
-			case 'record':
-				this.#count(e.record);
-				this.#publishTally();
-				this.#recent = [e.record, ...this.#recent.filter((r) => r.key !== e.record.key)].slice(
-					0,
-					RECENT_MAX
-				);
+			case 'token':
+			case 'stage':
+			case 'answer':
+			case 'user_turn':
+			case 'judged':
+				this.#fold.apply(e);
+				this.#batch.request();
 				return;
+			case 'record': {
+				const r = e.record;
+				this.#fold.apply(e);
+				this.#count(r);
+				this.#tallyChanged = true;
+				const others = this.#nextRecent.filter((x) => x.key !== r.key);
+				this.#nextRecent = [r, ...others].slice(0, RECENT_MAX);
+				this.#batch.request();
+				return;
+			}
 			case 'progress': {
 				const { type: _type, ...progress } = e;
-				this.#progress = progress;
+				this.#nextProgress = progress;
+				this.#batch.request();
 				return;
 			}
 			case 'error':
@@ -328,6 +364,17 @@ export class RunController {
 		if (at >= 0) loads[at] = next;
 		else loads.push(next);
 		this.#loads = loads;
+	}
+
+	/** Publish the streamed state: one assignment per field, so one re-render per frame. */
+	#commit(): void {
+		this.#current = this.#fold.current;
+		this.#progress = this.#nextProgress;
+		this.#recent = this.#nextRecent;
+		if (this.#tallyChanged) {
+			this.#tallyChanged = false;
+			this.#publishTally();
+		}
 	}
 
 	#count(r: ProbeRecord): void {

@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { ProbeEvent } from '../../../src/lib/probe/events.ts';
+import { runProbe } from '../../../src/lib/probe/pipeline.ts';
+import { MemoryStore } from '../../../src/lib/probe/store.ts';
+import type { DatasetItem, ProbeConfig } from '../../../src/lib/probe/types.ts';
 import {
+	ConversationFold,
 	foldConversation,
 	indexItems,
 	parseKey,
 	type LiveConversation
 } from '../../../src/lib/state/liveConversation.ts';
-import { gsmItem, probeRecord } from '../../helpers/probeFactories.ts';
+import {
+	fixtureTemplate,
+	gsmItem,
+	probeConfig,
+	probeRecord
+} from '../../helpers/probeFactories.ts';
+import { ScriptedEngine } from '../../helpers/scriptedEngine.ts';
 
 const items = indexItems([gsmItem(0), gsmItem(1)]);
 
@@ -158,4 +168,62 @@ describe('foldConversation with requests in flight', () => {
 		expect(c?.answer).toBe('Item one is 9.');
 		expect(c?.score_detail).toBe('predicted 7, gold 7');
 	});
+});
+
+/** Every event of a real pipeline run, with `concurrency` requests streaming at once. */
+async function runEvents(config: ProbeConfig, concurrency: number): Promise<ProbeEvent[]> {
+	const engine = new ScriptedEngine({ tokenDelayMs: 1, maxConcurrency: concurrency });
+	const events: ProbeEvent[] = [];
+	for await (const e of runProbe(config, {
+		engine,
+		judge: engine,
+		store: new MemoryStore(),
+		template: fixtureTemplate(),
+		timestamp: () => ''
+	})) {
+		events.push(e);
+	}
+	return events;
+}
+
+function foldEach(events: ProbeEvent[], items: DatasetItem[]): (LiveConversation | null)[] {
+	const index = indexItems(items);
+	const states: (LiveConversation | null)[] = [];
+	let c: LiveConversation | null = null;
+	for (const e of events) states.push((c = foldConversation(c, e, index)));
+	return states;
+}
+
+describe('ConversationFold', () => {
+	it.each([
+		['one request at a time', 1, 'hybrid'],
+		['four requests interleaving', 4, 'hybrid'],
+		['four requests, every turn judged', 4, 'llm']
+	] as const)(
+		'shows what folding every event shows, at any moment it is read (%s)',
+		async (_name, concurrency, judgeMode) => {
+			const config = probeConfig({
+				items: [0, 1, 2].map((i) => gsmItem(i)),
+				temperatures: [0, 1],
+				perturbations: ['none', 'truncate'],
+				samples: 2,
+				judge_mode: judgeMode
+			});
+			const events = await runEvents(config, concurrency);
+			const tokens = events.filter((e) => e.type === 'token').length;
+			expect(tokens).toBeGreaterThan(100);
+			const expected = foldEach(events, config.items);
+			const fold = new ConversationFold(indexItems(config.items));
+			let reads = 0;
+			events.forEach((e, i) => {
+				fold.apply(e);
+				// Read now and then, as frames do, and at the end.
+				if (i % 17 === 0 || i === events.length - 1) {
+					expect(fold.current).toEqual(expected[i]);
+					reads++;
+				}
+			});
+			expect(reads).toBeGreaterThan(10);
+		}
+	);
 });

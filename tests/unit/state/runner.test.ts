@@ -236,6 +236,41 @@ describe('RunController', () => {
 		expect(await h.store.getManifest('run-1')).toBeUndefined();
 	});
 
+	it('commits streamed state once per frame, and the last state as soon as the run stops', async () => {
+		const h = harness({ tokenDelayMs: 1, maxConcurrency: 2 });
+		const frames: (() => void)[] = [];
+		const run = new RunController({ schedule: (commit) => void frames.push(commit) });
+		const seen: Record<string, unknown> = {};
+		h.store.onPut = (n) => {
+			if (n !== 3) return;
+			// Dozens of events went by, and no frame has run yet.
+			seen.phase = run.phase;
+			seen.loads = run.loads.length;
+			seen.progress = run.progress;
+			seen.current = run.current;
+			seen.framesAsked = frames.length;
+			for (const commit of frames.splice(0)) commit();
+			seen.afterFrame = run.current?.turns.length;
+			seen.tally = Object.values(run.tally).reduce((a, b) => a + (b ?? 0), 0);
+		};
+		await run.start(h.request(small({ judge_mode: 'rules' })));
+		expect(seen).toEqual({
+			phase: 'running',
+			loads: 1,
+			progress: null,
+			current: null,
+			framesAsked: 1,
+			afterFrame: expect.any(Number),
+			tally: 2
+		});
+		expect(seen.afterFrame).toBeGreaterThan(0);
+		// The run ended between frames: its final state shows without waiting for one.
+		expect(run.phase).toBe('done');
+		expect(run.progress).toMatchObject({ done: 12, generated: 12, total: 12 });
+		expect(run.tally).toEqual({ genuine_followup: 12 });
+		expect(run.current?.turns.every((t) => t.label !== undefined && !t.streaming)).toBe(true);
+	});
+
 	it('counts labels already stored before a resume in the tally', async () => {
 		const h = harness();
 		const first = new RunController();
