@@ -30,4 +30,13 @@ describe('ProgressBar', () => {
 		expect(now(bar)).toBe(100);
 		expect(bar.getAttribute('aria-label')).toBe('b');
 	});
+
+	it('fills by scaling, which animates without laying out the page', async () => {
+		const { container, rerender } = render(ProgressBar, { value: 0.25, label: 'run' });
+		const fill = container.querySelector<HTMLElement>('.fill');
+		expect(fill?.style.transform).toBe('scaleX(0.25)');
+		expect(fill?.style.width).toBe('');
+		await rerender({ value: 0.5, label: 'run' });
+		expect(fill?.style.transform).toBe('scaleX(0.5)');
+	});
 });
