@@ -12,8 +12,9 @@
  *
  * Rare events (plan, phase, loads, errors) change state at once. The streaming ones (tokens,
  * stages, labels, records, progress) are folded into plain data as they come and committed to
- * rune state at most once per animation frame: a server with no token delay sends hundreds of
- * events a frame, and re-rendering per event kept the main thread busy for 100+ ms at a time.
+ * rune state at most once per animation frame, and no more often than COMMIT_INTERVAL_MS: a
+ * server with no token delay sends hundreds of events a frame, and re-rendering per event made
+ * main-thread tasks of 100 ms and more on a busy machine.
  */
 import type { Engine } from '../probe/engine.ts';
 import type { ProbeEvent } from '../probe/events.ts';
