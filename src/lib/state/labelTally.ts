@@ -15,7 +15,8 @@ export class LabelTally {
 		return this.#stored.size;
 	}
 
-	add(r: ProbeRecord): void {
+	/** Only the key and the label are read, so a record's facts do as well as the record. */
+	add(r: Pick<ProbeRecord, 'key' | 'label'>): void {
 		this.#stored.add(r.key);
 		if (r.label === null) return;
 		const before = this.#labels.get(r.key);

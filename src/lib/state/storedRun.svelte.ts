@@ -7,9 +7,12 @@ import { planConditions } from '../probe/plan.ts';
 import type { Label, ProbeRecord, RunManifest } from '../probe/types.ts';
 import { LabelTally } from './labelTally.ts';
 
+/** What the summary reads of each stored record: the run view passes facts, not full records. */
+export type StoredTurn = Pick<ProbeRecord, 'key' | 'label'>;
+
 export interface StoredRunDeps {
 	getManifest(runId: string): Promise<RunManifest | undefined>;
-	getRecords(runId: string): Promise<ProbeRecord[]>;
+	getRecords(runId: string): Promise<StoredTurn[]>;
 	/** Are the run's items and template stored in this browser? */
 	hasInputs(runId: string): Promise<boolean>;
 }
@@ -77,7 +80,7 @@ export class StoredRun {
 
 export function summarize(
 	manifest: RunManifest,
-	records: ProbeRecord[],
+	records: StoredTurn[],
 	hasInputs: boolean
 ): StoredRunView {
 	const c = manifest.config;

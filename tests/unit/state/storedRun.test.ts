@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { initialManifest } from '../../../src/lib/app/runInputs.ts';
-import { StoredRun, summarize } from '../../../src/lib/state/storedRun.svelte.ts';
+import { DexieRunStore } from '../../../src/lib/db/runs.ts';
+import { StoredRun, summarize, type StoredTurn } from '../../../src/lib/state/storedRun.svelte.ts';
 import { fixtureTemplate, probeConfig, probeRecord } from '../../helpers/probeFactories.ts';
+import { testDB } from '../db/helpers.ts';
 
 async function manifest(
 	status: 'paused' | 'done' | 'running' = 'paused',
@@ -67,5 +69,39 @@ describe('StoredRun', () => {
 		await slow;
 		expect(s.view?.manifest.run_id).toBe('run-1');
 		expect(s.missing).toBe(false);
+	});
+});
+
+describe('StoredRun from facts', () => {
+	it('counts the same from a run’s stored facts as from its full records', async () => {
+		const store = new DexieRunStore(testDB('stored-run-facts').db);
+		const m = await manifest('paused');
+		await store.putManifest(m);
+		const records = [
+			probeRecord({ key: 'item-0|0|none|0' }),
+			probeRecord({ key: 'item-0|0|none|1', label: 'degenerate', label_source: 'rules' }),
+			probeRecord({ key: 'item-1|0|none|0', item_id: 'item-1', label: 'meta_planning' }),
+			probeRecord({ key: 'item-1|0|truncate|0', item_id: 'item-1', label: null })
+		];
+		for (const r of records) await store.putRecord(r);
+		// Judged later: stored again under the same key, counted once.
+		await store.putRecord({ ...records[3], label: 'genuine_followup', label_source: 'judge' });
+		const load = async (getRecords: (runId: string) => Promise<StoredTurn[]>) => {
+			const s = new StoredRun();
+			await s.load('run-1', {
+				getManifest: (id) => store.getManifest(id),
+				getRecords,
+				hasInputs: async () => true
+			});
+			return s.view;
+		};
+		const fromRecords = await load((id) => store.getRecords(id));
+		const fromFacts = await load((id) => store.getFacts(id));
+		expect(fromFacts).toEqual(fromRecords);
+		expect(fromFacts).toMatchObject({
+			stored: 4,
+			labelled: 4,
+			tally: { genuine_followup: 2, degenerate: 1, meta_planning: 1 }
+		});
 	});
 });
