@@ -32,10 +32,17 @@ import type {
 	AnswerRecord,
 	ChatMessage,
 	DatasetItem,
+	Perturbation,
 	ProbeConfig,
 	ProbeRecord,
 	RunManifest
 } from './types.ts';
+
+/** What one perturbation of an item's answer puts in front of the model. */
+interface ProbeInput {
+	perturbed: string;
+	prompt: string;
+}
 
 export interface ProbeContext {
 	/** Generates the assistant answers and the user turns. */
@@ -226,11 +233,18 @@ class ProbeRun {
 			this.#onTaskError(err, 'answer', item.id);
 			return;
 		}
+		// Every temperature and sample of a perturbation sees the same answer, so the same prompt.
+		const probes = new Map<Perturbation, ProbeInput>();
+		const probeFor = (p: Perturbation): ProbeInput => {
+			let input = probes.get(p);
+			if (input === undefined) probes.set(p, (input = this.#probeInput(item, answer, p)));
+			return input;
+		};
 		await settleAll(
 			conditions.map((cond) =>
 				this.#tasks.run(async () => {
 					try {
-						const record = await this.#userTurn(item, answer, cond);
+						const record = await this.#userTurn(item, answer, cond, probeFor(cond.perturbation));
 						if (record.label === null) unlabeled.push(record);
 					} catch (err) {
 						this.#onTaskError(err, 'user_turn', item.id, recordKey(item.id, cond));
@@ -274,15 +288,24 @@ class ProbeRun {
 		return answer;
 	}
 
-	async #userTurn(item: DatasetItem, answer: AnswerRecord, cond: Condition): Promise<ProbeRecord> {
-		const c = this.#c;
-		const key = recordKey(item.id, cond);
-		const perturbed = perturbAnswer(splitThinking(answer.answer).visible, cond.perturbation, c);
+	/** The perturbed answer and the probe prompt rendered around it (with the bare user header). */
+	#probeInput(item: DatasetItem, answer: AnswerRecord, perturbation: Perturbation): ProbeInput {
+		const perturbed = perturbAnswer(splitThinking(answer.answer).visible, perturbation, this.#c);
 		const messages: ChatMessage[] = [
 			...conversation(item),
 			{ role: 'assistant', content: perturbed }
 		];
-		const prompt = probePrompt(this.#ctx.template, messages, this.#render);
+		return { perturbed, prompt: probePrompt(this.#ctx.template, messages, this.#render) };
+	}
+
+	async #userTurn(
+		item: DatasetItem,
+		answer: AnswerRecord,
+		cond: Condition,
+		{ perturbed, prompt }: ProbeInput
+	): Promise<ProbeRecord> {
+		const c = this.#c;
+		const key = recordKey(item.id, cond);
 		const seed = hashSeed(c.seed, item.id, cond.temperature, cond.perturbation, cond.sample);
 		this.#emit({ type: 'stage', stage: 'user_turn', item_id: item.id, key });
 		const res = await this.#generate('user_turn', item.id, key, {
