@@ -60,12 +60,11 @@ export class DexieRunStore implements RunStore {
 	 */
 	async putRecord(record: ProbeRecord): Promise<void> {
 		const db = this.#db;
-		await db.transaction('rw', [db.records, db.facts, db.factPacks], async () => {
-			await Promise.all([
-				db.records.put(record),
-				db.facts.put(recordFacts(record)),
-				db.factPacks.delete(record.run_id)
-			]);
+		// Not awaited inside: a failed request aborts the transaction, which rejects the outer await.
+		await db.transaction('rw', [db.records, db.facts, db.factPacks], () => {
+			void db.records.put(record);
+			void db.facts.put(recordFacts(record));
+			void db.factPacks.delete(record.run_id);
 		});
 	}
 

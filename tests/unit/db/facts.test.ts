@@ -29,6 +29,24 @@ describe('facts beside records', () => {
 		db.close();
 	});
 
+	it('a record whose facts cannot be written is not written either, and the call rejects', async () => {
+		const { db } = testDB();
+		const store = new DexieRunStore(db);
+		const first = makeRecord({ run_id: 'a', key: 'k1' });
+		await store.putRecord(first);
+		await store.getFacts('a'); // packs them
+		db.facts.hook('creating', () => {
+			throw new Error('disk on fire');
+		});
+		await expect(store.putRecord(makeRecord({ run_id: 'a', key: 'k2' }))).rejects.toThrow(
+			'disk on fire'
+		);
+		expect((await db.records.toArray()).map((r) => r.key)).toEqual(['k1']);
+		expect(await db.factPacks.count()).toBe(1);
+		expect(await store.getFacts('a')).toEqual([recordFacts(first)]);
+		db.close();
+	});
+
 	it('importRun stores one facts row per record, in key order, and deleteRun removes them', async () => {
 		const { db } = testDB();
 		const store = new DexieRunStore(db);
