@@ -72,21 +72,54 @@ async function matchingKeys(db: ProbeDB, runId: string, f: RecordFilter): Promis
 }
 
 /**
+ * The run's first `limit` records in key order, read straight off the primary-key range: no keys,
+ * no count. What the results view paints its first sample rows from (it knows the total already).
+ */
+export function firstRecords(db: ProbeDB, runId: string, limit: number): Promise<ProbeRecord[]> {
+	if (limit <= 0) return Promise.resolve([]);
+	return db.records
+		.where('[run_id+key]')
+		.between([runId, Dexie.minKey], [runId, Dexie.maxKey])
+		.limit(limit)
+		.toArray();
+}
+
+/**
+ * How many of the run's records match. No filter, a label, or 'pending' are answered from index
+ * counts alone (Chromium counts 10,000 index entries in ~100 ms, and a keys read costs more);
+ * other filters fall back to intersecting keys.
+ */
+export async function countRecords(
+	db: ProbeDB,
+	runId: string,
+	filter: RecordFilter = {}
+): Promise<number> {
+	const { label, ...rest } = filter;
+	if (!Object.values(rest).every((v) => v === undefined || v === '')) {
+		return (await recordsPage(db, runId, { offset: 0, limit: 0, filter })).total;
+	}
+	const t = db.records;
+	if (label === undefined) return t.where('run_id').equals(runId).count();
+	if (label !== 'pending') return t.where('[run_id+label]').equals([runId, label]).count();
+	// Pending records (label null) are exactly those missing from the [run_id+label] index.
+	return db.transaction('r', t, async () => {
+		const [all, labelled] = await Promise.all([
+			t.where('run_id').equals(runId).count(),
+			t.where('[run_id+label]').between([runId, Dexie.minKey], [runId, Dexie.maxKey]).count()
+		]);
+		return all - labelled;
+	});
+}
+
+/**
  * The first page without a filter needs no keys: count from the index, read the rows straight off
- * the primary-key range (the results view's first rows: a few ms instead of ~100 at 10,000
- * records). Only the first: a deep offset would walk a cursor one record per step.
+ * the primary-key range. Only the first: a deep offset would walk a cursor one record per step.
  */
 async function firstPage(db: ProbeDB, runId: string, limit: number): Promise<RecordPage> {
 	return db.transaction('r', db.records, async () => {
 		const [total, rows] = await Promise.all([
 			db.records.where('run_id').equals(runId).count(),
-			limit === 0
-				? []
-				: db.records
-						.where('[run_id+key]')
-						.between([runId, Dexie.minKey], [runId, Dexie.maxKey])
-						.limit(limit)
-						.toArray()
+			firstRecords(db, runId, limit)
 		]);
 		return { rows, total };
 	});

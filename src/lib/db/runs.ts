@@ -7,8 +7,8 @@ import type { RunBundle } from '../probe/exchange.ts';
 import type { RunStore } from '../probe/store.ts';
 import type { AnswerRecord, ProbeRecord, RunManifest } from '../probe/types.ts';
 import { RunNotFoundError } from './errors.ts';
-import { recordsPage } from './query.ts';
-import type { PageRequest, RecordPage } from './query.ts';
+import { countRecords, firstRecords, recordsPage } from './query.ts';
+import type { PageRequest, RecordFilter, RecordPage } from './query.ts';
 import type { ProbeDB, RunRow, RunStatus } from './schema.ts';
 import { packFacts, recordFacts, unpackFacts } from './facts.ts';
 import type { RecordFacts } from './facts.ts';
@@ -98,18 +98,26 @@ export class DexieRunStore implements RunStore {
 		const db = this.#db;
 		// The common case reads one row without a readwrite transaction (which must wait its turn).
 		const current = await db.factPacks.get(runId);
-		if (current !== undefined) return unpackFacts(current);
+		const unpacked = current && unpackFacts(current);
+		if (unpacked !== undefined) return unpacked;
 		return db.transaction('rw', [db.facts, db.factPacks], async () => {
 			const pack = await db.factPacks.get(runId);
-			if (pack !== undefined) return unpackFacts(pack);
+			const again = pack && unpackFacts(pack);
+			if (again !== undefined) return again;
 			const facts = await db.facts.where('run_id').equals(runId).toArray();
 			if (facts.length > 0) await db.factPacks.put(packFacts(runId, facts));
 			return facts;
 		});
 	}
 
-	async countRecords(runId: string): Promise<number> {
-		return this.#db.records.where('run_id').equals(runId).count();
+	/** How many of the run's records match `filter` (all of them without one); see query.ts. */
+	async countRecords(runId: string, filter?: RecordFilter): Promise<number> {
+		return countRecords(this.#db, runId, filter);
+	}
+
+	/** The run's first `limit` records in key order, without counting them. */
+	async firstRecords(runId: string, limit: number): Promise<ProbeRecord[]> {
+		return firstRecords(this.#db, runId, limit);
 	}
 
 	async recordsPage(runId: string, req: PageRequest): Promise<RecordPage> {

@@ -5,7 +5,7 @@
  * read) follow after it, with the paired bootstrap deltas and other runs' points, through `later`.
  * Arrays are `$state.raw` (replaced, never edited), so derived numbers recompute only on a new one.
  */
-import type { PageRequest, RecordFilter, RecordPage } from '../db/query.ts';
+import type { RecordFilter } from '../db/query.ts';
 import type { RecordFacts } from '../db/facts.ts';
 import type { RunRow } from '../db/schema.ts';
 import type { AnswerRecord, ProbeRecord } from '../probe/types.ts';
@@ -33,8 +33,10 @@ export interface ResultsSource {
 	getFacts(runId: string): Promise<RecordFacts[]>;
 	/** Newest first. */
 	listRuns(): Promise<RunRow[]>;
-	/** The first sample rows before the full read; with limit 0, index-only counts of other runs. */
-	recordsPage(runId: string, req: PageRequest): Promise<RecordPage>;
+	/** The first sample rows, shown before the full read. */
+	firstRecords(runId: string, limit: number): Promise<ProbeRecord[]>;
+	/** Other runs' points from index counts. */
+	countRecords(runId: string, filter?: RecordFilter): Promise<number>;
 	/** One per item: other runs' accuracy without reading their records. */
 	getAnswers(runId: string): Promise<AnswerRecord[]>;
 }
@@ -206,10 +208,7 @@ export class ResultsState {
 		try {
 			const started = now();
 			const firstRead = () =>
-				Promise.all([
-					this.#source.getFacts(runId),
-					this.#source.recordsPage(runId, { offset: 0, limit: FIRST_ROWS })
-				]);
+				Promise.all([this.#source.getFacts(runId), this.#source.firstRecords(runId, FIRST_ROWS)]);
 			// Without a cached copy to validate, the reads need not wait for the run row.
 			const reading = opts.fresh || !this.#cache.has(runId) ? firstRead() : undefined;
 			reading?.catch(() => undefined); // awaited below; a missing run never awaits it
@@ -220,9 +219,7 @@ export class ResultsState {
 				return;
 			}
 			const cached = reading ? undefined : this.#cache.get(run);
-			const [facts, rows] = cached
-				? [cached, cached]
-				: await (reading ?? firstRead()).then(([f, page]) => [f, page.rows] as const);
+			const [facts, rows] = cached ? [cached, cached] : await (reading ?? firstRead());
 			if (generation !== this.#generation) return;
 			this.#readMs = now() - started;
 			this.#run = run;
@@ -299,14 +296,8 @@ export class ResultsState {
 	async #countedPoint(run: RunRow, name: string): Promise<RunPoint> {
 		const temperature = pointTemperature(run.manifest.config);
 		const where: RecordFilter = temperature === null ? {} : { temperature, perturbation: 'none' };
-		const count = async (extra: RecordFilter) =>
-			(
-				await this.#source.recordsPage(run.run_id, {
-					offset: 0,
-					limit: 0,
-					filter: { ...where, ...extra }
-				})
-			).total;
+		const count = (extra: RecordFilter) =>
+			this.#source.countRecords(run.run_id, { ...where, ...extra });
 		const [all, followups, pending, answers] = await Promise.all([
 			count({}),
 			count({ label: 'genuine_followup' }),

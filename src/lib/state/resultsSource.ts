@@ -12,7 +12,8 @@ export function resultsSource(store: DexieRunStore, db: Pick<ProbeDB, 'answers'>
 		getRecords: (runId) => store.getRecords(runId),
 		getFacts: (runId) => store.getFacts(runId),
 		listRuns: () => store.listRuns(),
-		recordsPage: (runId, req) => store.recordsPage(runId, req),
+		firstRecords: (runId, limit) => store.firstRecords(runId, limit),
+		countRecords: (runId, filter) => store.countRecords(runId, filter),
 		getAnswers: (runId) => db.answers.where('run_id').equals(runId).toArray()
 	};
 }

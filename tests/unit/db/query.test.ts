@@ -86,3 +86,25 @@ describe('recordsPage', () => {
 		});
 	});
 });
+
+describe('countRecords', () => {
+	it.each(FILTERS)('agrees with a plain filter for %s', async (_name, filter) => {
+		expect(await store.countRecords('run-a', filter)).toBe(expected(filter).length);
+	});
+
+	it('counts only the asked run, and nothing for an unknown one', async () => {
+		expect(await store.countRecords('run-b')).toBe(10);
+		expect(await store.countRecords('run-b', { label: 'pending' })).toBe(0);
+		expect(await store.countRecords('ghost', { label: 'pending' })).toBe(0);
+	});
+});
+
+describe('firstRecords', () => {
+	it('is the first page in key order, of the asked run only', async () => {
+		const sorted = RECORDS.map((r) => r.key).sort();
+		expect((await store.firstRecords('run-a', 5)).map((r) => r.key)).toEqual(sorted.slice(0, 5));
+		expect(await store.firstRecords('run-b', 100)).toHaveLength(10);
+		expect(await store.firstRecords('run-a', 0)).toEqual([]);
+		expect(await store.firstRecords('ghost', 5)).toEqual([]);
+	});
+});
