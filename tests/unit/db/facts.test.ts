@@ -1,6 +1,6 @@
 import { Dexie } from 'dexie';
 import { describe, expect, it } from 'vitest';
-import { FACT_FIELDS, recordFacts, unpackFacts } from '../../../src/lib/db/facts.ts';
+import { FACT_FIELDS, packFacts, recordFacts, unpackFacts } from '../../../src/lib/db/facts.ts';
 import { SCHEMA_V2 } from '../../../src/lib/db/migrations.ts';
 import { DexieRunStore } from '../../../src/lib/db/runs.ts';
 import { createDB } from '../../../src/lib/db/schema.ts';
@@ -134,6 +134,47 @@ describe('version 2 → 3 migration', () => {
 		expect(await store.getFacts('x')).toEqual(xs.map(recordFacts));
 		expect(await store.getFacts('y')).toHaveLength(3);
 		expect(await store.getRecords('x')).toEqual(xs);
+		db.close();
+	});
+});
+
+describe('the pack format', () => {
+	/** Every field varied, nulls and booleans included, as a real run has them. */
+	const facts = makeRecords(600, 'a').map((r, i) =>
+		recordFacts({
+			...r,
+			sample: i % 3,
+			correct: i % 5 === 0 ? null : i % 2 === 0,
+			judge_label: i % 4 === 0 ? null : r.label,
+			label: i % 7 === 0 ? null : r.label,
+			label_source: i % 7 === 0 ? null : 'judge',
+			rule_label: i % 3 === 0 ? 'undecided' : 'degenerate',
+			finish_reason: i % 9 === 0 ? 'length' : 'stop'
+		})
+	);
+
+	it('round-trips every field of every record, in order', () => {
+		expect(unpackFacts(packFacts('a', facts))).toEqual(facts);
+		expect(unpackFacts(packFacts('a', []))).toEqual([]);
+	});
+
+	it('is much smaller than the facts as plain JSON', () => {
+		const plain = JSON.stringify(facts).length;
+		expect(packFacts('a', facts).facts.length).toBeLessThan(plain * 0.3);
+	});
+
+	it('a pack in an older format counts as absent: getFacts rebuilds it from the rows', async () => {
+		const { db } = testDB();
+		const store = new DexieRunStore(db);
+		const bundle = makeBundle(6, 'a');
+		await store.importRun(bundle);
+		const rows = await db.facts.where('run_id').equals('a').toArray();
+		// Format 1 (no format field) held the facts array itself, here deliberately wrong.
+		await db.factPacks.put({ run_id: 'a', facts: JSON.stringify(rows.slice(0, 1)) });
+		expect(unpackFacts({ run_id: 'a', facts: '[]' })).toBeUndefined();
+		expect(await store.getFacts('a')).toEqual(rows);
+		const rebuilt = await db.factPacks.get('a');
+		expect(rebuilt && unpackFacts(rebuilt)).toEqual(rows);
 		db.close();
 	});
 });
