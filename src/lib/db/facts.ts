@@ -97,6 +97,27 @@ export function unpackFacts(row: FactsPackRow): RecordFacts[] | undefined {
 	return out;
 }
 
+/** What the runs list shows of a run: records, genuine follow-ups, and those still unlabelled. */
+export interface RunTally {
+	records: number;
+	followups: number;
+	pending: number;
+}
+
+/** The tally of a pack, counted on its label column without unpacking any record. */
+export function packTally(row: FactsPackRow): RunTally | undefined {
+	if (row.format !== PACK_FORMAT) return undefined;
+	const { n, columns } = JSON.parse(row.facts) as PackedFacts;
+	const { values, index } = columns.label;
+	const perValue = new Array<number>(values.length).fill(0);
+	for (const i of index) perValue[i]++;
+	const count = (label: unknown) => {
+		const i = values.indexOf(label);
+		return i === -1 ? 0 : (perValue[i] as number);
+	};
+	return { records: n, followups: count('genuine_followup'), pending: count(null) };
+}
+
 /** The facts of one record: a projection, nothing computed, so it can never disagree with it. */
 export function recordFacts(r: RecordFacts): RecordFacts {
 	return {

@@ -1,10 +1,10 @@
 /**
  * The runs view's state: the stored runs with their counts, delete, compare two, export and
- * import. Counts and rates come from index counts (countRecords), so listing runs never
+ * import. Counts and rates come from packed facts or index counts (tally), so listing runs never
  * reads their records; only compare and export do.
  */
 import { RunExistsError } from '../db/errors.ts';
-import type { RecordFilter } from '../db/query.ts';
+import type { RunTally } from '../db/facts.ts';
 import type { RunRow, RunStatus } from '../db/schema.ts';
 import type { ImportConflict } from '../db/transfer.ts';
 import {
@@ -24,8 +24,8 @@ import type { CompareRow, ExportKind } from './runsData.ts';
 /** The slice of DexieRunStore this view uses. */
 export interface RunsSource {
 	listRuns(): Promise<RunRow[]>;
-	/** Index counts only: listing runs never reads their records. */
-	countRecords(runId: string, filter?: RecordFilter): Promise<number>;
+	/** From packed facts or index counts: listing runs never reads their records. */
+	tally(runId: string): Promise<RunTally>;
 	getRecords(runId: string): Promise<ProbeRecord[]>;
 	deleteRun(runId: string): Promise<void>;
 	exportRun(runId: string): Promise<RunBundle>;
@@ -154,11 +154,7 @@ export class RunsState {
 	}
 
 	async #count(runId: string): Promise<void> {
-		const [records, followups, pending] = await Promise.all([
-			this.#source.countRecords(runId),
-			this.#source.countRecords(runId, { label: 'genuine_followup' }),
-			this.#source.countRecords(runId, { label: 'pending' })
-		]);
+		const { records, followups, pending } = await this.#source.tally(runId);
 		const followup = wilson(followups, records - pending);
 		this.#runs = this.#runs.map((r) =>
 			r.run_id === runId ? { ...r, records, followup, pending } : r
