@@ -5,11 +5,12 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import App from '../../../src/App.svelte';
-import { mounts } from './mounts.ts';
+import { loaded, mounts } from './mounts.ts';
 
 /** A view module whose component is ViewStub told the view's name (components are functions). */
 function stubView(view: string) {
 	return async () => {
+		loaded.push(view);
 		const { default: ViewStub } = await import('./ViewStub.svelte');
 		const stub = ViewStub as unknown as (anchor: unknown, props: object) => unknown;
 		return {
@@ -43,6 +44,14 @@ beforeEach(() => {
 afterEach(() => cleanup());
 
 describe('App routing', () => {
+	// First: modules load once per file, and this test is about the first load of 'results'.
+	it('fetches the chunk of the view the runs list links to, without mounting it', async () => {
+		render(App);
+		await waitFor(() => expect(screen.getByTestId('view').textContent).toBe('runs:'));
+		await waitFor(() => expect(loaded).toContain('results'), { timeout: 3_000 });
+		expect(mounts).toEqual(['runs:']);
+	});
+
 	it('mounts each view once per navigation, with its own id', async () => {
 		render(App);
 		await waitFor(() => expect(screen.getByTestId('view').textContent).toBe('runs:'));
