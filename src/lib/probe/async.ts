@@ -28,6 +28,7 @@ export class Semaphore {
  */
 export class Channel<T> {
 	#items: T[] = [];
+	readonly #merge: ((last: T, next: T) => T | undefined) | undefined;
 	#wake: (() => void) | null = null;
 	#drained: (() => void)[] = [];
 	/** The consumer holds an event it has not finished with. */
@@ -35,8 +36,20 @@ export class Channel<T> {
 	#gone = false;
 	#closed = false;
 
+	/**
+	 * `merge` may fold an event into the last one the consumer has not taken yet (return the
+	 * combined event, or undefined to queue it as is): a consumer that falls behind gets fewer,
+	 * larger events instead of a backlog.
+	 */
+	constructor(merge?: (last: T, next: T) => T | undefined) {
+		this.#merge = merge;
+	}
+
 	push(item: T): void {
-		this.#items.push(item);
+		const n = this.#items.length;
+		const merged = n > 0 && this.#merge ? this.#merge(this.#items[n - 1] as T, item) : undefined;
+		if (merged !== undefined) this.#items[n - 1] = merged;
+		else this.#items.push(item);
 		this.#signal();
 	}
 

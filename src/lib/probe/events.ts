@@ -54,3 +54,15 @@ export type ProbeEvent =
 			recovery?: string;
 	  }
 	| { type: 'done'; records: number; elapsed_ms: number; aborted: boolean };
+
+/**
+ * Two token events of the same stream as one (the deltas concatenated), else undefined: what the
+ * pipeline's channel folds while its consumer is behind. Nothing is lost: a token event is a delta.
+ */
+export function mergeTokens(last: ProbeEvent, next: ProbeEvent): ProbeEvent | undefined {
+	if (last.type !== 'token' || next.type !== 'token') return undefined;
+	if (last.stage !== next.stage || last.item_id !== next.item_id || last.key !== next.key) {
+		return undefined;
+	}
+	return { ...last, delta: last.delta + next.delta };
+}

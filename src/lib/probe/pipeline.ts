@@ -7,7 +7,7 @@ import { hashSeed } from '../stats/random.ts';
 import { Channel, Semaphore } from './async.ts';
 import type { CompletionResult, Engine } from './engine.ts';
 import { EngineError } from './engine.ts';
-import type { ProbeEvent, Stage } from './events.ts';
+import { mergeTokens, type ProbeEvent, type Stage } from './events.ts';
 import {
 	buildJudgeMessages,
 	judgePromptHash,
@@ -79,7 +79,7 @@ export async function* runProbe(
 	config: ProbeConfig,
 	ctx: ProbeContext
 ): AsyncGenerator<ProbeEvent> {
-	const channel = new Channel<ProbeEvent>();
+	const channel = new Channel<ProbeEvent>(mergeTokens);
 	const stop = new AbortController();
 	const onOuterAbort = () => stop.abort();
 	ctx.signal?.addEventListener('abort', onOuterAbort);

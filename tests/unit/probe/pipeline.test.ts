@@ -235,6 +235,26 @@ describe('runProbe', () => {
 		expect(await run(8)).toEqual(await run(1));
 	});
 
+	it('streams each turn as token deltas that spell exactly the stored text, concurrent or not', async () => {
+		for (const concurrency of [1, 4]) {
+			const engine = new ScriptedEngine({
+				script: probeScript,
+				tokenDelayMs: 0,
+				maxConcurrency: 4
+			});
+			const c = ctx({ engine, judge: engine, concurrency });
+			const events = await collect(runProbe(probeConfig(), c));
+			const streamed = new Map<string, string>();
+			for (const e of events) {
+				if (e.type !== 'token' || e.stage !== 'user_turn' || e.key === undefined) continue;
+				streamed.set(e.key, (streamed.get(e.key) ?? '') + e.delta);
+			}
+			const records = await c.store.getRecords('run-1');
+			expect(records).toHaveLength(90);
+			for (const r of records) expect(streamed.get(r.key)).toBe(r.user_turn);
+		}
+	});
+
 	it('reports progress that never goes backwards and ends at the total', async () => {
 		const events = await collect(runProbe(probeConfig(), ctx()));
 		const progress = events.filter((e) => e.type === 'progress');
