@@ -88,7 +88,9 @@ export function pairedDeltas(
 						Number.isFinite(d.lo) && Number.isFinite(d.hi) ? [pct(d.lo), pct(d.hi)] : null
 					),
 					backgroundColor: PALETTE.black,
+					// An error bar: a hairline whatever the chart's width, not a second bar.
 					barPercentage: 0.08,
+					maxBarThickness: 3,
 					grouped: false,
 					order: 0
 				}

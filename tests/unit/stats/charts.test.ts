@@ -274,9 +274,17 @@ describe('pairedDeltas', () => {
 		const chart = renderChart(pairedDeltas(deltas));
 		try {
 			const y = chart.scales.y;
-			const whisker = chart.getDatasetMeta(1).data[0] as unknown as { y: number; base: number };
+			const whisker = chart.getDatasetMeta(1).data[0] as unknown as {
+				y: number;
+				base: number;
+				width: number;
+			};
+			const bar = chart.getDatasetMeta(0).data[0] as unknown as { width: number };
 			expect(y.getValueForPixel(whisker.y)).toBeCloseTo(20, 6);
 			expect(y.getValueForPixel(whisker.base)).toBeCloseTo(5, 6);
+			// A hairline beside the estimate's bar, however wide the chart.
+			expect(whisker.width).toBeLessThanOrEqual(3);
+			expect(bar.width).toBeGreaterThan(10 * whisker.width);
 		} finally {
 			chart.destroy();
 		}
