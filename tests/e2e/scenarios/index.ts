@@ -3,6 +3,7 @@ import type { E2EContext } from '../context.ts';
 import type { Scenario } from '../harness.ts';
 import { annotation } from './annotate.ts';
 import { capability } from './capability.ts';
+import { deviceBench } from './deviceBench.ts';
 import { fullRun } from './fullRun.ts';
 import { resume } from './resume.ts';
 import { screenshots } from './screenshots.ts';
@@ -13,6 +14,7 @@ import { xss } from './xss.ts';
 export const SCENARIOS: Scenario<E2EContext>[] = [
 	capability,
 	templateSources,
+	deviceBench,
 	fullRun,
 	resume,
 	transfer,

@@ -1,0 +1,45 @@
+/**
+ * What "benchmark this device" measures, prepared when its button is pressed: the generator chosen
+ * in the set-up view, on this device's web-llm engine, with the model's own chat template (the
+ * same template check a run makes).
+ */
+import { DeviceBench, type DeviceBenchRequest } from '../state/deviceBench.svelte.ts';
+import type { EngineSettings } from '../state/settings.svelte.ts';
+import type { SetupState } from '../state/setup.svelte.ts';
+import { appTemplate, db, deviceEngine } from './services.ts';
+
+let shared: DeviceBench | undefined;
+
+/** The page's benchmark state: a result in progress survives leaving the set-up view. */
+export function useDeviceBench(): DeviceBench {
+	shared ??= new DeviceBench({ db: db() });
+	return shared;
+}
+
+/** Why the benchmark cannot run with these settings, or null when it can. */
+export function deviceBenchBlocker(
+	settings: Pick<EngineSettings, 'engine' | 'generator'>,
+	env: { canRunModels: boolean; shaderF16: boolean }
+): string | null {
+	if (settings.engine.current !== 'webllm') {
+		return 'The benchmark measures this device: choose “This device” as the engine.';
+	}
+	if (!env.canRunModels) return 'This browser cannot run models on this device (no WebGPU).';
+	if (!settings.generator(env)) return 'Choose a generator model to benchmark.';
+	return null;
+}
+
+/** @throws Error naming why the template could not be had (the set-up view shows it). */
+export async function deviceBenchRequest(
+	settings: EngineSettings,
+	setup: SetupState,
+	gpu: { shaderF16: boolean }
+): Promise<DeviceBenchRequest> {
+	const check = await setup.checkTemplate(settings.templateSpec(gpu), (spec) => appTemplate(spec));
+	if (!check) throw new Error(setup.templateError ?? 'No chat template.');
+	return {
+		engine: deviceEngine().engine,
+		model: settings.generatorId(gpu),
+		template: check.template
+	};
+}
