@@ -68,7 +68,11 @@ export function createHooks(app: StaticServer, browser: Browser): ScenarioHooks<
 				async screenshot(page, name) {
 					mkdirSync(SHOTS_DIR, { recursive: true });
 					const path = join(SHOTS_DIR, `${name}.png`);
+					const scroll = await page.evaluate(() => [scrollX, scrollY] as const);
 					await page.screenshot({ path, fullPage: true });
+					// Headless Chromium leaves a full-page capture with the page scrolled but its input
+					// hit-testing not: the next click can land on another element. Scrolling back resyncs.
+					await page.evaluate(([x, y]) => scrollTo(x, y), scroll);
 					return path;
 				},
 				note: (text) => state.notes.push(text)

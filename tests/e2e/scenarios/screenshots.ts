@@ -40,7 +40,7 @@ export const screenshots: Scenario<E2EContext> = {
 
 		const id = encodeURIComponent(runId);
 		await openView(page, ctx.app.url, `#/results/${id}`);
-		await page.waitForTimeout(1_500); // charts animate in
+		await page.waitForTimeout(1_500); // the full records and paired intervals follow the first paint
 		await shoot('results');
 		await (await need(page, 'results', 'sample-row')).click();
 		await need(page, 'results', 'sample-detail');
