@@ -157,7 +157,7 @@ export interface NewRunRequest {
 	runner: RunController;
 	settings: EngineSettings;
 	setup: SetupState;
-	gpu: { shaderF16: boolean; adapter?: Record<string, string> };
+	gpu: { canRunModels: boolean; shaderF16: boolean; adapter?: Record<string, string> };
 	step: (s: StartStep) => void;
 	signal: AbortSignal;
 }
@@ -165,10 +165,19 @@ export interface NewRunRequest {
 /**
  * The set-up view's Start: template, items, config, stored run, started run.
  * @returns the new run's id.
- * @throws TemplateError, DatasetError, RunActiveError, or AbortError when `signal` aborts.
+ * @throws EngineError('webgpu_unavailable') before anything loads or is stored when the device
+ *   engine is chosen on a device that cannot run models (the run could only fail);
+ *   TemplateError, DatasetError, RunActiveError, or AbortError when `signal` aborts.
  */
 export async function startFromSetup(r: NewRunRequest): Promise<string> {
 	const { settings, setup, gpu } = r;
+	if (settings.engine.current === 'webllm' && !gpu.canRunModels) {
+		throw new EngineError(
+			'webgpu_unavailable',
+			'This device cannot run models in the browser (no WebGPU adapter).',
+			'Choose the OpenAI-compatible server engine.'
+		);
+	}
 	const values = setup.valuesNow;
 	r.step('template');
 	const check = await setup.checkTemplate(settings.templateSpec(gpu), (spec) =>

@@ -24,11 +24,20 @@ export class Persisted<T> {
 	readonly #key: string;
 	readonly #storage: KeyValueStorage | undefined;
 	#value: T;
+	/** A value was read from storage or set: the user's choice, which defaults never override. */
+	#chosen = $state(false);
 
 	constructor(key: string, fallback: T, storage: KeyValueStorage | undefined = browserStorage()) {
 		this.#key = key;
 		this.#storage = storage;
-		this.#value = $state(read(storage, key, fallback));
+		const stored = read(storage, key, fallback);
+		this.#chosen = stored !== null;
+		this.#value = $state(stored === null ? fallback : stored.value);
+	}
+
+	/** Whether the value is a choice (stored or set), not the fallback. */
+	get chosen(): boolean {
+		return this.#chosen;
 	}
 
 	get current(): T {
@@ -37,6 +46,7 @@ export class Persisted<T> {
 
 	set current(value: T) {
 		this.#value = value;
+		this.#chosen = true;
 		try {
 			this.#storage?.setItem(this.#key, JSON.stringify(value));
 		} catch {
@@ -49,6 +59,14 @@ export class Persisted<T> {
 		this.current = $state.snapshot(this.#value) as T;
 	}
 
+	/**
+	 * A better fallback learned after construction (e.g. from the device). It applies only while
+	 * nothing was chosen, and it is not written: the next visit decides again.
+	 */
+	preferDefault(value: T): void {
+		if (!this.#chosen) this.#value = value;
+	}
+
 	/** Forget the stored value (the state keeps its current value for this session). */
 	forget(): void {
 		try {
@@ -59,18 +77,26 @@ export class Persisted<T> {
 	}
 }
 
-function read<T>(storage: KeyValueStorage | undefined, key: string, fallback: T): T {
+/** The stored value, or null when nothing usable is stored. */
+function read<T>(
+	storage: KeyValueStorage | undefined,
+	key: string,
+	fallback: T
+): { value: T } | null {
 	try {
 		const raw = storage?.getItem(key);
-		if (raw == null) return fallback;
+		if (raw == null) return null;
 		const value: unknown = JSON.parse(raw);
-		if (!sameShape(value, fallback)) return fallback;
+		if (!sameShape(value, fallback)) return null;
 		// Objects gain fields over versions: keep the new defaults for fields an old value lacks.
-		return isPlainObject(fallback) && isPlainObject(value)
-			? ({ ...fallback, ...value } as T)
-			: (value as T);
+		return {
+			value:
+				isPlainObject(fallback) && isPlainObject(value)
+					? ({ ...fallback, ...value } as T)
+					: (value as T)
+		};
 	} catch {
-		return fallback;
+		return null;
 	}
 }
 

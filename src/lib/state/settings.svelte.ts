@@ -128,11 +128,24 @@ export class EngineSettings {
 		}
 	}
 
-	/** What blocks a start on the engine side, worded for the person filling the form. */
-	problems(env: { canRunModels: boolean; shaderF16: boolean }): string[] {
+	/**
+	 * Default the engine to what this device can use, once its GPU is known: in the browser with
+	 * WebGPU, an OpenAI-compatible server without. A choice the user made (or saved) always wins,
+	 * and the default is not saved, so a browser that gains WebGPU later defaults to the device.
+	 */
+	adoptDeviceDefault(env: { canRunModels: boolean }): void {
+		this.engine.preferDefault(env.canRunModels ? 'webllm' : 'openai');
+	}
+
+	/**
+	 * What blocks a start on the engine side, worded for the person filling the form.
+	 * `checked: false` means the GPU is still being probed (canRunModels is not known yet).
+	 */
+	problems(env: { canRunModels: boolean; shaderF16: boolean; checked?: boolean }): string[] {
 		const out: string[] = [];
 		if (this.engine.current === 'webllm') {
-			if (!env.canRunModels) {
+			if (env.checked === false) out.push('Checking whether this device can run models…');
+			else if (!env.canRunModels) {
 				out.push('This device cannot run models in the browser: use an OpenAI-compatible server.');
 			}
 			if (!this.generator(env)) out.push('Pick a generator model.');

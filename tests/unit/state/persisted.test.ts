@@ -39,6 +39,25 @@ describe('Persisted', () => {
 		expect(JSON.parse(s.data.get('form') ?? '')).toEqual({ n: 3, seed: 5 });
 	});
 
+	it('takes a later default only while nothing was chosen, and never writes it', () => {
+		const s = memoryStorage();
+		const fresh = new Persisted('k', 'a', s);
+		expect(fresh.chosen).toBe(false);
+		fresh.preferDefault('b');
+		expect(fresh.current).toBe('b');
+		expect(s.data.has('k')).toBe(false);
+		fresh.current = 'c';
+		fresh.preferDefault('b');
+		expect([fresh.current, fresh.chosen]).toEqual(['c', true]);
+		const saved = new Persisted('k', 'a', s);
+		saved.preferDefault('b');
+		expect([saved.current, saved.chosen]).toEqual(['c', true]);
+		// Junk in storage is no choice.
+		const junk = new Persisted('k', 1, memoryStorage({ k: '"text"' }));
+		junk.preferDefault(2);
+		expect(junk.current).toBe(2);
+	});
+
 	it('works without storage at all', () => {
 		const p = new Persisted('k', 'x', undefined);
 		p.current = 'y';
@@ -58,6 +77,41 @@ describe('EngineSettings', () => {
 		a.rememberKey = false;
 		expect([...s.data.values()].some((v) => v.includes('sk-secret'))).toBe(false);
 		expect(new EngineSettings(s).apiKey).toBe('');
+	});
+
+	it('defaults the engine to the device with WebGPU and to a server without, unsaved', () => {
+		const s = memoryStorage();
+		const a = new EngineSettings(s);
+		a.adoptDeviceDefault({ canRunModels: false });
+		expect(a.engine.current).toBe('openai');
+		expect(s.data.has('utp:engine')).toBe(false);
+		const b = new EngineSettings(s);
+		b.adoptDeviceDefault({ canRunModels: true });
+		expect(b.engine.current).toBe('webllm');
+	});
+
+	it("keeps the user's engine over the device default", () => {
+		const s = memoryStorage({ 'utp:engine': '"webllm"' });
+		const a = new EngineSettings(s);
+		a.adoptDeviceDefault({ canRunModels: false });
+		expect(a.engine.current).toBe('webllm');
+		const b = new EngineSettings(memoryStorage());
+		b.engine.current = 'openai';
+		b.adoptDeviceDefault({ canRunModels: true });
+		expect(b.engine.current).toBe('openai');
+	});
+
+	it('blocks the device engine while the GPU is unchecked or cannot run models', () => {
+		const s = new EngineSettings(memoryStorage());
+		s.engine.current = 'webllm';
+		const env = { canRunModels: false, shaderF16: false };
+		expect(s.problems({ ...env, checked: false })).toEqual([
+			'Checking whether this device can run models…'
+		]);
+		expect(s.problems({ ...env, checked: true })).toEqual([
+			'This device cannot run models in the browser: use an OpenAI-compatible server.'
+		]);
+		expect(s.problems({ ...env, canRunModels: true, checked: true })).toEqual([]);
 	});
 
 	it('picks q4f32 variants without shader-f16 and names the template repos to try', () => {

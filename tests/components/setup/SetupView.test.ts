@@ -1,0 +1,120 @@
+/**
+ * The set-up view's engine default follows the device: "This device" with a WebGPU adapter, the
+ * OpenAI-compatible server without one, and a choice the user saved wins either way. The view runs
+ * whole with the real settings, environment probe and panel; each test gets fresh settings and
+ * environment (as on a new page load), and the device engine is faked, since asking it about
+ * cached models would start the web-llm worker.
+ */
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import SetupView from '../../../src/views/setup/SetupView.svelte';
+import { probeGpu, type AdapterLike, type GpuLike } from '../../../src/lib/engines/webllm/gpu.ts';
+import { Environment } from '../../../src/lib/state/environment.svelte.ts';
+import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
+import type * as EnvironmentModule from '../../../src/lib/state/environment.svelte.ts';
+import type * as SettingsModule from '../../../src/lib/state/settings.svelte.ts';
+import type * as ServicesModule from '../../../src/lib/app/services.ts';
+
+const page = vi.hoisted(() => ({
+	env: undefined as Environment | undefined,
+	settings: undefined as EngineSettings | undefined
+}));
+
+vi.mock('../../../src/lib/state/environment.svelte.ts', async (importOriginal) => ({
+	...(await importOriginal<typeof EnvironmentModule>()),
+	useEnvironment: () => page.env
+}));
+vi.mock('../../../src/lib/state/settings.svelte.ts', async (importOriginal) => ({
+	...(await importOriginal<typeof SettingsModule>()),
+	useSettings: () => page.settings
+}));
+vi.mock('../../../src/lib/app/services.ts', async (importOriginal) => {
+	const real = await importOriginal<typeof ServicesModule>();
+	const device = {
+		engine: {},
+		version: 'test',
+		isCached: async () => false,
+		unload: async () => {},
+		dispose: () => {}
+	};
+	return { ...real, deviceEngine: () => device };
+});
+
+const ADAPTER: AdapterLike = {
+	features: new Set<string>(),
+	limits: {},
+	info: { vendor: 'acme', architecture: 'x1', device: '', description: '' }
+};
+
+/** The view on a new page load: settings read from localStorage, the GPU probed from navigator. */
+async function renderSetup(gpu: GpuLike | undefined) {
+	page.settings = new EngineSettings(localStorage);
+	page.env = new Environment({ probeGpu: () => probeGpu({ gpu }) });
+	render(SetupView, { params: {} });
+	// The probe has answered once the panel shows "WebGPU yes/no".
+	await screen.findByTestId('env-webgpu');
+}
+
+const radio = (id: string) => screen.getByTestId(id) as HTMLInputElement;
+const problems = () => screen.queryByTestId('setup-problems')?.textContent ?? '';
+const DEVICE_PROBLEM = 'This device cannot run models in the browser';
+
+beforeEach(() => localStorage.clear());
+afterEach(cleanup);
+
+describe('SetupView engine default', () => {
+	it('without navigator.gpu, defaults to the server and says why in the panel', async () => {
+		await renderSetup(undefined);
+		await waitFor(() => expect(radio('engine-openai').checked).toBe(true));
+		expect(radio('engine-webllm').checked).toBe(false);
+		expect(screen.getByTestId('env-server-hint').textContent).toMatch(
+			/engine below is set to an OpenAI-compatible server/
+		);
+		expect(problems()).not.toContain(DEVICE_PROBLEM);
+		// A default, not a choice: nothing is saved, so a later visit with WebGPU gets the device.
+		expect(localStorage.getItem('utp:engine')).toBeNull();
+	});
+
+	it('when requestAdapter() resolves null, defaults to the server too', async () => {
+		await renderSetup({ requestAdapter: async () => null });
+		await waitFor(() => expect(radio('engine-openai').checked).toBe(true));
+		expect(screen.getByTestId('env-no-webgpu').textContent).toMatch(/no GPU adapter/);
+	});
+
+	it('lets the user switch back to this device, but never start a run there', async () => {
+		await renderSetup(undefined);
+		await waitFor(() => expect(radio('engine-openai').checked).toBe(true));
+		await fireEvent.click(radio('engine-webllm'));
+		expect(radio('engine-webllm').checked).toBe(true);
+		expect(problems()).toContain(DEVICE_PROBLEM);
+		expect((screen.getByTestId('start-run') as HTMLButtonElement).disabled).toBe(true);
+		expect(localStorage.getItem('utp:engine')).toBe('"webllm"');
+		// The panel offers the way back to a server once the device is chosen.
+		expect(screen.getByText('use a server')).toBeTruthy();
+	});
+
+	it('with a WebGPU adapter, defaults to this device', async () => {
+		await renderSetup({ requestAdapter: async () => ADAPTER });
+		expect(screen.getByTestId('env-webgpu').textContent).toBe('yes');
+		expect(radio('engine-webllm').checked).toBe(true);
+		expect(radio('engine-openai').checked).toBe(false);
+		expect(screen.queryByTestId('env-no-webgpu')).toBeNull();
+		expect(problems()).not.toContain(DEVICE_PROBLEM);
+	});
+
+	it('keeps a saved choice of this device without WebGPU (and blocks the start)', async () => {
+		localStorage.setItem('utp:engine', '"webllm"');
+		await renderSetup(undefined);
+		await waitFor(() => expect(problems()).toContain(DEVICE_PROBLEM));
+		expect(radio('engine-webllm').checked).toBe(true);
+		expect((screen.getByTestId('start-run') as HTMLButtonElement).disabled).toBe(true);
+	});
+
+	it('keeps a saved choice of a server with WebGPU', async () => {
+		localStorage.setItem('utp:engine', '"openai"');
+		await renderSetup({ requestAdapter: async () => ADAPTER });
+		expect(screen.getByTestId('env-webgpu').textContent).toBe('yes');
+		expect(radio('engine-openai').checked).toBe(true);
+	});
+});

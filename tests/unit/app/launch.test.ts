@@ -1,0 +1,41 @@
+import { describe, expect, it, vi } from 'vitest';
+import { startFromSetup } from '../../../src/lib/app/launch.ts';
+import { EngineError } from '../../../src/lib/probe/engine.ts';
+import type { RunController } from '../../../src/lib/state/runner.svelte.ts';
+import type { KeyValueStorage } from '../../../src/lib/state/persisted.svelte.ts';
+import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
+import { SetupState } from '../../../src/lib/state/setup.svelte.ts';
+
+function memoryStorage(): KeyValueStorage {
+	const data = new Map<string, string>();
+	return {
+		getItem: (k) => data.get(k) ?? null,
+		setItem: (k, v) => void data.set(k, v),
+		removeItem: (k) => void data.delete(k)
+	};
+}
+
+describe('startFromSetup', () => {
+	it('refuses a device run where models cannot run, before loading or storing anything', async () => {
+		const settings = new EngineSettings(memoryStorage());
+		settings.engine.current = 'webllm';
+		const setup = new SetupState(memoryStorage());
+		const check = vi.spyOn(setup, 'checkTemplate');
+		const start = vi.fn();
+		const step = vi.fn();
+		const runner = { active: false, runId: null, start } as unknown as RunController;
+		const attempt = startFromSetup({
+			runner,
+			settings,
+			setup,
+			gpu: { canRunModels: false, shaderF16: false },
+			step,
+			signal: new AbortController().signal
+		});
+		await expect(attempt).rejects.toBeInstanceOf(EngineError);
+		await expect(attempt).rejects.toMatchObject({ code: 'webgpu_unavailable' });
+		expect(step).not.toHaveBeenCalled();
+		expect(check).not.toHaveBeenCalled();
+		expect(start).not.toHaveBeenCalled();
+	});
+});
