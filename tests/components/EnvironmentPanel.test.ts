@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import EnvironmentPanel from '../../src/components/EnvironmentPanel.svelte';
+import { probeGpu } from '../../src/lib/engines/webllm/gpu.ts';
 
 afterEach(cleanup);
 
@@ -16,13 +17,50 @@ describe('EnvironmentPanel', () => {
 		const box = getByTestId('env-no-webgpu');
 		expect(box.textContent).toContain('Models cannot run in this browser.');
 		expect(box.textContent).toContain('This browser does not offer WebGPU.');
-		expect(box.textContent).toMatch(/Chrome or Edge/);
-		expect(box.textContent).toMatch(/Enable WebGPU/);
+		expect(box.textContent).toMatch(/Chrome or Edge 113 or later/);
+		expect(box.textContent).toMatch(/chrome:\/\/flags\/#enable-unsafe-webgpu/);
+		expect(box.textContent).toMatch(/Another device/);
 		expect(box.textContent).toMatch(/OpenAI-compatible server/);
 		expect(box.querySelector('a')?.getAttribute('href')).toBe('#/runs');
 		expect(queryByTestId('env-f16-note')).toBeNull();
 		await fireEvent.click(getByText('use a server'));
 		expect(onUseServer).toHaveBeenCalledOnce();
+	});
+
+	// The reasons the real probe gives, plus the environment's own when probing throws.
+	const UNUSABLE = [
+		['no navigator.gpu', () => probeGpu({})],
+		['no adapter', () => probeGpu({ gpu: { requestAdapter: async () => null } })],
+		[
+			'a failed probe',
+			async () => ({ webgpu: false, shader_f16: false, reason: 'Checking WebGPU failed: boom' })
+		]
+	] as const;
+
+	it.each(UNUSABLE)('with %s, says each thing once', async (_, report) => {
+		const { getByTestId } = render(EnvironmentPanel, {
+			gpu: await report(),
+			storage: { persisted: null },
+			onUseServer: () => {}
+		});
+		const text = getByTestId('env-no-webgpu').textContent ?? '';
+		const count = (re: RegExp) => text.match(new RegExp(re, 'gi'))?.length ?? 0;
+		expect(count(/shared runs can still be opened/)).toBe(1);
+		expect(count(/Chrome or Edge/)).toBe(1);
+		expect(count(/OpenAI-compatible server/)).toBe(1);
+	});
+
+	it('when the engine is already a server, says so instead of offering to switch', () => {
+		const { getByTestId, queryByText } = render(EnvironmentPanel, {
+			gpu: { webgpu: false, shader_f16: false, reason: 'This browser does not offer WebGPU.' },
+			storage: { persisted: null },
+			onUseServer: () => {},
+			usingServer: true
+		});
+		expect(getByTestId('env-server-hint').textContent).toMatch(
+			/engine below is set to an OpenAI-compatible server/
+		);
+		expect(queryByText('use a server')).toBeNull();
 	});
 
 	it('with WebGPU but no shader-f16, says q4f32 variants are used', () => {

@@ -38,7 +38,10 @@ export interface GpuReport {
 	adapter?: Required<AdapterInfoLike> & { fallback: boolean };
 	shader_f16: boolean;
 	limits: Partial<Record<GpuLimitName, number>>;
-	/** Why models cannot run here (or may struggle), and what to try. Absent when all is well. */
+	/**
+	 * Why models cannot run here (or may struggle). Absent when all is well. Without WebGPU or an
+	 * adapter it names the cause only: the set-up view's panel lists what to try, once.
+	 */
 	reason?: string;
 }
 
@@ -60,7 +63,7 @@ export async function probeGpu(
 			webgpu: false,
 			shader_f16: false,
 			limits: {},
-			reason: `This browser does not offer WebGPU. Try a recent Chrome or Edge on a desktop, or enable WebGPU in the browser settings. ${SHARED_RUNS}`
+			reason: 'This browser does not offer WebGPU.'
 		};
 	}
 	let adapter: AdapterLike | null;
@@ -75,7 +78,8 @@ export async function probeGpu(
 			webgpu: true,
 			shader_f16: false,
 			limits: {},
-			reason: `WebGPU is present but no GPU adapter was found. Turn on hardware acceleration in the browser settings and update the graphics driver. ${SHARED_RUNS}`
+			reason:
+				'WebGPU is present but no GPU adapter was found: hardware acceleration may be off, or the GPU or its driver is blocklisted.'
 		};
 	}
 	const info = await adapterInfo(adapter);
