@@ -5,6 +5,7 @@ import { annotation } from './annotate.ts';
 import { capability } from './capability.ts';
 import { deviceBench } from './deviceBench.ts';
 import { fullRun } from './fullRun.ts';
+import { offline } from './offline.ts';
 import { resume } from './resume.ts';
 import { screenshots } from './screenshots.ts';
 import { templateSources } from './templateSources.ts';
@@ -20,5 +21,6 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	transfer,
 	xss,
 	annotation,
+	offline,
 	screenshots
 ];
