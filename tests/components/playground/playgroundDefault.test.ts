@@ -1,0 +1,79 @@
+/**
+ * The playground opened straight from a link applies the same engine default as set-up: the server
+ * without WebGPU, the device with it, and a saved choice wins.
+ */
+import { cleanup, render, waitFor } from '@testing-library/svelte';
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import PlaygroundView from '../../../src/views/playground/PlaygroundView.svelte';
+import { probeGpu, type AdapterLike, type GpuLike } from '../../../src/lib/engines/webllm/gpu.ts';
+import { Environment } from '../../../src/lib/state/environment.svelte.ts';
+import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
+import type * as EnvironmentModule from '../../../src/lib/state/environment.svelte.ts';
+import type * as SettingsModule from '../../../src/lib/state/settings.svelte.ts';
+import type * as ServicesModule from '../../../src/lib/app/services.ts';
+
+const page = vi.hoisted(() => ({
+	env: undefined as Environment | undefined,
+	settings: undefined as EngineSettings | undefined
+}));
+
+vi.mock('../../../src/lib/state/environment.svelte.ts', async (importOriginal) => ({
+	...(await importOriginal<typeof EnvironmentModule>()),
+	useEnvironment: () => page.env
+}));
+vi.mock('../../../src/lib/state/settings.svelte.ts', async (importOriginal) => ({
+	...(await importOriginal<typeof SettingsModule>()),
+	useSettings: () => page.settings
+}));
+vi.mock('../../../src/lib/app/services.ts', async (importOriginal) => {
+	const real = await importOriginal<typeof ServicesModule>();
+	const device = {
+		engine: {},
+		version: 'test',
+		isCached: async () => false,
+		unload: async () => {},
+		dispose: () => {}
+	};
+	return { ...real, deviceEngine: () => device };
+});
+
+const ADAPTER: AdapterLike = {
+	features: new Set<string>(),
+	limits: {},
+	info: { vendor: 'acme', architecture: 'x1', device: '', description: '' }
+};
+
+/** The playground opened first on a new page load (set-up never ran in this tab). */
+function renderPlayground(gpu: GpuLike | undefined): EngineSettings {
+	const settings = new EngineSettings(localStorage);
+	page.settings = settings;
+	page.env = new Environment({ probeGpu: () => probeGpu({ gpu }) });
+	render(PlaygroundView, { params: {} });
+	return settings;
+}
+
+beforeEach(() => localStorage.clear());
+afterEach(cleanup);
+
+describe('PlaygroundView engine default', () => {
+	it('without WebGPU, defaults to the server', async () => {
+		const settings = renderPlayground(undefined);
+		await waitFor(() => expect(settings.engine.current).toBe('openai'));
+		expect(localStorage.getItem('utp:engine')).toBeNull();
+	});
+
+	it('with a WebGPU adapter, stays on the device', async () => {
+		const settings = renderPlayground({ requestAdapter: async () => ADAPTER });
+		await waitFor(() => expect(page.env?.gpu).toBeTruthy());
+		expect(settings.engine.current).toBe('webllm');
+	});
+
+	it('keeps a saved device choice even without WebGPU', async () => {
+		localStorage.setItem('utp:engine', JSON.stringify('webllm'));
+		const settings = renderPlayground(undefined);
+		await waitFor(() => expect(page.env?.gpu).toBeTruthy());
+		await new Promise((r) => setTimeout(r, 0));
+		expect(settings.engine.current).toBe('webllm');
+	});
+});
