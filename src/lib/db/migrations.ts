@@ -82,6 +82,18 @@ export const SCHEMA_V3 = {
 	factPacks: 'run_id'
 } as const;
 
+/**
+ * Version 4 (current): records and facts are found by run through their primary key's run_id
+ * prefix, and filtered on temperature, perturbation or item from the facts; of their indexes only
+ * [run_id+label] is left (label and pending counts). Every record write keeps 2 index entries up
+ * instead of 6, and its facts 1 instead of 2. Dexie drops the removed indexes; no data changes.
+ */
+export const SCHEMA_V4 = {
+	...SCHEMA_V3,
+	records: '[run_id+key], [run_id+label]',
+	facts: '[run_id+key]'
+} as const;
+
 /** v2 → v3: one facts row per stored record. */
 export async function upgradeToV3(tx: Transaction): Promise<void> {
 	const facts: RecordFacts[] = [];

@@ -1,13 +1,15 @@
 /**
- * Paged, filtered reads of one run's records for the results and annotation views.
+ * Paged, filtered reads and counts of one run's records.
  *
- * Works on primary keys, not cursors: every column filter has a compound index, so a filter is
- * "fetch the matching keys (getAllKeys), intersect, slice, bulkGet the page". Cursor-based
- * offset()/and() walks one record per step, which costs seconds at 10,000 records in
- * fake-indexeddb and is needlessly slow in browsers too. Only the text search reads records.
+ * A filter is decided on the run's facts (db/facts.ts: a dozen small fields per record, read as one
+ * packed row), which gives the matching keys in key order; only the page itself, or a text
+ * search, reads records. Label and pending counts come from the [run_id+label] index, and an
+ * unfiltered first page straight off the primary-key range.
  */
 import { Dexie } from 'dexie';
 import type { Label, Perturbation, ProbeRecord } from '../probe/types.ts';
+import type { RecordFacts } from './facts.ts';
+import { ofRun } from './ranges.ts';
 import type { ProbeDB } from './schema.ts';
 
 export interface RecordFilter {
@@ -32,43 +34,22 @@ export interface RecordPage {
 	total: number;
 }
 
-type PrimaryKey = [string, string];
+/** The run's facts in key order (DexieRunStore.getFacts: packed when current). */
+export type FactsReader = () => Promise<RecordFacts[]>;
 
-/** Keys of the run's records matching every indexed filter, in key order. */
-async function matchingKeys(db: ProbeDB, runId: string, f: RecordFilter): Promise<PrimaryKey[]> {
-	const t = db.records;
-	const lookups: Promise<PrimaryKey[]>[] = [];
-	if (f.label !== undefined && f.label !== 'pending') {
-		lookups.push(t.where('[run_id+label]').equals([runId, f.label]).primaryKeys());
+const isSet = (v: unknown) => v !== undefined && v !== '';
+
+/** Does one record's facts pass every filter but the text search? */
+export function matchesFacts(f: RecordFacts, filter: RecordFilter): boolean {
+	const { label, temperature, perturbation, item_id } = filter;
+	if (label !== undefined && (label === 'pending' ? f.label !== null : f.label !== label)) {
+		return false;
 	}
-	if (f.temperature !== undefined) {
-		lookups.push(t.where('[run_id+temperature]').equals([runId, f.temperature]).primaryKeys());
-	}
-	if (f.perturbation !== undefined) {
-		lookups.push(t.where('[run_id+perturbation]').equals([runId, f.perturbation]).primaryKeys());
-	}
-	if (f.item_id !== undefined) {
-		lookups.push(t.where('[run_id+item_id]').equals([runId, f.item_id]).primaryKeys());
-	}
-	if (lookups.length === 0) lookups.push(t.where('run_id').equals(runId).primaryKeys());
-	// Within one index value IndexedDB orders entries by primary key, so each list is in key order.
-	const [first, ...rest] = await Promise.all(lookups);
-	let keys = first;
-	for (const other of rest) {
-		const inOther = new Set(other.map((k) => k[1]));
-		keys = keys.filter((k) => inOther.has(k[1]));
-	}
-	if (f.label === 'pending') {
-		// null is not a valid IndexedDB key, so pending records are exactly those missing from the
-		// [run_id+label] index.
-		const labelled = await t
-			.where('[run_id+label]')
-			.between([runId, Dexie.minKey], [runId, Dexie.maxKey])
-			.primaryKeys();
-		const done = new Set(labelled.map((k) => k[1]));
-		keys = keys.filter((k) => !done.has(k[1]));
-	}
-	return keys;
+	return (
+		(temperature === undefined || f.temperature === temperature) &&
+		(perturbation === undefined || f.perturbation === perturbation) &&
+		(item_id === undefined || f.item_id === item_id)
+	);
 }
 
 /**
@@ -77,51 +58,34 @@ async function matchingKeys(db: ProbeDB, runId: string, f: RecordFilter): Promis
  */
 export function firstRecords(db: ProbeDB, runId: string, limit: number): Promise<ProbeRecord[]> {
 	if (limit <= 0) return Promise.resolve([]);
-	return db.records
-		.where('[run_id+key]')
-		.between([runId, Dexie.minKey], [runId, Dexie.maxKey])
-		.limit(limit)
-		.toArray();
+	return ofRun(db.records, runId).limit(limit).toArray();
+}
+
+/** The run's records labelled with anything (pending ones are missing from the label index). */
+function labelled(db: ProbeDB, runId: string) {
+	return db.records.where('[run_id+label]').between([runId, Dexie.minKey], [runId, Dexie.maxKey]);
 }
 
 /**
- * How many of the run's records match. No filter, a label, or 'pending' are answered from index
- * counts alone (Chromium counts 10,000 index entries in ~100 ms, and a keys read costs more);
- * other filters fall back to intersecting keys.
+ * How many of the run's records match. No filter, a label, or 'pending' are answered from key and
+ * index counts alone (no values read); any other filter from the facts.
  */
 export async function countRecords(
 	db: ProbeDB,
 	runId: string,
-	filter: RecordFilter = {}
+	filter: RecordFilter,
+	facts: FactsReader
 ): Promise<number> {
 	const { label, ...rest } = filter;
-	if (!Object.values(rest).every((v) => v === undefined || v === '')) {
-		return (await recordsPage(db, runId, { offset: 0, limit: 0, filter })).total;
+	if (Object.values(rest).some(isSet)) {
+		return (await recordsPage(db, runId, { offset: 0, limit: 0, filter }, facts)).total;
 	}
 	const t = db.records;
-	if (label === undefined) return t.where('run_id').equals(runId).count();
+	if (label === undefined) return ofRun(t, runId).count();
 	if (label !== 'pending') return t.where('[run_id+label]').equals([runId, label]).count();
-	// Pending records (label null) are exactly those missing from the [run_id+label] index.
 	return db.transaction('r', t, async () => {
-		const [all, labelled] = await Promise.all([
-			t.where('run_id').equals(runId).count(),
-			t.where('[run_id+label]').between([runId, Dexie.minKey], [runId, Dexie.maxKey]).count()
-		]);
-		return all - labelled;
-	});
-}
-
-/**
- * The first page without a filter needs no keys: count from the index, read the rows straight off
- * the primary-key range. Only the first: a deep offset would walk a cursor one record per step.
- */
-async function firstPage(db: ProbeDB, runId: string, limit: number): Promise<RecordPage> {
-	return db.transaction('r', db.records, async () => {
-		const [total, rows] = await Promise.all([
-			db.records.where('run_id').equals(runId).count(),
-			firstRecords(db, runId, limit)
-		]);
-		return { rows, total };
+		const [all, done] = await Promise.all([ofRun(t, runId).count(), labelled(db, runId).count()]);
+		return all - done;
 	});
 }
 
@@ -129,23 +93,32 @@ async function firstPage(db: ProbeDB, runId: string, limit: number): Promise<Rec
 export async function recordsPage(
 	db: ProbeDB,
 	runId: string,
-	req: PageRequest
+	req: PageRequest,
+	facts: FactsReader
 ): Promise<RecordPage> {
 	const f = req.filter ?? {};
 	const end = req.offset + req.limit;
-	const noFilter = Object.values(f).every((v) => v === undefined || v === '');
-	if (noFilter && req.offset === 0) return firstPage(db, runId, req.limit);
-	return db.transaction('r', db.records, async () => {
-		const keys = await matchingKeys(db, runId, f);
-		const text = f.text?.toLowerCase();
-		if (text) {
-			const candidates = await db.records.bulkGet(keys);
-			const hits = candidates.filter(
-				(r): r is ProbeRecord => r !== undefined && r.user_turn.toLowerCase().includes(text)
-			);
-			return { rows: hits.slice(req.offset, end), total: hits.length };
-		}
-		const rows = await db.records.bulkGet(keys.slice(req.offset, end));
-		return { rows: rows.filter((r): r is ProbeRecord => r !== undefined), total: keys.length };
-	});
+	if (!Object.values(f).some(isSet) && req.offset === 0) {
+		// The first page needs no keys: count from the key range, read the rows straight off it.
+		return db.transaction('r', db.records, async () => {
+			const [total, rows] = await Promise.all([
+				ofRun(db.records, runId).count(),
+				firstRecords(db, runId, req.limit)
+			]);
+			return { rows, total };
+		});
+	}
+	const keys = (await facts())
+		.filter((x) => matchesFacts(x, f))
+		.map((x): [string, string] => [runId, x.key]);
+	const text = f.text?.toLowerCase();
+	if (text) {
+		const candidates = await db.records.bulkGet(keys);
+		const hits = candidates.filter(
+			(r): r is ProbeRecord => r !== undefined && r.user_turn.toLowerCase().includes(text)
+		);
+		return { rows: hits.slice(req.offset, end), total: hits.length };
+	}
+	const rows = await db.records.bulkGet(keys.slice(req.offset, end));
+	return { rows: rows.filter((r): r is ProbeRecord => r !== undefined), total: keys.length };
 }

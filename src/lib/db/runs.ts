@@ -7,6 +7,7 @@ import type { RunBundle } from '../probe/exchange.ts';
 import type { RunStore } from '../probe/store.ts';
 import type { AnswerRecord, ProbeRecord, RunManifest } from '../probe/types.ts';
 import { RunNotFoundError } from './errors.ts';
+import { ofRun } from './ranges.ts';
 import { countRecords, firstRecords, recordsPage } from './query.ts';
 import type { PageRequest, RecordFilter, RecordPage } from './query.ts';
 import type { ProbeDB, RunRow, RunStatus } from './schema.ts';
@@ -69,7 +70,7 @@ export class DexieRunStore implements RunStore {
 	}
 
 	async getRecords(runId: string): Promise<ProbeRecord[]> {
-		return this.#db.records.where('run_id').equals(runId).toArray();
+		return ofRun(this.#db.records, runId).toArray();
 	}
 
 	// ---- Queries and commands for the views ----
@@ -104,7 +105,7 @@ export class DexieRunStore implements RunStore {
 			const pack = await db.factPacks.get(runId);
 			const again = pack && unpackFacts(pack);
 			if (again !== undefined) return again;
-			const facts = await db.facts.where('run_id').equals(runId).toArray();
+			const facts = await ofRun(db.facts, runId).toArray();
 			if (facts.length > 0) await db.factPacks.put(packFacts(runId, facts));
 			return facts;
 		});
@@ -112,7 +113,7 @@ export class DexieRunStore implements RunStore {
 
 	/** How many of the run's records match `filter` (all of them without one); see query.ts. */
 	async countRecords(runId: string, filter?: RecordFilter): Promise<number> {
-		return countRecords(this.#db, runId, filter);
+		return countRecords(this.#db, runId, filter ?? {}, () => this.getFacts(runId));
 	}
 
 	/**
@@ -125,10 +126,11 @@ export class DexieRunStore implements RunStore {
 		const pack = await db.factPacks.get(runId);
 		const packed = pack && packTally(pack);
 		if (packed !== undefined) return packed;
+		const facts = () => this.getFacts(runId);
 		const [records, followups, pending] = await Promise.all([
-			countRecords(db, runId),
-			countRecords(db, runId, { label: 'genuine_followup' }),
-			countRecords(db, runId, { label: 'pending' })
+			countRecords(db, runId, {}, facts),
+			countRecords(db, runId, { label: 'genuine_followup' }, facts),
+			countRecords(db, runId, { label: 'pending' }, facts)
 		]);
 		return { records, followups, pending };
 	}
@@ -139,7 +141,7 @@ export class DexieRunStore implements RunStore {
 	}
 
 	async recordsPage(runId: string, req: PageRequest): Promise<RecordPage> {
-		return recordsPage(this.#db, runId, req);
+		return recordsPage(this.#db, runId, req, () => this.getFacts(runId));
 	}
 
 	/**

@@ -8,7 +8,14 @@ import type { EntityTable, Table } from 'dexie';
 import type { Annotation } from '../probe/exchange.ts';
 import type { AnswerRecord, DatasetItem, ProbeRecord, RunManifest } from '../probe/types.ts';
 import type { FactsPackRow, RecordFacts } from './facts.ts';
-import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, upgradeToV2, upgradeToV3 } from './migrations.ts';
+import {
+	SCHEMA_V1,
+	SCHEMA_V2,
+	SCHEMA_V3,
+	SCHEMA_V4,
+	upgradeToV2,
+	upgradeToV3
+} from './migrations.ts';
 
 export const DB_NAME = 'user-turn-probe';
 
@@ -85,6 +92,7 @@ export class ProbeDB extends Dexie {
 		this.version(1).stores(SCHEMA_V1);
 		this.version(2).stores(SCHEMA_V2).upgrade(upgradeToV2);
 		this.version(3).stores(SCHEMA_V3).upgrade(upgradeToV3);
+		this.version(4).stores(SCHEMA_V4);
 	}
 }
 

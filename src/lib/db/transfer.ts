@@ -6,6 +6,7 @@ import { ExchangeError, validateBundle } from '../probe/exchange.ts';
 import type { Annotation, RunBundle } from '../probe/exchange.ts';
 import { RunExistsError, RunNotFoundError } from './errors.ts';
 import { packFacts, recordFacts } from './facts.ts';
+import { ofRun } from './ranges.ts';
 import type { ProbeDB } from './schema.ts';
 
 /**
@@ -35,8 +36,8 @@ export function runTables(db: ProbeDB) {
 export async function deleteRunRows(db: ProbeDB, runId: string): Promise<void> {
 	await Promise.all([
 		db.runs.delete(runId),
-		db.records.where('run_id').equals(runId).delete(),
-		db.facts.where('run_id').equals(runId).delete(),
+		ofRun(db.records, runId).delete(),
+		ofRun(db.facts, runId).delete(),
 		db.factPacks.delete(runId),
 		db.answers.where('run_id').equals(runId).delete(),
 		db.annotations.where('run_id').equals(runId).delete()
@@ -103,7 +104,7 @@ export async function exportRun(db: ProbeDB, runId: string): Promise<RunBundle> 
 		const row = await db.runs.get(runId);
 		if (row === undefined) throw new RunNotFoundError(runId);
 		const [records, answers, rows] = await Promise.all([
-			db.records.where('run_id').equals(runId).sortBy('key'),
+			ofRun(db.records, runId).toArray(), // in key order: the key is the primary key's tail
 			db.answers.where('run_id').equals(runId).sortBy('item_id'),
 			db.annotations.where('run_id').equals(runId).sortBy('id')
 		]);

@@ -91,7 +91,8 @@ export async function runProgress(page: Page, runId: string): Promise<RunProgres
 			const records = tx.objectStore('records');
 			return {
 				status: run?.status ?? null,
-				records: await done(records.index('run_id').count(runId)),
+				// The run is the primary key's prefix: [runId] sorts before every [runId, key], [runId, []] after.
+				records: await done(records.count(IDBKeyRange.bound([runId], [runId, []]))),
 				// Unlabelled records have a null label, which IndexedDB leaves out of the index.
 				labelled: await done(
 					records.index('[run_id+label]').count(IDBKeyRange.bound([runId, ''], [runId, '\uffff']))

@@ -1,7 +1,8 @@
 import { Dexie } from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { FACT_FIELDS, packFacts, recordFacts, unpackFacts } from '../../../src/lib/db/facts.ts';
-import { SCHEMA_V2 } from '../../../src/lib/db/migrations.ts';
+import { SCHEMA_V2, SCHEMA_V3 } from '../../../src/lib/db/migrations.ts';
+import { ofRun } from '../../../src/lib/db/ranges.ts';
 import { DexieRunStore } from '../../../src/lib/db/runs.ts';
 import { createDB } from '../../../src/lib/db/schema.ts';
 import { makeBundle, makeManifest, makeRecord, makeRecords } from './factories.ts';
@@ -79,9 +80,7 @@ describe('packed facts', () => {
 		const bundle = makeBundle(6, 'a');
 		await store.importRun(bundle);
 		const imported = await db.factPacks.get('a');
-		expect(imported && unpackFacts(imported)).toEqual(
-			await db.facts.where('run_id').equals('a').toArray()
-		);
+		expect(imported && unpackFacts(imported)).toEqual(await ofRun(db.facts, 'a').toArray());
 
 		const changed = {
 			...bundle.records[0],
@@ -128,7 +127,7 @@ describe('version 2 → 3 migration', () => {
 
 		const db = createDB('mig3', deps);
 		const store = new DexieRunStore(db);
-		expect(db.verno).toBe(3);
+		expect(db.verno).toBe(4);
 		const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : 1);
 		const xs = records.filter((r) => r.run_id === 'x').sort(byKey);
 		expect(await store.getFacts('x')).toEqual(xs.map(recordFacts));
@@ -168,7 +167,7 @@ describe('the pack format', () => {
 		const store = new DexieRunStore(db);
 		const bundle = makeBundle(6, 'a');
 		await store.importRun(bundle);
-		const rows = await db.facts.where('run_id').equals('a').toArray();
+		const rows = await ofRun(db.facts, 'a').toArray();
 		// Format 1 (no format field) held the facts array itself, here deliberately wrong.
 		await db.factPacks.put({ run_id: 'a', facts: JSON.stringify(rows.slice(0, 1)) });
 		expect(unpackFacts({ run_id: 'a', facts: '[]' })).toBeUndefined();
@@ -204,6 +203,39 @@ describe('tally', () => {
 		const after = bundle.records.map((r) => (r.key === judged.key ? judged : r));
 		expect(await store.tally('a')).toEqual(plain(after));
 		expect(await store.tally('ghost')).toEqual({ records: 0, followups: 0, pending: 0 });
+		db.close();
+	});
+});
+
+describe('version 3 → 4 migration', () => {
+	it('drops the run_id and column indexes and keeps every row; filters still work', async () => {
+		const { deps } = testDB();
+		const old = new Dexie('mig4', deps);
+		old.version(3).stores(SCHEMA_V3);
+		const records = [...makeRecords(12, 'x'), ...makeRecords(4, 'y')];
+		await old.table('records').bulkAdd(records);
+		await old.table('facts').bulkAdd(records.map(recordFacts));
+		old.close();
+
+		const db = createDB('mig4', deps);
+		const store = new DexieRunStore(db);
+		expect(await db.records.count()).toBe(16);
+		expect(db.verno).toBe(4);
+		expect(db.records.schema.indexes.map((i) => i.name)).toEqual(['[run_id+label]']);
+		expect((await store.getRecords('x')).map((r) => r.key).sort()).toEqual(
+			records
+				.filter((r) => r.run_id === 'x')
+				.map((r) => r.key)
+				.sort()
+		);
+		const want = records.filter((r) => r.run_id === 'x' && r.temperature === 0);
+		const page = await store.recordsPage('x', {
+			offset: 0,
+			limit: 100,
+			filter: { temperature: 0 }
+		});
+		expect(page.total).toBe(want.length);
+		expect(await store.countRecords('y')).toBe(4);
 		db.close();
 	});
 });

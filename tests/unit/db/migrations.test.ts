@@ -6,6 +6,7 @@ import {
 	type ProbeRecordV1,
 	type RunRowV1
 } from '../../../src/lib/db/migrations.ts';
+import { ofRun } from '../../../src/lib/db/ranges.ts';
 import { createDB } from '../../../src/lib/db/schema.ts';
 import type { IndexedDBDeps } from '../../../src/lib/db/schema.ts';
 import { makeManifest, makeRecord } from './factories.ts';
@@ -53,7 +54,7 @@ describe('version 1 → 2 migration', () => {
 		);
 		const db = createDB('mig', deps);
 		const runs = await db.runs.orderBy('created_at').toArray();
-		expect(db.verno).toBe(3);
+		expect(db.verno).toBe(4);
 		expect(runs.map((r) => [r.run_id, r.status, r.updated_at])).toEqual([
 			['old', 'paused', '2026-01-01'],
 			['done', 'done', '2026-01-02']
@@ -72,7 +73,7 @@ describe('version 1 → 2 migration', () => {
 		];
 		await seedV1('mig', deps, [], records);
 		const db = createDB('mig', deps);
-		const migrated = await db.records.where('run_id').equals('old').toArray();
+		const migrated = await ofRun(db.records, 'old').toArray();
 		const byKey = Object.fromEntries(migrated.map((r) => [r.key, r]));
 		expect(byKey.judged.label_source).toBe('judge');
 		expect(byKey.ruled.label_source).toBe('rules');

@@ -23,11 +23,11 @@ describe('ProbeDB schema', () => {
 		expect(db.isOpen()).toBe(true);
 	});
 
-	it('opens at version 3 with every table and its primary key', async () => {
+	it('opens at version 4 with every table and its primary key', async () => {
 		const { db } = testDB();
 		open.push(db);
 		await db.open();
-		expect(db.verno).toBe(3);
+		expect(db.verno).toBe(4);
 		const keys = Object.fromEntries(db.tables.map((t) => [t.name, t.schema.primKey.keyPath]));
 		expect(keys).toEqual({
 			runs: 'run_id',
@@ -42,20 +42,12 @@ describe('ProbeDB schema', () => {
 		});
 	});
 
-	it('indexes records by the columns the results views filter on', async () => {
+	it('keeps only the label index on records and facts: a run is their primary key prefix', async () => {
 		const { db } = testDB();
 		open.push(db);
 		await db.open();
-		const names = db.records.schema.indexes.map((i) => i.name);
-		expect(names).toEqual(
-			expect.arrayContaining([
-				'run_id',
-				'[run_id+label]',
-				'[run_id+temperature]',
-				'[run_id+perturbation]',
-				'[run_id+item_id]'
-			])
-		);
+		expect(db.records.schema.indexes.map((i) => i.name)).toEqual(['[run_id+label]']);
+		expect(db.facts.schema.indexes).toEqual([]);
 		const annotationIndexes = db.annotations.schema.indexes.map((i) => i.name);
 		expect(annotationIndexes).toEqual(
 			expect.arrayContaining(['[run_id+key]', 'annotator', '[run_id+key+annotator]'])
