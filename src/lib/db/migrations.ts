@@ -72,7 +72,7 @@ export async function upgradeToV2(tx: Transaction): Promise<void> {
 }
 
 /**
- * Version 3 (current): each record's facts (see facts.ts) in their own table, keyed like records, so
+ * Version 3: each record's facts (see facts.ts) in their own table, keyed like records, so
  * the results view paints without reading ~30 MB of full records first; and one packed copy of a
  * run's facts, rebuilt on read after any record write deletes it.
  */
