@@ -70,10 +70,16 @@ export function packFacts(runId: string, facts: readonly RecordFacts[]): FactsPa
 	return { run_id: runId, format: PACK_FORMAT, facts: JSON.stringify(packed) };
 }
 
-/** The pack's facts, or undefined for a row in another format (a cache from an older version). */
+/** The packed columns, or undefined for a row in another format (a cache from an older version). */
+function readPack(row: FactsPackRow): PackedFacts | undefined {
+	return row.format === PACK_FORMAT ? (JSON.parse(row.facts) as PackedFacts) : undefined;
+}
+
+/** The pack's facts, or undefined for a row in another format. */
 export function unpackFacts(row: FactsPackRow): RecordFacts[] | undefined {
-	if (row.format !== PACK_FORMAT) return undefined;
-	const { n, columns } = JSON.parse(row.facts) as PackedFacts;
+	const pack = readPack(row);
+	if (pack === undefined) return undefined;
+	const { n, columns } = pack;
 	const out: RecordFacts[] = new Array<RecordFacts>(n);
 	const c = columns;
 	const at = <F extends PackedField>(field: F, i: number) =>
@@ -106,16 +112,16 @@ export interface RunTally {
 
 /** The tally of a pack, counted on its label column without unpacking any record. */
 export function packTally(row: FactsPackRow): RunTally | undefined {
-	if (row.format !== PACK_FORMAT) return undefined;
-	const { n, columns } = JSON.parse(row.facts) as PackedFacts;
-	const { values, index } = columns.label;
+	const pack = readPack(row);
+	if (pack === undefined) return undefined;
+	const { values, index } = pack.columns.label;
 	const perValue = new Array<number>(values.length).fill(0);
 	for (const i of index) perValue[i]++;
 	const count = (label: unknown) => {
 		const i = values.indexOf(label);
 		return i === -1 ? 0 : (perValue[i] as number);
 	};
-	return { records: n, followups: count('genuine_followup'), pending: count(null) };
+	return { records: pack.n, followups: count('genuine_followup'), pending: count(null) };
 }
 
 /** The facts of one record: a projection, nothing computed, so it can never disagree with it. */

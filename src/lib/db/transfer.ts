@@ -32,7 +32,7 @@ export function runTables(db: ProbeDB) {
 	return [db.runs, db.records, db.facts, db.factPacks, db.answers, db.annotations];
 }
 
-/** Removes a run and everything that belongs to it. Call inside a rw transaction on all of RUN_TABLES. */
+/** Removes a run and everything that belongs to it. Call inside a rw transaction on runTables(db). */
 export async function deleteRunRows(db: ProbeDB, runId: string): Promise<void> {
 	await Promise.all([
 		db.runs.delete(runId),

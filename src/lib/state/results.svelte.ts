@@ -257,9 +257,9 @@ export class ResultsState {
 	}
 
 	/**
-	 * The full records, then one bootstrap per task (each takes tens of ms at 10,000 records), then the other runs' points
-	 * from index counts and answers: their records are never read, which would mean up to
-	 * 8 × 10,000 records pulled through IndexedDB just for one dot each.
+	 * The full records, then one bootstrap per task (each takes tens of ms at 10,000 records), then
+	 * the other runs' points from counts and answers: their records are never read, which would
+	 * mean up to 8 × 10,000 records pulled through IndexedDB just for one dot each.
 	 */
 	async #afterFirstPaint(
 		generation: number,
