@@ -16,17 +16,18 @@ export function useDeviceBench(): DeviceBench {
 	return shared;
 }
 
-/** Why the benchmark cannot run with these settings, or null when it can. */
+/**
+ * Why the benchmark cannot run with these settings, or null when it can: it needs the device
+ * engine, and then whatever a device run needs (settings.problems: WebGPU, a generator, a template).
+ */
 export function deviceBenchBlocker(
-	settings: Pick<EngineSettings, 'engine' | 'generator'>,
-	env: { canRunModels: boolean; shaderF16: boolean }
+	settings: Pick<EngineSettings, 'engine' | 'problems'>,
+	env: { canRunModels: boolean; shaderF16: boolean; checked?: boolean }
 ): string | null {
 	if (settings.engine.current !== 'webllm') {
 		return 'The benchmark measures this device: choose “This device” as the engine.';
 	}
-	if (!env.canRunModels) return 'This browser cannot run models on this device (no WebGPU).';
-	if (!settings.generator(env)) return 'Choose a generator model to benchmark.';
-	return null;
+	return settings.problems(env)[0] ?? null;
 }
 
 /** @throws Error naming why the template could not be had (the set-up view shows it). */

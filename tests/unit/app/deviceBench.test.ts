@@ -1,26 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { deviceBenchBlocker } from '../../../src/lib/app/deviceBench.ts';
+import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
 
-type Settings = Parameters<typeof deviceBenchBlocker>[0];
-
-function settings(engine: 'webllm' | 'openai', hasGenerator: boolean): Settings {
-	return {
-		engine: { current: engine },
-		generator: () => (hasGenerator ? { id: 'Qwen3-0.6B-q4f32_1-MLC' } : undefined)
-	} as unknown as Settings;
+/** Fresh settings with nothing saved (no storage): the device engine and its default generator. */
+function settings(change: (s: EngineSettings) => void = () => {}): EngineSettings {
+	const s = new EngineSettings(undefined);
+	change(s);
+	return s;
 }
 
 const GPU = { canRunModels: true, shaderF16: false };
 
 describe('deviceBenchBlocker', () => {
 	it('lets the benchmark run with the device engine, WebGPU and a generator', () => {
-		expect(deviceBenchBlocker(settings('webllm', true), GPU)).toBeNull();
+		expect(deviceBenchBlocker(settings(), GPU)).toBeNull();
 	});
 
 	it.each([
-		['a server engine', settings('openai', true), GPU, /This device/],
-		['no WebGPU', settings('webllm', true), { ...GPU, canRunModels: false }, /WebGPU/],
-		['no generator chosen', settings('webllm', false), GPU, /generator/]
+		['a server engine', settings((s) => (s.engine.current = 'openai')), GPU, /This device/],
+		['no WebGPU', settings(), { ...GPU, canRunModels: false }, /cannot run models/],
+		['the GPU still being checked', settings(), { ...GPU, checked: false }, /Checking/],
+		[
+			'no generator chosen',
+			settings((s) => (s.generatorKey.current = 'no-such-model')),
+			GPU,
+			/generator/
+		]
 	])('says why not with %s', (_name, s, env, reason) => {
 		expect(deviceBenchBlocker(s, env)).toMatch(reason);
 	});
