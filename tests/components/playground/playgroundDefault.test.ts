@@ -6,43 +6,20 @@ import { cleanup, render, waitFor } from '@testing-library/svelte';
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import PlaygroundView from '../../../src/views/playground/PlaygroundView.svelte';
-import { probeGpu, type AdapterLike, type GpuLike } from '../../../src/lib/engines/webllm/gpu.ts';
+import { probeGpu, type GpuLike } from '../../../src/lib/engines/webllm/gpu.ts';
 import { Environment } from '../../../src/lib/state/environment.svelte.ts';
 import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
-import type * as EnvironmentModule from '../../../src/lib/state/environment.svelte.ts';
-import type * as SettingsModule from '../../../src/lib/state/settings.svelte.ts';
-import type * as ServicesModule from '../../../src/lib/app/services.ts';
+import { ADAPTER, page } from '../pageLoad.ts';
 
-const page = vi.hoisted(() => ({
-	env: undefined as Environment | undefined,
-	settings: undefined as EngineSettings | undefined
-}));
-
-vi.mock('../../../src/lib/state/environment.svelte.ts', async (importOriginal) => ({
-	...(await importOriginal<typeof EnvironmentModule>()),
-	useEnvironment: () => page.env
-}));
-vi.mock('../../../src/lib/state/settings.svelte.ts', async (importOriginal) => ({
-	...(await importOriginal<typeof SettingsModule>()),
-	useSettings: () => page.settings
-}));
-vi.mock('../../../src/lib/app/services.ts', async (importOriginal) => {
-	const real = await importOriginal<typeof ServicesModule>();
-	const device = {
-		engine: {},
-		version: 'test',
-		isCached: async () => false,
-		unload: async () => {},
-		dispose: () => {}
-	};
-	return { ...real, deviceEngine: () => device };
-});
-
-const ADAPTER: AdapterLike = {
-	features: new Set<string>(),
-	limits: {},
-	info: { vendor: 'acme', architecture: 'x1', device: '', description: '' }
-};
+vi.mock('../../../src/lib/state/environment.svelte.ts', (io) =>
+	import('../pageLoad.ts').then((m) => m.mockEnvironment(io))
+);
+vi.mock('../../../src/lib/state/settings.svelte.ts', (io) =>
+	import('../pageLoad.ts').then((m) => m.mockSettings(io))
+);
+vi.mock('../../../src/lib/app/services.ts', (io) =>
+	import('../pageLoad.ts').then((m) => m.mockServices(io))
+);
 
 /** The playground opened first on a new page load (set-up never ran in this tab). */
 function renderPlayground(gpu: GpuLike | undefined): EngineSettings {
