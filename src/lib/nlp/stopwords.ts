@@ -7,7 +7,8 @@
 import { pyStrip } from './pystr.ts';
 
 /** Python's `str.splitlines()` line boundaries. */
-const PY_LINE_BREAK = /\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/u;
+// eslint-disable-next-line no-control-regex -- splitlines() breaks at the FS, GS and RS controls too
+const PY_LINE_BREAK = new RegExp('\\r\\n|[\\n\\r\\v\\f\\x1c\\x1d\\x1e\\x85\\u2028\\u2029]', 'u');
 
 /**
  * The words of a stopwords file: Python's `splitlines()`, minus the lines that are blank (only

@@ -22,7 +22,9 @@ function parseJson(text: string, file: string): unknown {
 	try {
 		return JSON.parse(text) as unknown;
 	} catch (err) {
-		throw new Error(`The tagger file ${file} is not valid JSON (${(err as Error).message}).`);
+		throw new Error(`The tagger file ${file} is not valid JSON (${(err as Error).message}).`, {
+			cause: err
+		});
 	}
 }
 

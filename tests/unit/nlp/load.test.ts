@@ -166,7 +166,8 @@ describe('loadEnglishResourceFiles', () => {
 		const urls = resourceUrls(optionsFor(s));
 		await loadEnglishResourceFiles(optionsFor(s, { cache }));
 		const good = cache.entries.get(urls.tagger);
-		cache.entries.set(urls.tagger, good!.subarray(0, 40));
+		if (!good) throw new Error('the tagger zip was not cached');
+		cache.entries.set(urls.tagger, good.subarray(0, 40));
 		cache.entries.set(urls.syllapy, strToU8('able,2\neag'));
 		s.requests.length = 0;
 		const got = await loadEnglishResourceFiles(optionsFor(s, { cache }));
