@@ -3,6 +3,8 @@
  * names, no temporary files left, and a truncated file that the loader drops and fetches again.
  */
 import { strToU8, zipSync } from 'fflate';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +38,39 @@ describe('directoryCache', () => {
 		expect(cacheFileName(URL_A)).toMatch(/^[0-9a-f]{64}\.zip$/);
 		expect(cacheFileName(`${URL_A}?x`)).not.toBe(cacheFileName(URL_A));
 	});
+
+	it('leaves no half file under the real name when the process is killed mid-write', async () => {
+		const size = 32 * 1024 * 1024;
+		const writer = new URL('./nlpCacheWriter.ts', import.meta.url).pathname;
+		const child = spawn(process.execPath, ['--import', 'tsx', writer, dir, URL_A, String(size)], {
+			stdio: 'ignore'
+		});
+		const exited = new Promise((resolve) => child.on('exit', resolve));
+		const final = join(dir, cacheFileName(URL_A));
+		// Kill while a put is being written.
+		await new Promise<void>((resolve, reject) => {
+			const started = Date.now();
+			const timer = setInterval(() => {
+				// Being written: a temporary file exists, or (were it written in place) the file is short.
+				const writing =
+					existsSync(final) &&
+					(readdirSync(dir).some((f) => f.endsWith('.tmp')) || statSync(final).size < size);
+				if (writing) {
+					clearInterval(timer);
+					child.kill('SIGKILL');
+					resolve();
+				} else if (Date.now() - started > 20_000) {
+					clearInterval(timer);
+					child.kill('SIGKILL');
+					reject(new Error('the writer never got going'));
+				}
+			}, 5);
+		});
+		await exited;
+		const got = await directoryCache(dir).get(URL_A);
+		expect(got?.length).toBe(size);
+		expect(got?.every((b) => b === 0x5a)).toBe(true);
+	}, 30_000);
 
 	it('ignores a temporary file left by a killed run', async () => {
 		const cache = directoryCache(dir);
