@@ -1,0 +1,423 @@
+/**
+ * Fetches the English NLP data IFBench's checkers need from where the reference's own users get
+ * it: NLTK's data packages (nltk/nltk_data, gh-pages) and syllapy's word list at the commit of
+ * syllapy 0.7.2. Zips are opened in memory and only the named members are read. An optional cache
+ * makes a second load need no network.
+ *
+ * Pure TypeScript: no DOM, no Node APIs (the caller passes `fetch` and the cache).
+ */
+import { unzipSync } from 'fflate';
+import { DEFAULT_RETRIES, parseRetryAfter, type Sleep, withRetries } from '../net/retry.ts';
+import { AbortError } from '../probe/engine.ts';
+import { parseSyllapyCsv } from './syllables.ts';
+
+export const NLTK_DATA_BASE = 'https://raw.githubusercontent.com/nltk/nltk_data/gh-pages/packages';
+/** syllapy 0.7.2's package folder at its upstream commit. */
+export const SYLLAPY_BASE =
+	'https://raw.githubusercontent.com/mholtzscher/syllapy/9b95c13d809a87e9eaba96f6b61e7fc3978acded/syllapy';
+
+/** The raw texts of every file the English NLP port reads. */
+export interface EnglishResourceFiles {
+	punkt: { abbrevTypes: string; collocations: string; sentStarters: string; orthoContext: string };
+	tagger: { weights: string; tagdict: string; classes: string };
+	stopwords: string;
+	syllapy: string;
+}
+
+/** The slice of `fetch` used here: the browser's and Node's global `fetch` satisfy it. */
+export type FetchLike = (url: string, init?: { signal?: AbortSignal }) => Promise<ResponseLike>;
+
+export interface ResponseLike {
+	ok: boolean;
+	status: number;
+	headers: { get(name: string): string | null };
+	/** Read chunk by chunk when present (progress); else arrayBuffer(). */
+	body?: ReadableStream<Uint8Array> | null;
+	arrayBuffer(): Promise<ArrayBuffer>;
+	text(): Promise<string>;
+}
+
+/** Downloaded files by URL, so that a second load needs no network. */
+export interface ResourceCache {
+	get(url: string): Promise<Uint8Array | undefined>;
+	put(url: string, bytes: Uint8Array): Promise<void>;
+}
+
+export interface LoadProgress {
+	url: string;
+	/** Bytes received so far (all of them for a cached file). */
+	loaded: number;
+	/** From Content-Length, when the server sent it. */
+	total?: number;
+	fromCache: boolean;
+}
+
+export interface LoadOptions {
+	/** The app's or Node's fetch. */
+	fetch: FetchLike;
+	signal?: AbortSignal;
+	cache?: ResourceCache;
+	/** Replaces NLTK_DATA_BASE (tests point it at a local server). */
+	nltkDataBase?: string;
+	/** Replaces SYLLAPY_BASE. */
+	syllapyBase?: string;
+	onProgress?: (progress: LoadProgress) => void;
+	/** Injected so tests run instantly; defaults to the shared abortable sleep. */
+	sleep?: Sleep;
+	random?: () => number;
+	/** How long one request may wait for the response headers before it counts as unreachable. */
+	timeoutMs?: number;
+}
+
+/** A failed load, with a message that says what to do. */
+export class NlpResourceError extends Error {
+	readonly url: string;
+	/** HTTP status, when the server answered with an error. */
+	readonly status: number | undefined;
+	/** No HTTP answer at all: the host is unreachable, blocked or this device is offline. */
+	readonly unreachable: boolean;
+	constructor(
+		message: string,
+		opts: { url: string; status?: number; unreachable?: boolean; cause?: unknown }
+	) {
+		super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+		this.name = 'NlpResourceError';
+		this.url = opts.url;
+		this.status = opts.status;
+		this.unreachable = opts.unreachable ?? false;
+	}
+}
+
+export const REQUEST_TIMEOUT_MS = 20_000;
+/** Tries when no answer comes at all: a blocked host fails the same way every time. */
+export const NETWORK_ATTEMPTS_MAX = 2;
+const WHY =
+	"IFBench's NLTK-based checks (sentences, words, parts of speech, stop words, syllables)";
+const ERROR_BODY_CHARS_MAX = 200;
+
+/** An HTTP 429 or 5xx: worth another try. */
+class Transient extends Error {
+	constructor(
+		readonly status: number,
+		readonly reason: string,
+		readonly retryAfterMs: number | undefined
+	) {
+		super(reason);
+	}
+}
+
+/** The body broke off (connection reset, truncated): worth another try. */
+class BrokenBody extends Error {
+	constructor(
+		readonly loaded: number,
+		cause: unknown
+	) {
+		super(errorText(cause), { cause });
+	}
+}
+
+function errorText(err: unknown): string {
+	if (!(err instanceof Error)) return String(err);
+	const cause = err.cause instanceof Error ? ` (${err.cause.message})` : '';
+	return err.message + cause;
+}
+
+function hostOf(url: string): string {
+	try {
+		return new URL(url).host;
+	} catch {
+		return url;
+	}
+}
+
+/** One GET whose headers must come within `ms`; the caller's signal cancels it throughout. */
+async function fetchWithin(
+	url: string,
+	opts: LoadOptions,
+	ms: number
+): Promise<{ res: ResponseLike; done: () => void }> {
+	const ctl = new AbortController();
+	const onAbort = () => ctl.abort();
+	opts.signal?.addEventListener('abort', onAbort, { once: true });
+	if (opts.signal?.aborted) ctl.abort();
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const timeout = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => {
+			reject(new Error(`no answer within ${Math.round(ms / 1000)} s`));
+			ctl.abort();
+		}, ms);
+	});
+	const done = () => opts.signal?.removeEventListener('abort', onAbort);
+	try {
+		const res = await Promise.race([opts.fetch(url, { signal: ctl.signal }), timeout]);
+		return { res, done };
+	} catch (err) {
+		done();
+		throw err;
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+/** The body's bytes, reported as they arrive. */
+async function readBody(
+	url: string,
+	res: ResponseLike,
+	onProgress: LoadOptions['onProgress']
+): Promise<Uint8Array> {
+	const length = Number(res.headers.get('content-length'));
+	const total = Number.isFinite(length) && length > 0 ? length : undefined;
+	let loaded = 0;
+	try {
+		if (!res.body) {
+			const bytes = new Uint8Array(await res.arrayBuffer());
+			loaded = bytes.length;
+			onProgress?.({ url, loaded, total, fromCache: false });
+			return bytes;
+		}
+		const reader = res.body.getReader();
+		const chunks: Uint8Array[] = [];
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done) break;
+			chunks.push(value);
+			loaded += value.length;
+			onProgress?.({ url, loaded, total, fromCache: false });
+		}
+		const bytes = new Uint8Array(loaded);
+		let at = 0;
+		for (const chunk of chunks) {
+			bytes.set(chunk, at);
+			at += chunk.length;
+		}
+		return bytes;
+	} catch (err) {
+		throw new BrokenBody(loaded, err);
+	}
+}
+
+/**
+ * GET `url` as bytes, retrying 429, 5xx, network failures and bodies that break off.
+ * @throws NlpResourceError with a message for people; AbortError when the signal fires.
+ */
+async function download(url: string, opts: LoadOptions): Promise<Uint8Array> {
+	let networkFailures = 0;
+	try {
+		return await withRetries(
+			async () => {
+				const { res, done } = await fetchWithin(url, opts, opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
+				try {
+					if (res.ok) return await readBody(url, res, opts.onProgress);
+					let reason: string;
+					try {
+						reason = (await res.text()).trim().slice(0, ERROR_BODY_CHARS_MAX) || 'empty body';
+					} catch {
+						reason = 'no body';
+					}
+					if (res.status === 429 || (res.status >= 500 && res.status <= 599)) {
+						throw new Transient(
+							res.status,
+							reason,
+							parseRetryAfter(res.headers.get('retry-after'))
+						);
+					}
+					const hint =
+						res.status === 404
+							? ' The file is not where this app expects it upstream; an update of the app may be needed.'
+							: '';
+					throw new NlpResourceError(
+						`HTTP ${res.status} from ${url}: ${reason}.${hint} ${WHY} need this file.`,
+						{ url, status: res.status }
+					);
+				} finally {
+					done();
+				}
+			},
+			{
+				retries: DEFAULT_RETRIES,
+				signal: opts.signal,
+				sleep: opts.sleep,
+				random: opts.random,
+				classify: (err) => {
+					if (err instanceof NlpResourceError) return false;
+					if (err instanceof Transient) return { retryAfterMs: err.retryAfterMs };
+					networkFailures++;
+					return networkFailures < NETWORK_ATTEMPTS_MAX ? {} : false;
+				}
+			}
+		);
+	} catch (err) {
+		if (err instanceof NlpResourceError) throw err;
+		if (opts.signal?.aborted || err instanceof AbortError) {
+			throw new AbortError('Loading the English NLP data was cancelled.');
+		}
+		if (err instanceof Transient) {
+			throw new NlpResourceError(
+				`HTTP ${err.status} from ${url} (${err.reason}), still after ${DEFAULT_RETRIES + 1} tries. ` +
+					`The server is busy or failing; try again later. ${WHY} need this file.`,
+				{ url, status: err.status, cause: err }
+			);
+		}
+		if (err instanceof BrokenBody) {
+			throw new NlpResourceError(
+				`The download of ${url} broke off after ${err.loaded} bytes (${err.message}), twice. ` +
+					`Check the connection and try again. ${WHY} need this file.`,
+				{ url, cause: err }
+			);
+		}
+		const host = hostOf(url);
+		throw new NlpResourceError(
+			`${host} could not be reached (${errorText(err)}). ${WHY} need data from ${host}: ` +
+				'allow it if a firewall, proxy or extension blocks it, or check that this device is online.',
+			{ url, unreachable: true, cause: err }
+		);
+	}
+}
+
+/** A member's bytes as UTF-8 text, as Python reads it (a BOM kept, bad bytes an error). */
+function utf8(bytes: Uint8Array, what: string, url: string): string {
+	try {
+		return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+	} catch {
+		throw new NlpResourceError(`${what} from ${url} is not UTF-8 text.`, { url });
+	}
+}
+
+/** The named members of a zip, as text. */
+function unzipMembers(bytes: Uint8Array, url: string, members: readonly string[]): string[] {
+	const wanted = new Set(members);
+	let files: Record<string, Uint8Array>;
+	try {
+		files = unzipSync(bytes, { filter: (file) => wanted.has(file.name) });
+	} catch (err) {
+		throw new NlpResourceError(
+			`The zip from ${url} is corrupt (${errorText(err)}). Try again; ${WHY} need it.`,
+			{ url, cause: err }
+		);
+	}
+	return members.map((name) => {
+		if (!Object.hasOwn(files, name)) {
+			throw new NlpResourceError(
+				`The zip from ${url} has no member ${name}; its layout has changed upstream and ${WHY} ` +
+					'cannot use it.',
+				{ url }
+			);
+		}
+		return utf8(files[name], name, url);
+	});
+}
+
+/**
+ * The file at `url`, from the cache when it holds a good copy (one that `read` accepts), else
+ * downloaded, read, and then cached.
+ */
+async function obtain<T>(
+	url: string,
+	opts: LoadOptions,
+	read: (bytes: Uint8Array) => T
+): Promise<T> {
+	// A cache that fails (storage unavailable, quota) is as good as an empty one.
+	const cached = await opts.cache?.get(url).catch(() => undefined);
+	if (cached) {
+		try {
+			const value = read(cached);
+			opts.onProgress?.({ url, loaded: cached.length, total: cached.length, fromCache: true });
+			return value;
+		} catch (err) {
+			// A damaged cache entry: fetch the file again (and overwrite it below).
+			if (!(err instanceof NlpResourceError)) throw err;
+		}
+	}
+	const bytes = await download(url, opts);
+	const value = read(bytes);
+	await opts.cache?.put(url, bytes).catch(() => undefined);
+	return value;
+}
+
+/** data.csv as text, if syllapy could load it (so a cut-off cached copy is fetched again). */
+function checkedCsv(bytes: Uint8Array, url: string): string {
+	const text = utf8(bytes, 'data.csv', url);
+	try {
+		parseSyllapyCsv(text);
+	} catch (err) {
+		throw new NlpResourceError(`data.csv from ${url} is damaged: ${errorText(err)}`, {
+			url,
+			cause: err
+		});
+	}
+	return text;
+}
+
+/** The URLs loadEnglishResourceFiles reads, for the given bases. */
+export function resourceUrls(opts: Pick<LoadOptions, 'nltkDataBase' | 'syllapyBase'> = {}) {
+	const nltk = (opts.nltkDataBase ?? NLTK_DATA_BASE).replace(/\/+$/, '');
+	const syllapy = (opts.syllapyBase ?? SYLLAPY_BASE).replace(/\/+$/, '');
+	return {
+		punkt: `${nltk}/tokenizers/punkt_tab.zip`,
+		tagger: `${nltk}/taggers/averaged_perceptron_tagger_eng.zip`,
+		stopwords: `${nltk}/corpora/stopwords.zip`,
+		syllapy: `${syllapy}/data.csv`
+	};
+}
+
+const PUNKT = 'punkt_tab/english/';
+const TAGGER = 'averaged_perceptron_tagger_eng/averaged_perceptron_tagger_eng';
+
+/**
+ * Fetch (or take from the cache) every file the English NLP port needs, as text.
+ * @throws NlpResourceError naming the host, URL, status or zip member at fault.
+ * @throws AbortError when `signal` fires.
+ */
+export async function loadEnglishResourceFiles(
+	options: LoadOptions
+): Promise<EnglishResourceFiles> {
+	const urls = resourceUrls(options);
+	// The first failure stops the other downloads.
+	const stop = new AbortController();
+	const onAbort = () => stop.abort();
+	options.signal?.addEventListener('abort', onAbort, { once: true });
+	if (options.signal?.aborted) stop.abort();
+	const opts = { ...options, signal: stop.signal };
+	const all = Promise.all([
+		obtain(urls.punkt, opts, (b) =>
+			unzipMembers(b, urls.punkt, [
+				`${PUNKT}abbrev_types.txt`,
+				`${PUNKT}collocations.tab`,
+				`${PUNKT}sent_starters.txt`,
+				`${PUNKT}ortho_context.tab`
+			])
+		),
+		obtain(urls.tagger, opts, (b) =>
+			unzipMembers(b, urls.tagger, [
+				`${TAGGER}.weights.json`,
+				`${TAGGER}.tagdict.json`,
+				`${TAGGER}.classes.json`
+			])
+		),
+		obtain(urls.stopwords, opts, (b) => unzipMembers(b, urls.stopwords, ['stopwords/english'])),
+		obtain(urls.syllapy, opts, (b) => checkedCsv(b, urls.syllapy))
+	]);
+	let files: Awaited<typeof all>;
+	try {
+		files = await all;
+	} catch (err) {
+		stop.abort();
+		if (options.signal?.aborted)
+			throw new AbortError('Loading the English NLP data was cancelled.');
+		throw err;
+	} finally {
+		options.signal?.removeEventListener('abort', onAbort);
+	}
+	const [punkt, tagger, [stopwords], syllapy] = files;
+	return {
+		punkt: {
+			abbrevTypes: punkt[0],
+			collocations: punkt[1],
+			sentStarters: punkt[2],
+			orthoContext: punkt[3]
+		},
+		tagger: { weights: tagger[0], tagdict: tagger[1], classes: tagger[2] },
+		stopwords,
+		syllapy
+	};
+}
