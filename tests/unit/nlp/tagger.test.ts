@@ -49,8 +49,9 @@ describe('posTag matches nltk.pos_tag', () => {
 
 	it('on the shared fixture texts split at whitespace (hashes from the reference)', () => {
 		const { texts } = JSON.parse(read('shared.json')) as { texts: [string, string][] };
-		const byId = new Map(sharedTexts(400).map((t) => [t.id, t.text]));
-		expect(texts.length).toBeGreaterThan(1000);
+		const byId = new Map(sharedTexts().map((t) => [t.id, t.text]));
+		// The first 30 of each source (the weights subset grows with every word: PROVENANCE.md).
+		expect(texts.length).toBe(90);
 		const wrong = texts.filter(([id, hash]) => {
 			const text = byId.get(id);
 			if (text === undefined) throw new Error(`no shared text ${id}`);
