@@ -21,10 +21,7 @@ interface ParseCase {
 }
 
 const CASES = JSON.parse(
-	readFileSync(
-		new URL('../../fixtures/nltk-reference/punkt/parse.json', import.meta.url),
-		'utf8'
-	)
+	readFileSync(new URL('../../fixtures/nltk-reference/punkt/parse.json', import.meta.url), 'utf8')
 ) as ParseCase[];
 
 const sorted = (values: Iterable<string>): string[] => [...values].sort();
