@@ -1,7 +1,8 @@
 /**
  * Our Punkt sentence splitter and NLTK word tokenizer against the real NLTK 3.10.3 (English
  * Punkt model), recorded by tests/fixtures/nltk-reference/punkt/make_reference.py:
- * (a) our own hard cases with NLTK's full outputs (cases.jsonl);
+ * (a) our own hard cases with NLTK's full outputs (cases.jsonl), including NLTKWordTokenizer on
+ *     the unsplit text;
  * (b) every GSM8K question and answer, IFEval prompt and OASST message of ../shared/fixtures,
  *     where only the text's identifier and the sha256 of NLTK's outputs are stored (real.tsv).
  * Both run on the pruned model in punkt_tab/english/, which the script proved gives NLTK the
@@ -11,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parsePunktTab, sentTokenize } from '../../../src/lib/nlp/punkt.ts';
-import { wordTokenize } from '../../../src/lib/nlp/wordTokenize.ts';
+import { treebankWordTokenize, wordTokenize } from '../../../src/lib/nlp/wordTokenize.ts';
 import { readFixture } from '../../helpers/fixtures.ts';
 
 const DIR = new URL('../../fixtures/nltk-reference/punkt/', import.meta.url);
@@ -28,6 +29,8 @@ interface Case {
 	text: string;
 	sents: string[];
 	words: string[];
+	/** word_tokenize(text, preserve_line=True): NLTKWordTokenizer on the whole text. */
+	line: string[];
 }
 
 const CASES = read('cases.jsonl')
@@ -45,7 +48,7 @@ describe('Punkt and word_tokenize on our own hard cases', () => {
 		expect(CASES.length).toBeGreaterThanOrEqual(500);
 		expect(CASES.map((c) => c.text)).toContain('');
 		expect(CASES.some((c) => /\p{Extended_Pictographic}/u.test(c.text))).toBe(true);
-		const abbreviationCases = CASES.filter((c) => c.text.startsWith('We met ')).length;
+		const abbreviationCases = CASES.filter((c) => / Jones there\. Then /.test(c.text)).length;
 		expect(abbreviationCases).toBe([...PARAMS.abbrevTypes].filter((a) => a.trim()).length);
 	});
 
@@ -62,6 +65,14 @@ describe('Punkt and word_tokenize on our own hard cases', () => {
 			const ours = wordTokenize(PARAMS, c.text);
 			return JSON.stringify(ours) !== JSON.stringify(c.words);
 		}).map((c) => ({ text: c.text, nltk: c.words, ours: wordTokenize(PARAMS, c.text) }));
+		expect(wrong).toEqual([]);
+	});
+
+	it('treebankWordTokenize gives exactly NLTKWordTokenizer.tokenize (preserve_line=True)', () => {
+		const wrong = CASES.filter((c) => {
+			const ours = treebankWordTokenize(c.text);
+			return JSON.stringify(ours) !== JSON.stringify(c.line);
+		}).map((c) => ({ text: c.text, nltk: c.line, ours: treebankWordTokenize(c.text) }));
 		expect(wrong).toEqual([]);
 	});
 });
