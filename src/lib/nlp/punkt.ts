@@ -159,30 +159,53 @@ export function parsePunktTab(files: PunktTabFiles): PunktParams {
 // Tokens (PunktToken) and PunktLanguageVars' regular expressions
 // ---------------------------------------------------------------------------------------------
 
-/** PunktLanguageVars._re_non_word_chars: characters that cannot appear within words. */
-const NON_WORD = '[)";}\\]*:@\'({[\\u2018\\u2019\\u201c\\u201d\\xab\\xbb?!]';
+/** The curly quotes and guillemets NLTK PR #3728 added to Punkt's two boundary classes. */
+const CURLY_QUOTES = '\\u2018\\u2019\\u201c\\u201d\\xab\\xbb';
 /** PunktLanguageVars._re_multi_char_punct: dashes and ellipses. */
 const MULTI_CHAR = `(?:-{2,}|\\.{2,}|(?:\\.${PY_S}){2,}\\.)`;
 /** PunktLanguageVars._re_word_start: characters that cannot start a word. */
 const WORD_START = '[^("`{\\[:;&#*@)}\\]\\-,]';
 
-/** PunktLanguageVars._word_tokenizer_re: words with punctuation other than "." split off. */
-const WORD_RE = new RegExp(
-	`${MULTI_CHAR}|(?=${WORD_START})${PY_NS}+?(?=${PY_S}|${PY_END}|${NON_WORD}|${MULTI_CHAR}|,(?=${PY_END}|${PY_S}|${NON_WORD}|${MULTI_CHAR}))|${PY_NS}`,
-	'gu'
-);
+/** Which NLTK release's handling of curly quotes to follow. */
+export interface PunktOptions {
+	/**
+	 * true (the default): curly quotes and guillemets (‘ ’ “ ” « ») can follow a sentence end and
+	 * are realigned onto it, as in NLTK 3.10.3 (since PR #3728, merged 2026-07-31). false: as in
+	 * NLTK 3.9.2 and earlier (the version IFBench pins), where only ASCII quotes and brackets do,
+	 * so '“First.” Next.' stays one sentence.
+	 */
+	curlyQuotes?: boolean;
+}
 
-/**
- * PunktLanguageVars.period_context_re: a possible sentence end, then (in a lookahead) either
- * other punctuation or whitespace and the next token. Groups: 1 after_tok, 2 next_tok.
- */
-const PERIOD_CONTEXT = new RegExp(`[.?!](?=(${NON_WORD}|${PY_S}+(${PY_NS}+)))`, 'gu');
+/** PunktLanguageVars' regular expressions, for one of the two quote handlings. */
+interface LanguageVars {
+	/** _word_tokenizer_re: words with punctuation other than "." split off. */
+	word: RegExp;
+	/**
+	 * period_context_re: a possible sentence end, then (in a lookahead) either other punctuation
+	 * or whitespace and the next token. Groups: 1 after_tok, 2 next_tok.
+	 */
+	periodContext: RegExp;
+	/** re_boundary_realignment (re.MULTILINE, used with `match`). */
+	boundaryRealignment: RegExp;
+}
 
-/** PunktLanguageVars.re_boundary_realignment (re.MULTILINE, used with `match`). */
-const BOUNDARY_REALIGNMENT = new RegExp(
-	`^["')\\]}\\u2018\\u2019\\u201c\\u201d\\xab\\xbb]+?(?:${PY_S}+|(?=--)|(?=\\n|$))`,
-	'u'
-);
+function languageVars(curlyQuotes: boolean): LanguageVars {
+	const quotes = curlyQuotes ? CURLY_QUOTES : '';
+	// _re_non_word_chars: characters that cannot appear within words.
+	const nonWord = `[)";}\\]*:@'({[${quotes}?!]`;
+	return {
+		word: new RegExp(
+			`${MULTI_CHAR}|(?=${WORD_START})${PY_NS}+?(?=${PY_S}|${PY_END}|${nonWord}|${MULTI_CHAR}|,(?=${PY_END}|${PY_S}|${nonWord}|${MULTI_CHAR}))|${PY_NS}`,
+			'gu'
+		),
+		periodContext: new RegExp(`[.?!](?=(${nonWord}|${PY_S}+(${PY_NS}+)))`, 'gu'),
+		boundaryRealignment: new RegExp(`^["')\\]}${quotes}]+?(?:${PY_S}+|(?=--)|(?=\\n|$))`, 'u')
+	};
+}
+
+const NLTK_3_10 = languageVars(true);
+const NLTK_3_9 = languageVars(false);
 
 const RE_ELLIPSIS = /^\.\.+$/u;
 const RE_NUMERIC = new RegExp(`^-?[.,]?${PY_D}[${PY_D},.\\-]*\\.?${PY_END}`, 'u');
@@ -239,11 +262,11 @@ function typeNoSentperiod(token: Token): string {
 }
 
 /** PunktBaseClass._tokenize_words: each non-blank line's words (line starts are not needed). */
-function tokenizeWords(text: string): Token[] {
+function tokenizeWords(vars: LanguageVars, text: string): Token[] {
 	const tokens: Token[] = [];
 	for (const line of text.split('\n')) {
 		if (stripPy(line) === '') continue;
-		for (const m of line.matchAll(WORD_RE)) tokens.push(makeToken(m[0]));
+		for (const m of line.matchAll(vars.word)) tokens.push(makeToken(m[0]));
 	}
 	return tokens;
 }
@@ -328,8 +351,8 @@ function secondPass(params: PunktParams, token: Token, next: Token): void {
 }
 
 /** PunktSentenceTokenizer.text_contains_sentbreak: a sentence break before the last token. */
-function textContainsSentbreak(params: PunktParams, text: string): boolean {
-	const tokens = tokenizeWords(text);
+function textContainsSentbreak(params: PunktParams, vars: LanguageVars, text: string): boolean {
+	const tokens = tokenizeWords(vars, text);
 	for (const token of tokens) firstPass(params, token);
 	for (let i = 0; i + 1 < tokens.length; i++) {
 		secondPass(params, tokens[i], tokens[i + 1]);
@@ -359,15 +382,16 @@ interface EndContext {
  * PunktSentenceTokenizer._match_potential_end_contexts: each possible sentence end with the
  * word before it and the text after; of runs like "!!!" only the last is kept.
  */
-function matchPotentialEndContexts(text: string): EndContext[] {
+function matchPotentialEndContexts(vars: LanguageVars, text: string): EndContext[] {
 	const out: EndContext[] = [];
 	let previousStart = 0;
 	let previousStop = 0;
 	let previous: RegExpExecArray | undefined;
 	const contextOf = (m: RegExpExecArray, start: number, stop: number): string =>
 		text.slice(start, stop) + m[0] + m[1];
-	PERIOD_CONTEXT.lastIndex = 0;
-	for (let m = PERIOD_CONTEXT.exec(text); m; m = PERIOD_CONTEXT.exec(text)) {
+	const periodContext = vars.periodContext;
+	periodContext.lastIndex = 0;
+	for (let m = periodContext.exec(text); m; m = periodContext.exec(text)) {
 		// _get_last_whitespace_index on text[previousStop:m.index] (0 also when none is found).
 		let lastSpace = 0;
 		for (let i = m.index - 1; i >= previousStop; i--) {
@@ -391,11 +415,11 @@ function matchPotentialEndContexts(text: string): EndContext[] {
 }
 
 /** PunktSentenceTokenizer._slices_from_text. */
-function slicesFromText(params: PunktParams, text: string): Span[] {
+function slicesFromText(params: PunktParams, vars: LanguageVars, text: string): Span[] {
 	const spans: Span[] = [];
 	let lastBreak = 0;
-	for (const { match, context } of matchPotentialEndContexts(text)) {
-		if (!textContainsSentbreak(params, context)) continue;
+	for (const { match, context } of matchPotentialEndContexts(vars, text)) {
+		if (!textContainsSentbreak(params, vars, context)) continue;
 		const end = match.index + match[0].length;
 		spans.push([lastBreak, end]);
 		const nextTok = match[2];
@@ -407,7 +431,7 @@ function slicesFromText(params: PunktParams, text: string): Span[] {
 }
 
 /** PunktSentenceTokenizer._realign_boundaries: closing quotes and brackets join the sentence. */
-function realignBoundaries(text: string, spans: Span[]): Span[] {
+function realignBoundaries(vars: LanguageVars, text: string, spans: Span[]): Span[] {
 	const out: Span[] = [];
 	let realign = 0;
 	for (let i = 0; i < spans.length; i++) {
@@ -418,7 +442,7 @@ function realignBoundaries(text: string, spans: Span[]): Span[] {
 			if (nonEmpty) out.push(first);
 			continue;
 		}
-		const m = BOUNDARY_REALIGNMENT.exec(text.slice(second[0], second[1]));
+		const m = vars.boundaryRealignment.exec(text.slice(second[0], second[1]));
 		if (m) {
 			out.push([first[0], second[0] + rstripPy(m[0]).length]);
 			realign = m[0].length;
@@ -434,8 +458,13 @@ function realignBoundaries(text: string, spans: Span[]): Span[] {
  * `nltk.sent_tokenize(text)` for English: PunktSentenceTokenizer.tokenize(text) with
  * realign_boundaries, given the English model's parameters.
  */
-export function sentTokenize(params: PunktParams, text: string): string[] {
-	return realignBoundaries(text, slicesFromText(params, text)).map(([start, stop]) =>
+export function sentTokenize(
+	params: PunktParams,
+	text: string,
+	options: PunktOptions = {}
+): string[] {
+	const vars = options.curlyQuotes === false ? NLTK_3_9 : NLTK_3_10;
+	return realignBoundaries(vars, text, slicesFromText(params, vars, text)).map(([start, stop]) =>
 		text.slice(start, stop)
 	);
 }

@@ -9,7 +9,7 @@
  *
  * Pure: no DOM, no Node APIs.
  */
-import { PY_D, PY_END, PY_S, PY_W, sentTokenize } from './punkt.ts';
+import { PY_D, PY_END, PY_S, PY_W, sentTokenize, type PunktOptions } from './punkt.ts';
 import type { PunktParams } from './types.ts';
 
 /**
@@ -113,7 +113,14 @@ export function treebankWordTokenize(sentence: string): string[] {
 	return text.split(SPLIT).filter((t) => t !== '');
 }
 
-/** `nltk.word_tokenize(text)`: Punkt sentences (English model), then each sentence's words. */
-export function wordTokenize(params: PunktParams, text: string): string[] {
-	return sentTokenize(params, text).flatMap(treebankWordTokenize);
+/**
+ * `nltk.word_tokenize(text)`: Punkt sentences (English model), then each sentence's words.
+ * `options` choose the NLTK release's quote handling in the sentence split (see PunktOptions).
+ */
+export function wordTokenize(
+	params: PunktParams,
+	text: string,
+	options: PunktOptions = {}
+): string[] {
+	return sentTokenize(params, text, options).flatMap((s) => treebankWordTokenize(s));
 }

@@ -5,6 +5,8 @@
  *     the unsplit text;
  * (b) every GSM8K question and answer, IFEval prompt and OASST message of ../shared/fixtures,
  *     where only the text's identifier and the sha256 of NLTK's outputs are stored (real.tsv).
+ * Each also with curlyQuotes false against NLTK 3.9.2's quote handling (IFBench's pinned
+ * version; emulated by make_reference.py, see PROVENANCE.md).
  * Both run on the pruned model in punkt_tab/english/, which the script proved gives NLTK the
  * same outputs as the full model on all these texts.
  */
@@ -31,6 +33,8 @@ interface Case {
 	words: string[];
 	/** word_tokenize(text, preserve_line=True): NLTKWordTokenizer on the whole text. */
 	line: string[];
+	/** NLTK 3.9.2's quote handling (before PR #3728), where it gives other outputs. */
+	pre3728?: { sents: string[]; words: string[] };
 }
 
 const CASES = read('cases.jsonl')
@@ -68,11 +72,47 @@ describe('Punkt and word_tokenize on our own hard cases', () => {
 		expect(wrong).toEqual([]);
 	});
 
+	it("with curlyQuotes false, gives NLTK 3.9.2's outputs (before PR #3728)", () => {
+		const OLD = { curlyQuotes: false };
+		expect(CASES.filter((c) => c.pre3728).length).toBeGreaterThanOrEqual(10);
+		const wrong = CASES.filter((c) => {
+			const expected = c.pre3728 ?? { sents: c.sents, words: c.words };
+			const ours = {
+				sents: sentTokenize(PARAMS, c.text, OLD),
+				words: wordTokenize(PARAMS, c.text, OLD)
+			};
+			return JSON.stringify(ours) !== JSON.stringify(expected);
+		}).map((c) => ({
+			text: c.text,
+			nltk: c.pre3728 ?? '(as 3.10.3)',
+			ours: { sents: sentTokenize(PARAMS, c.text, OLD), words: wordTokenize(PARAMS, c.text, OLD) }
+		}));
+		expect(wrong).toEqual([]);
+	});
+
 	it('treebankWordTokenize gives exactly NLTKWordTokenizer.tokenize (preserve_line=True)', () => {
 		const wrong = CASES.filter((c) => {
 			const ours = treebankWordTokenize(c.text);
 			return JSON.stringify(ours) !== JSON.stringify(c.line);
 		}).map((c) => ({ text: c.text, nltk: c.line, ours: treebankWordTokenize(c.text) }));
+		expect(wrong).toEqual([]);
+	});
+
+	it("with curlyQuotes false, gives NLTK 3.9.2's outputs on every text", () => {
+		const OLD = { curlyQuotes: false };
+		const wrong: unknown[] = [];
+		for (const row of REAL) {
+			const text = realText(row);
+			const sents = sentTokenize(PARAMS, text, OLD);
+			const words = wordTokenize(PARAMS, text, OLD);
+			if (
+				digest(sents) !== (row.pre3728Sents || row.sents) ||
+				digest(words) !== (row.pre3728Words || row.words)
+			) {
+				wrong.push({ id: `${row.file}:${row.line} ${row.part}`, ours: { sents, words } });
+			}
+		}
+		expect(REAL.filter((r) => r.pre3728Sents).length).toBe(1);
 		expect(wrong).toEqual([]);
 	});
 });
@@ -84,6 +124,9 @@ interface RealRow {
 	sents: string;
 	words: string;
 	sentences: number;
+	/** Hashes with NLTK 3.9.2's quote handling; '' where they equal the 3.10.3 ones. */
+	pre3728Sents: string;
+	pre3728Words: string;
 }
 
 const REAL: RealRow[] = read('real.tsv')
@@ -91,8 +134,18 @@ const REAL: RealRow[] = read('real.tsv')
 	.slice(1)
 	.filter((line) => line !== '')
 	.map((line) => {
-		const [file, lineNo, part, sents, words, sentences] = line.split('\t');
-		return { file, line: Number(lineNo), part, sents, words, sentences: Number(sentences) };
+		const [file, lineNo, part, sents, words, sentences, pre3728Sents, pre3728Words] =
+			line.split('\t');
+		return {
+			file,
+			line: Number(lineNo),
+			part,
+			sents,
+			words,
+			sentences: Number(sentences),
+			pre3728Sents,
+			pre3728Words
+		};
 	});
 
 interface TreeMessage {
@@ -155,6 +208,24 @@ describe('Punkt and word_tokenize on the real texts of ../shared/fixtures', () =
 				});
 			}
 		}
+		expect(wrong).toEqual([]);
+	});
+
+	it("with curlyQuotes false, gives NLTK 3.9.2's outputs on every text", () => {
+		const OLD = { curlyQuotes: false };
+		const wrong: unknown[] = [];
+		for (const row of REAL) {
+			const text = realText(row);
+			const sents = sentTokenize(PARAMS, text, OLD);
+			const words = wordTokenize(PARAMS, text, OLD);
+			if (
+				digest(sents) !== (row.pre3728Sents || row.sents) ||
+				digest(words) !== (row.pre3728Words || row.words)
+			) {
+				wrong.push({ id: `${row.file}:${row.line} ${row.part}`, ours: { sents, words } });
+			}
+		}
+		expect(REAL.filter((r) => r.pre3728Sents).length).toBe(1);
 		expect(wrong).toEqual([]);
 	});
 });
