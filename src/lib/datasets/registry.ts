@@ -12,7 +12,8 @@ import {
 	normalizeIfevalRow,
 	normalizeOasstRow
 } from './normalize.ts';
-import { IFBENCH_INSTRUCTIONS, IFBENCH_UNSCORED } from '../probe/scoring/ifeval/ifbench.ts';
+import { IFBENCH_INSTRUCTIONS } from '../probe/scoring/ifeval/ifbench.ts';
+import { IFBENCH_NLP_INSTRUCTIONS } from '../probe/scoring/ifeval/ifbenchNlp.ts';
 
 export type DatasetName =
 	'gsm8k' | 'ifeval' | 'ifbench' | 'conversations' | 'gpqa_diamond' | 'gpqa_main' | 'demo';
@@ -43,11 +44,17 @@ export interface DatasetInfo {
 	note?: string;
 }
 
-/** What the app says about IFBench scoring: which instructions it checks and which it cannot. */
+/** The IFBench instruction types that need NLTK's English data or syllapy's dictionary. */
+export const IFBENCH_NLP_IDS: readonly string[] = Object.keys(IFBENCH_NLP_INSTRUCTIONS);
+
+/** What the app says about IFBench scoring: what it checks, and what needs downloaded data. */
 export const IFBENCH_NOTE =
-	`This app checks ${Object.keys(IFBENCH_INSTRUCTIONS).length} of IFBench's 58 instruction ` +
-	`types (cross-checked against the reference on our own cases). An item with any of the other ` +
-	`${IFBENCH_UNSCORED.length} is unscored, not counted wrong: ${IFBENCH_UNSCORED.join(', ')}.`;
+	`This app checks all ${Object.keys(IFBENCH_INSTRUCTIONS).length + IFBENCH_NLP_IDS.length} of ` +
+	`IFBench's instruction types, cross-checked against the reference on our own cases. ` +
+	`${IFBENCH_NLP_IDS.length} of them split sentences, tag words or count syllables as the ` +
+	`reference does, with NLTK's English data and syllapy's word list, which a run downloads ` +
+	`from raw.githubusercontent.com first; if that fails, items using them are unscored, not ` +
+	`counted wrong: ${IFBENCH_NLP_IDS.join(', ')}.`;
 
 export const DATASETS: Record<DatasetName, DatasetInfo> = {
 	gsm8k: {

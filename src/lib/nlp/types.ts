@@ -4,7 +4,8 @@
  * stop words and syllapy's syllable counts. The data is not shipped with the app: it is fetched
  * at run time from where the reference's own users get it (load.ts) and parsed into these shapes.
  *
- * Pure TypeScript: no DOM, no Node APIs.
+ * Pure TypeScript: no DOM, no Node APIs. The operations the scorers call (EnglishNlp) are the probe
+ * core's interface (src/lib/probe/scoring/nlp.ts).
  */
 
 /** Punkt's learned parameters (NLTK `PunktParameters`, the files of punkt_tab/english/). */
@@ -38,16 +39,4 @@ export interface EnglishResources {
 	syllables: ReadonlyMap<string, number>;
 }
 
-/** The operations the checkers call, each matching its Python counterpart exactly. */
-export interface EnglishNlp {
-	/** `nltk.sent_tokenize(text)` (Punkt, English). */
-	sentTokenize(text: string): string[];
-	/** `nltk.word_tokenize(text)`: Punkt sentences, then NLTK's Treebank-style word tokenizer. */
-	wordTokenize(text: string): string[];
-	/** `nltk.pos_tag(tokens)`: [token, tag] pairs. */
-	posTag(tokens: readonly string[]): [string, string][];
-	/** `syllapy.count(word)`. */
-	countSyllables(word: string): number;
-	/** NLTK's English stop words (`nltk.corpus.stopwords.words('english')`). */
-	stopwords: ReadonlySet<string>;
-}
+export type { EnglishNlp, NlpSupport } from '../probe/scoring/nlp.ts';

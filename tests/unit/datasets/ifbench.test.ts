@@ -8,11 +8,11 @@ import { DatasetError } from '../../../src/lib/datasets/errors.ts';
 import {
 	datasetCacheKey,
 	DATASETS,
+	IFBENCH_NLP_IDS,
 	IFBENCH_NOTE,
 	loadDataset
 } from '../../../src/lib/datasets/registry.ts';
 import { scoreAnswer } from '../../../src/lib/probe/scoring/index.ts';
-import { IFBENCH_UNSCORED } from '../../../src/lib/probe/scoring/ifeval/ifbench.ts';
 import { fakeHfServer, recordingSleep } from './fakeHfServer.ts';
 
 const UNION = ['N', 'keyword', 'max_words', 'min_words', 'options', 'small_n', 'sep'];
@@ -48,15 +48,17 @@ describe('IFBench loader', () => {
 		expect(datasetCacheKey('ifbench')).toBe('ifbench@default/train');
 	});
 
-	it('scores checked instructions, and leaves items with an unchecked or unknown id unscored', async () => {
+	it('scores checked instructions; without NLTK data or with an unknown id, the item is unscored', async () => {
 		const items = await loadDataset('ifbench', { fetch: fakeHfServer(SPLIT).fetch });
 		expect(scoreAnswer(items[0], 'Tea and toast, but no jam.').correct).toBe(true);
 		expect(scoreAnswer(items[0], 'Tea with toast.').correct).toBe(false);
 		expect(scoreAnswer(items[1], 'Strong brown crabs.').correct).toBe(true);
 		expect(scoreAnswer(items[1], 'A strong crab.').correct).toBe(false);
-		const unchecked = scoreAnswer(items[2], 'kettle kettle');
-		expect(unchecked.correct).toBeNull();
-		expect(unchecked.detail).toMatch(/sentence:keyword is not checked by this app/);
+		const noData = scoreAnswer(items[2], 'kettle kettle');
+		expect(noData.correct).toBeNull();
+		expect(noData.detail).toMatch(
+			/sentence:keyword needs NLTK's English data, which is not loaded/
+		);
 		const unknown = scoreAnswer(items[3], 'anything');
 		expect(unknown.correct).toBeNull();
 		expect(unknown.detail).toMatch(/unknown IFEval instruction: words:made_up_type/);
@@ -103,11 +105,13 @@ describe('IFBench loader', () => {
 });
 
 describe('IFBench in the registry', () => {
-	it('says how many instruction types are checked and names every unchecked one', () => {
+	it('says all 58 types are checked and names every one that needs downloaded data', () => {
 		expect(DATASETS.ifbench.rows).toBe(300);
 		expect(DATASETS.ifbench.note).toBe(IFBENCH_NOTE);
-		expect(IFBENCH_NOTE).toMatch(/checks 40 of IFBench's 58 instruction types/);
+		expect(IFBENCH_NOTE).toMatch(/checks all 58 of IFBench's instruction types/);
+		expect(IFBENCH_NOTE).toMatch(/raw\.githubusercontent\.com/);
 		expect(IFBENCH_NOTE).toMatch(/unscored, not counted wrong/);
-		for (const id of IFBENCH_UNSCORED) expect(IFBENCH_NOTE).toContain(id);
+		expect(IFBENCH_NLP_IDS).toHaveLength(18);
+		for (const id of IFBENCH_NLP_IDS) expect(IFBENCH_NOTE).toContain(id);
 	});
 });

@@ -6,7 +6,7 @@
 import type { DatasetItem } from '../types.ts';
 import { extractChoice } from './choice.ts';
 import { extractGsm8kAnswer, sameNumber } from './gsm8k.ts';
-import { evaluateIfeval } from './ifeval/index.ts';
+import { evaluateIfeval, usesNlp, type NlpSupport } from './ifeval/index.ts';
 import { stripThinking } from './think.ts';
 
 export interface ScoreResult {
@@ -42,11 +42,11 @@ function scoreChoice(item: DatasetItem, gold: string, answer: string): ScoreResu
 	return { correct: predicted === expected, detail: `predicted ${predicted}, gold ${expected}` };
 }
 
-function scoreIfeval(item: DatasetItem, answer: string): ScoreResult {
+function scoreIfeval(item: DatasetItem, answer: string, nlp?: NlpSupport): ScoreResult {
 	const ids = item.instruction_ids ?? [];
 	if (ids.length === 0) return { correct: null, detail: 'no IFEval instructions on this item' };
 	try {
-		const result = evaluateIfeval(ids, item.kwargs ?? [], answer);
+		const result = evaluateIfeval(ids, item.kwargs ?? [], answer, nlp);
 		const strictCount = result.per_instruction.filter((r) => r.strict).length;
 		const looseCount = result.per_instruction.filter((r) => r.loose).length;
 		const failed = result.per_instruction.filter((r) => !r.strict).map((r) => r.id);
@@ -62,9 +62,10 @@ function scoreIfeval(item: DatasetItem, answer: string): ScoreResult {
 
 /**
  * Scores `answer` for `item`. A leading `<think>…</think>` block is ignored; an unterminated one
- * means the model never got to answer. Never throws.
+ * means the model never got to answer. `nlp` serves the IFBench instructions that need NLTK's
+ * English data; without it they are unscored. Never throws.
  */
-export function scoreAnswer(item: DatasetItem, answer: string): ScoreResult {
+export function scoreAnswer(item: DatasetItem, answer: string, nlp?: NlpSupport): ScoreResult {
 	const text = stripThinking(answer);
 	switch (item.task) {
 		case 'none':
@@ -78,11 +79,23 @@ export function scoreAnswer(item: DatasetItem, answer: string): ScoreResult {
 				? { correct: null, detail: 'no gold answer' }
 				: scoreChoice(item, item.gold, text);
 		case 'ifeval':
-			return scoreIfeval(item, text);
+			return scoreIfeval(item, text, nlp);
 	}
+}
+
+/** Whether scoring `items` needs, or is made exact by, NLTK's English data: load it first. */
+export function itemsUseNlp(items: readonly DatasetItem[]): boolean {
+	return items.some((item) => item.task === 'ifeval' && (item.instruction_ids ?? []).some(usesNlp));
 }
 
 export { extractGsm8kAnswer, gsm8kCorrect } from './gsm8k.ts';
 export { choiceCorrect, extractChoice } from './choice.ts';
 export { stripThinking } from './think.ts';
-export { evaluateIfeval, IfevalArgumentError, UnknownInstructionError } from './ifeval/index.ts';
+export {
+	evaluateIfeval,
+	IfevalArgumentError,
+	needsNlp,
+	NlpUnavailableError,
+	UnknownInstructionError
+} from './ifeval/index.ts';
+export type { NlpSupport } from './ifeval/index.ts';

@@ -11,11 +11,12 @@ function isEnglish(response: string): boolean {
 }
 
 export const CHANGE_CASE_INSTRUCTIONS: InstructionTable = {
-	'change_case:capital_word_frequency': (kwargs) => {
+	'change_case:capital_word_frequency': (kwargs, nlp) => {
 		const frequency = intArg(kwargs, 'capital_frequency');
 		const relation = relationArg(kwargs, 'capital_relation');
-		return (response) =>
-			compare(nltkWordTokens(response).filter(isUpperPy).length, relation, frequency);
+		// The reference counts NLTK word_tokenize tokens; without its data, our approximation.
+		const tokens = nlp ? (text: string) => nlp.wordTokenize(text) : nltkWordTokens;
+		return (response) => compare(tokens(response).filter(isUpperPy).length, relation, frequency);
 	},
 	'change_case:english_capital': () => (response) => isUpperPy(response) && isEnglish(response),
 	'change_case:english_lowercase': () => (response) => isLowerPy(response) && isEnglish(response)

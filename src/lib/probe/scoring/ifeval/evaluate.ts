@@ -7,7 +7,7 @@
  * responses and blank variants never pass.
  */
 import type { Kwargs } from './args.ts';
-import { buildCheck } from './registry.ts';
+import { buildCheck, type NlpSupport } from './registry.ts';
 import type { Check } from './types.ts';
 
 export interface InstructionResult {
@@ -40,18 +40,21 @@ function passes(check: Check, response: string): boolean {
 
 /**
  * Scores one response against an item's instructions. `kwargs[i]` belongs to
- * `instructionIds[i]`; a missing entry means no arguments.
+ * `instructionIds[i]`; a missing entry means no arguments. `nlp` is needed by the IFBench
+ * instructions that split sentences or tag words (IFBENCH_NLP_INSTRUCTIONS).
  * @throws UnknownInstructionError for an id this scorer does not know.
+ * @throws NlpUnavailableError for an instruction that needs `nlp` when it is missing.
  * @throws IfevalArgumentError when an instruction's kwargs are missing or malformed.
  */
 export function evaluateIfeval(
 	instructionIds: readonly string[],
 	kwargs: readonly Kwargs[],
-	response: string
+	response: string,
+	nlp?: NlpSupport
 ): IfevalResult {
 	const variants = looseVariants(response);
 	const per_instruction = instructionIds.map((id, index) => {
-		const check = buildCheck(id, kwargs[index] ?? {});
+		const check = buildCheck(id, kwargs[index] ?? {}, nlp);
 		return {
 			id,
 			strict: passes(check, response),

@@ -1,11 +1,10 @@
 /**
  * IFBench (Pyatkin et al. 2025, allenai/IFBench_test): 58 instruction types beyond IFEval's.
- * This app checks the 40 listed in IFBENCH_INSTRUCTIONS, written here to the behaviour of the
- * reference checkers (allenai/IFBench ifbench/instructions.py), quirks included, and cross-checked
- * on golden cases the reference produced (tests/fixtures/ifbench-reference/). The other 18 ids are
- * listed in IFBENCH_UNSCORED: an item that uses one is left unscored (correct: null), never
- * counted wrong. Strict and loose scoring are IFEval's (evaluate.ts), as in IFBench's
- * evaluation_lib.
+ * The 40 in IFBENCH_INSTRUCTIONS need nothing but the text; the other 18 need NLTK's English data
+ * or syllapy and live in ifbenchNlp.ts. All are written to the behaviour of the reference
+ * checkers (allenai/IFBench ifbench/instructions.py), quirks included, and cross-checked on
+ * golden cases the reference produced (tests/fixtures/ifbench-reference/). Strict and loose
+ * scoring are IFEval's (evaluate.ts), as in IFBench's evaluation_lib.
  *
  * Python semantics kept on purpose: `str.split()` on whitespace, `strip(string.punctuation + ' ')`,
  * `str.translate` removing string.punctuation, lengths and reversal by code point.
@@ -15,9 +14,9 @@ import { countWords } from './text.ts';
 import type { Check, InstructionTable } from './types.ts';
 
 /** Python's string.punctuation. */
-const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
+export const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 const PUNCTUATION_SET = new Set(PUNCTUATION);
-const STRIP_SET = new Set(PUNCTUATION + ' ');
+export const STRIP_SET = new Set(PUNCTUATION + ' ');
 
 /** Python's `str.isspace()` characters: JavaScript's \s plus the separators \x1c–\x1f and \x85. */
 // eslint-disable-next-line no-control-regex -- Python counts these control characters as whitespace
@@ -26,12 +25,12 @@ const PY_SPACE_RUN = /[\s\x1c-\x1f\x85]+/u;
 const PY_SPACE_ENDS = /^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/gu;
 
 /** Python `str.split()` with no argument. */
-function pySplit(text: string): string[] {
+export function pySplit(text: string): string[] {
 	return text.split(PY_SPACE_RUN).filter((w) => w !== '');
 }
 
 /** Python `s.strip(chars)`. */
-function stripChars(text: string, chars: Set<string>): string {
+export function stripChars(text: string, chars: Set<string>): string {
 	const cps = Array.from(text);
 	let start = 0;
 	let end = cps.length;
@@ -43,22 +42,22 @@ function stripChars(text: string, chars: Set<string>): string {
 const stripPunct = (text: string) => stripChars(text, STRIP_SET);
 
 /** Python `s.translate(str.maketrans('', '', string.punctuation))`. */
-function removePunct(text: string): string {
+export function removePunct(text: string): string {
 	return Array.from(text)
 		.filter((c) => !PUNCTUATION_SET.has(c))
 		.join('');
 }
 
 /** Python `s.strip()` (whitespace). */
-function pyStrip(text: string): string {
+export function pyStrip(text: string): string {
 	return text.replace(PY_SPACE_ENDS, '');
 }
 
-const cpLength = (s: string) => Array.from(s).length;
-const firstCp = (s: string) => Array.from(s)[0] ?? '';
+export const cpLength = (s: string) => Array.from(s).length;
+export const firstCp = (s: string) => Array.from(s)[0] ?? '';
 
 /** @throws IfevalArgumentError unless `kwargs[key]` is a number (IFBench's percentages). */
-function numberArg(kwargs: Kwargs, key: string): number {
+export function numberArg(kwargs: Kwargs, key: string): number {
 	const value = kwargs[key];
 	if (typeof value !== 'number' || !Number.isFinite(value)) {
 		throw new IfevalArgumentError(`${key} must be a number, got ${String(value)}`);
@@ -643,7 +642,7 @@ const csvQuotes: Check = (value) => {
 	});
 };
 
-/** The IFBench instructions this app checks. */
+/** The IFBench instructions that need only the text. */
 export const IFBENCH_INSTRUCTIONS: InstructionTable = {
 	'count:word_count_range': wordCountRange,
 	'count:unique_word_count': uniqueWordCount,
@@ -686,30 +685,3 @@ export const IFBENCH_INSTRUCTIONS: InstructionTable = {
 	'custom:csv_special_character': () => csvSpecialCharacter,
 	'custom:csv_quotes': () => csvQuotes
 };
-
-/**
- * The IFBench test set's instruction ids this app does not check (18 of 58). Most split text
- * into sentences or tokens with NLTK's Punkt models, or need its part-of-speech tagger or
- * stop-word list, or syllable counts (syllapy), none of which can be installed here to cross-check
- * against (format:emoji needs the sentence splitter too). Items using one are unscored.
- */
-export const IFBENCH_UNSCORED: readonly string[] = [
-	'count:pronouns',
-	'custom:sentence_alphabet',
-	'custom:word_reverse',
-	'format:emoji',
-	'format:no_bullets_bullets',
-	'format:title_case',
-	'ratio:sentence_balance',
-	'ratio:sentence_type',
-	'ratio:sentence_words',
-	'ratio:stop_words',
-	'sentence:alliteration_increment',
-	'sentence:increment',
-	'sentence:keyword',
-	'words:keywords_specific_position',
-	'words:last_first',
-	'words:odd_even_syllables',
-	'words:start_verb',
-	'words:words_position'
-];

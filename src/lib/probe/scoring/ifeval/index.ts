@@ -1,9 +1,18 @@
 export { evaluateIfeval, looseVariants } from './evaluate.ts';
 export type { IfevalResult, InstructionResult } from './evaluate.ts';
-export { buildCheck, INSTRUCTIONS, UnknownInstructionError } from './registry.ts';
+export {
+	buildCheck,
+	INSTRUCTIONS,
+	needsNlp,
+	NlpUnavailableError,
+	UnknownInstructionError,
+	usesNlp
+} from './registry.ts';
+export type { NlpSupport } from './registry.ts';
 export { IfevalArgumentError } from './args.ts';
 export type { Kwargs } from './args.ts';
 export { detectLanguage } from './detectLanguage.ts';
 export { countSentences } from './sentences.ts';
 export { countWords } from './text.ts';
-export { IFBENCH_INSTRUCTIONS, IFBENCH_UNSCORED } from './ifbench.ts';
+export { IFBENCH_INSTRUCTIONS } from './ifbench.ts';
+export { IFBENCH_NLP_INSTRUCTIONS } from './ifbenchNlp.ts';

@@ -28,10 +28,12 @@ function firstWord(paragraph: string): string {
 }
 
 export const LENGTH_INSTRUCTIONS: InstructionTable = {
-	'length_constraints:number_sentences': (kwargs) => {
+	'length_constraints:number_sentences': (kwargs, nlp) => {
 		const threshold = intArg(kwargs, 'num_sentences');
 		const relation = relationArg(kwargs, 'relation');
-		return (response) => compare(countSentences(response), relation, threshold);
+		// The reference counts NLTK Punkt sentences; without its data, our approximation.
+		const count = nlp ? (text: string) => nlp.sentTokenize(text).length : countSentences;
+		return (response) => compare(count(response), relation, threshold);
 	},
 	'length_constraints:number_words': (kwargs) => {
 		const threshold = intArg(kwargs, 'num_words');

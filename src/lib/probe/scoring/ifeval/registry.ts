@@ -4,7 +4,9 @@ import { CHANGE_CASE_INSTRUCTIONS } from './changeCase.ts';
 import { COMBINATION_INSTRUCTIONS } from './combination.ts';
 import { CONTENT_INSTRUCTIONS } from './detectableContent.ts';
 import { FORMAT_INSTRUCTIONS } from './detectableFormat.ts';
-import { IFBENCH_INSTRUCTIONS, IFBENCH_UNSCORED } from './ifbench.ts';
+import type { NlpSupport } from '../nlp.ts';
+import { IFBENCH_INSTRUCTIONS } from './ifbench.ts';
+import { IFBENCH_NLP_INSTRUCTIONS } from './ifbenchNlp.ts';
 import { KEYWORD_INSTRUCTIONS } from './keywords.ts';
 import { LANGUAGE_INSTRUCTIONS } from './language.ts';
 import { LENGTH_INSTRUCTIONS } from './lengthConstraints.ts';
@@ -28,26 +30,65 @@ export const INSTRUCTIONS: InstructionTable = {
 /** The item names an instruction this scorer does not know; the item is left unscored. */
 export class UnknownInstructionError extends Error {
 	constructor(readonly instructionId: string) {
-		super(
-			IFBENCH_UNSCORED.includes(instructionId)
-				? `IFBench instruction ${instructionId} is not checked by this app: unscored`
-				: `unknown IFEval instruction: ${instructionId}`
-		);
+		super(`unknown IFEval instruction: ${instructionId}`);
 		this.name = 'UnknownInstructionError';
 	}
 }
 
 /**
+ * The instruction needs NLTK's English data (IFBENCH_NLP_INSTRUCTIONS) and the run has none: the
+ * item is left unscored, with the reason the data could not be had when there is one.
+ */
+export class NlpUnavailableError extends Error {
+	constructor(
+		readonly instructionId: string,
+		reason?: string
+	) {
+		super(
+			`IFBench instruction ${instructionId} needs NLTK's English data, which is not loaded` +
+				(reason ? ` (${reason})` : '') +
+				': unscored'
+		);
+		this.name = 'NlpUnavailableError';
+	}
+}
+
+export type { NlpSupport };
+
+/** Whether `instructionId` needs NLTK's English data to be checked. */
+export function needsNlp(instructionId: string): boolean {
+	return Object.hasOwn(IFBENCH_NLP_INSTRUCTIONS, instructionId);
+}
+
+/** IFEval instructions that the reference checks with NLTK and we approximate without its data. */
+const SHARPENED_BY_NLP = new Set([
+	'length_constraints:number_sentences',
+	'change_case:capital_word_frequency'
+]);
+
+/** Whether checking `instructionId` needs, or is made exact by, NLTK's English data. */
+export function usesNlp(instructionId: string): boolean {
+	return needsNlp(instructionId) || SHARPENED_BY_NLP.has(instructionId);
+}
+
+/**
  * The check for one instruction with its kwargs.
- * @throws UnknownInstructionError for an id outside {@link INSTRUCTIONS} and IFBench's checked set.
+ * @throws UnknownInstructionError for an id outside {@link INSTRUCTIONS} and IFBench's sets.
+ * @throws NlpUnavailableError for an instruction that needs `nlp` when it is missing.
  * @throws IfevalArgumentError when its kwargs are missing or malformed.
  */
-export function buildCheck(instructionId: string, kwargs: Kwargs): Check {
+export function buildCheck(instructionId: string, kwargs: Kwargs, nlp?: NlpSupport): Check {
+	if (needsNlp(instructionId)) {
+		if (nlp === undefined || 'unavailable' in nlp) {
+			throw new NlpUnavailableError(instructionId, nlp?.unavailable);
+		}
+		return IFBENCH_NLP_INSTRUCTIONS[instructionId](kwargs, nlp);
+	}
 	const build = Object.hasOwn(INSTRUCTIONS, instructionId)
 		? INSTRUCTIONS[instructionId]
 		: Object.hasOwn(IFBENCH_INSTRUCTIONS, instructionId)
 			? IFBENCH_INSTRUCTIONS[instructionId]
 			: null;
 	if (!build) throw new UnknownInstructionError(instructionId);
-	return build(kwargs);
+	return build(kwargs, nlp && !('unavailable' in nlp) ? nlp : undefined);
 }
