@@ -18,6 +18,9 @@ export interface RunOptions {
 	apiKey?: string;
 	/** Hugging Face token for the gated GPQA sets; sent to huggingface.co only, never written. */
 	hfToken?: string;
+	/** Replace the hosts of NLTK's data packages and syllapy's word list (a mirror, or a test). */
+	nltkDataUrl?: string;
+	syllapyUrl?: string;
 	judgeBaseUrl?: string;
 	judgeModel: string;
 	judgeApiKey?: string;
@@ -71,6 +74,10 @@ export const RUN_USAGE = `Usage: user-turn-probe run --base-url URL --model ID -
                           a local .jsonl/.csv
   --hf-token T            Hugging Face token for GPQA (gated: accept its terms on huggingface.co first;
                           or env HF_TOKEN); sent to huggingface.co only, never written to --out
+  --nltk-data-url BASE    where NLTK's data packages are read for IFBench/IFEval scoring (default
+                          https://raw.githubusercontent.com/nltk/nltk_data/gh-pages/packages); cached
+                          in $XDG_CACHE_HOME/user-turn-probe/nlp (default ~/.cache/…)
+  --syllapy-url BASE      where syllapy 0.7.2's data.csv is read (default: its GitHub commit)
   --limit N               items to sample (default 20; 0 = all)
   --seed S                sampling and generation seed, an integer ≥ 0 (default 0)
   --temperatures LIST     distinct values in [0, 2], e.g. 0,0.5,1 (default 0,1)
@@ -142,6 +149,8 @@ export const RUN_OPTIONS = {
 	model: { type: 'string' },
 	'api-key': { type: 'string' },
 	'hf-token': { type: 'string' },
+	'nltk-data-url': { type: 'string' },
+	'syllapy-url': { type: 'string' },
 	'judge-base-url': { type: 'string' },
 	'judge-model': { type: 'string' },
 	'judge-api-key': { type: 'string' },
@@ -186,6 +195,21 @@ function parse(argv: string[]) {
 
 function nonEmpty(name: string, value: string | undefined): string | undefined {
 	if (value !== undefined && value.trim() === '') throw new UsageError(`--${name} is empty`);
+	return value;
+}
+
+/** @throws UsageError unless `value` (when given) is an http(s) URL. */
+function httpUrl(flag: string, value: string | undefined): string | undefined {
+	if (value === undefined) return undefined;
+	let url: URL | undefined;
+	try {
+		url = new URL(value);
+	} catch {
+		url = undefined;
+	}
+	if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+		throw new UsageError(`--${flag}: "${value}" is not an http(s) URL`);
+	}
 	return value;
 }
 
@@ -242,6 +266,8 @@ export function parseRunArgs(
 		model,
 		apiKey: values['api-key'] ?? env.USER_TURN_PROBE_API_KEY,
 		hfToken: values['hf-token'] ?? env.HF_TOKEN,
+		nltkDataUrl: httpUrl('nltk-data-url', values['nltk-data-url']),
+		syllapyUrl: httpUrl('syllapy-url', values['syllapy-url']),
 		judgeBaseUrl: values['judge-base-url'],
 		judgeModel,
 		judgeApiKey: values['judge-api-key'] ?? values['api-key'] ?? env.USER_TURN_PROBE_API_KEY,

@@ -1,4 +1,5 @@
 /** Node entry: `user-turn-probe run | summarize | agreement`. No Svelte, Dexie or DOM in here. */
+import { defaultNlpCacheDir } from './nlpCache.ts';
 import { parseRunArgs, RUN_USAGE, UsageError } from './args.ts';
 import { agreementText, readRun, summarizeText } from './report.ts';
 import { ConfigChangedError, runCommand } from './run.ts';
@@ -38,7 +39,8 @@ export async function main(
 			try {
 				return await runCommand(parseRunArgs(rest, env), {
 					stderr: process.stderr,
-					signal: ctrl.signal
+					signal: ctrl.signal,
+					nlpCacheDir: defaultNlpCacheDir(env)
 				});
 			} finally {
 				process.off('SIGINT', onSigint);

@@ -13,7 +13,9 @@ import {
 	type RunIdentity
 } from '../lib/probe/identity.ts';
 import { judgePromptHash } from '../lib/probe/judge.ts';
+import { loadNlpSupport, type LoadedNlp } from '../lib/nlp/support.ts';
 import { runProbe } from '../lib/probe/pipeline.ts';
+import { itemsUseNlp } from '../lib/probe/scoring/index.ts';
 import {
 	fetchChatTemplate,
 	parseTokenizerConfig,
@@ -25,6 +27,7 @@ import { hashSeed } from '../lib/probe/random.ts';
 import { answerTokenLimit } from '../lib/setup/runForm.ts';
 import { UsageError, type RunOptions } from './args.ts';
 import { JsonlStore, readManifest, sidecarPaths } from './jsonlStore.ts';
+import { defaultNlpCacheDir, directoryCache } from './nlpCache.ts';
 import { requireFile } from './lines.ts';
 import { ProgressLine } from './progress.ts';
 
@@ -36,6 +39,31 @@ export interface RunIO {
 	signal?: AbortSignal;
 	fetch?: typeof fetch;
 	now?: () => number;
+	/** Where downloaded NLP data is kept (default: the user's cache folder, nlpCache.ts). */
+	nlpCacheDir?: string;
+}
+
+/**
+ * NLTK's English data and syllapy's word list, for items whose scoring uses them: from the cache
+ * folder, else downloaded into it. A failure is said and the run goes on without the data.
+ */
+async function loadNlp(io: RunIO, opts: RunOptions): Promise<LoadedNlp> {
+	const dir = io.nlpCacheDir ?? defaultNlpCacheDir();
+	io.stderr.write(`scoring data: NLTK English data and syllapy's word list (cache ${dir})\n`);
+	const loaded = await loadNlpSupport({
+		fetch: io.fetch ?? fetch,
+		signal: io.signal,
+		cache: directoryCache(dir),
+		nltkDataBase: opts.nltkDataUrl,
+		syllapyBase: opts.syllapyUrl
+	});
+	if ('unavailable' in loaded.nlp) {
+		io.stderr.write(
+			`warning: ${loaded.note}\n  → the run goes on; IFBench instructions that need it are ` +
+				`unscored and IFEval's sentence and capital-word counts are approximate\n`
+		);
+	}
+	return loaded;
 }
 
 /** `hfToken` is passed to the Hub for the gated GPQA sets only; it is never written anywhere. */
@@ -227,6 +255,7 @@ export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 	});
 	checkStoredRun(stored, hasRecords, config.run_id, identity, opts.out, io.stderr);
 	if (auto) io.stderr.write(`${auto.note}\n`);
+	const nlp = itemsUseNlp(config.items) ? await loadNlp(io, opts) : undefined;
 	const store = await JsonlStore.open(opts.out);
 	const progress = new ProgressLine(io.stderr, io.now);
 	let failed = false;
@@ -238,7 +267,12 @@ export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 		signal: io.signal,
 		concurrency: opts.concurrency,
 		appVersion: CLI_VERSION,
-		manifestExtras: { identity, config_hash: await identityHash(identity) }
+		manifestExtras: {
+			identity,
+			config_hash: await identityHash(identity),
+			nlp_data: nlp?.note
+		},
+		nlp: nlp?.nlp
 	})) {
 		progress.render(event);
 		if (event.type === 'error' && event.fatal) failed = true;

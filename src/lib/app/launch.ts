@@ -14,6 +14,7 @@ import {
 	type RunIdentity
 } from '../probe/identity.ts';
 import { judgePromptHash } from '../probe/judge.ts';
+import { itemsUseNlp } from '../probe/scoring/index.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { DatasetItem, ProbeConfig } from '../probe/types.ts';
 import type { RunController, RunSetup } from '../state/runner.svelte.ts';
@@ -195,9 +196,14 @@ async function start(
 		runner.start({
 			config,
 			store: services.runStore(),
-			prepare: async () => {
+			prepare: async (signal) => {
 				const setup = setupFor(services, choice, template);
-				return { ...setup, manifestExtras: { ...setup.manifestExtras, identity, config_hash } };
+				const nlp = itemsUseNlp(config.items) ? await services.englishNlp(signal) : undefined;
+				return {
+					...setup,
+					nlp: nlp?.nlp,
+					manifestExtras: { ...setup.manifestExtras, identity, config_hash, nlp_data: nlp?.note }
+				};
 			},
 			appVersion: APP_VERSION
 		})

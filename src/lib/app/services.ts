@@ -21,6 +21,8 @@ import { customAppConfig, type CustomMlcModel } from '../engines/webllm/custom.t
 import { loadTemplate, type TemplateSpec } from '../setup/templates.ts';
 import { shippedPackageFor } from './shippedRepos.ts';
 import type { ChatTemplate } from '../probe/template.ts';
+import type { LoadedNlp } from '../nlp/support.ts';
+import type { ResourceCache } from '../nlp/load.ts';
 import { version } from '../../../package.json';
 
 export const APP_VERSION = `web-${version}`;
@@ -57,6 +59,13 @@ export interface AppServices {
 	serverEngine(baseUrl: string, apiKey?: string): OpenAIEngine;
 	/** @throws TemplateError, or AbortError when `signal` aborts. */
 	appTemplate(spec: TemplateSpec, signal?: AbortSignal): Promise<ChatTemplate>;
+	/**
+	 * NLTK's English data and syllapy's word list for IFBench (and IFEval's sentence counts):
+	 * downloaded once into the browser's Cache Storage, parsed once per tab. A failure is the
+	 * result's reason, not an exception, and is tried again next time.
+	 * @throws AbortError when `signal` aborts.
+	 */
+	englishNlp(signal?: AbortSignal): Promise<LoadedNlp>;
 }
 
 /** What the services are made from; each defaults to the browser's real one. */
@@ -74,6 +83,8 @@ export interface AppServiceDeps {
 	 * counts); none when not given.
 	 */
 	customModels?: () => CustomMlcModel[];
+	/** Where downloaded NLP data is kept; the browser's Cache Storage when it has one. */
+	nlpCache?: ResourceCache;
 }
 
 export function createAppServices(deps: AppServiceDeps = {}): AppServices {
@@ -96,6 +107,15 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 	let device: DeviceEngine | undefined;
 	let cpu: DeviceEngine | undefined;
 	const servers = new Map<string, OpenAIEngine>();
+	let nlp: Promise<LoadedNlp> | undefined;
+	const loadNlp = async (signal?: AbortSignal): Promise<LoadedNlp> => {
+		const [{ loadNlpSupport }, { browserCache }] = await Promise.all([
+			import('../nlp/support.ts'),
+			import('../nlp/browserCache.ts')
+		]);
+		const cache = deps.nlpCache ?? (typeof caches === 'undefined' ? undefined : browserCache());
+		return loadNlpSupport({ fetch: fetchFn, signal, cache });
+	};
 
 	const services: AppServices = {
 		db: () => (database ??= openDb()),
@@ -136,7 +156,16 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 						: undefined,
 				cache: services.templateCache(),
 				signal
-			})
+			}),
+		englishNlp: async (signal) => {
+			const loading = (nlp ??= loadNlp(signal));
+			const loaded = await loading.catch((error: unknown) => {
+				nlp = undefined;
+				throw error;
+			});
+			if ('unavailable' in loaded.nlp && nlp === loading) nlp = undefined;
+			return loaded;
+		}
 	};
 	return services;
 }

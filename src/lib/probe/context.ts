@@ -1,5 +1,6 @@
 /** What a run is given: its engines, its store, its template, and the shell's clocks and extras. */
 import type { Engine } from './engine.ts';
+import type { NlpSupport } from './scoring/index.ts';
 import type { ManifestExtras } from './records.ts';
 import type { RunStore } from './store.ts';
 import type { ChatTemplate } from './template.ts';
@@ -25,4 +26,9 @@ export interface ProbeContext {
 	appVersion?: string;
 	/** Extra manifest fields the shell knows (web-llm version, GPU adapter). */
 	manifestExtras?: ManifestExtras;
+	/**
+	 * NLTK's English data for the IFBench instructions that split sentences or tag words, loaded
+	 * by the shell before the run (or why it could not be); without it those items are unscored.
+	 */
+	nlp?: NlpSupport;
 }

@@ -154,6 +154,7 @@ export const MANIFEST: Shape = {
 	config: object(CONFIG),
 	template_sha256: optional(STRING),
 	judge_template_sha256: optional(STRING),
+	nlp_data: optional(STRING),
 	judge_prompt_id: STRING,
 	judge_prompt_hash: STRING,
 	adapter: optional(

@@ -225,11 +225,8 @@ class ProbeRun {
 			this.#emit({ type: 'answer', answer: cached, cached: true });
 			return cached;
 		}
-		const prompt = assistantPrompt(
-			this.#ctx.template,
-			taskConversation(item, c.task_prompt),
-			this.#render
-		);
+		const conversation = taskConversation(item, c.task_prompt);
+		const prompt = assistantPrompt(this.#ctx.template, conversation, this.#render);
 		const seed = hashSeed(c.seed, item.id, 'answer');
 		this.#emit({ type: 'stage', stage: 'answer', item_id: item.id });
 		const res = await this.#generate('answer', item.id, undefined, {
@@ -245,7 +242,8 @@ class ProbeRun {
 			prompt,
 			seed,
 			result: res,
-			created_at: this.#stamp()
+			created_at: this.#stamp(),
+			nlp: this.#ctx.nlp
 		});
 		await this.#ctx.store.putAnswer(answer);
 		this.#emit({ type: 'answer', answer, cached: false });

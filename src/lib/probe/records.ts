@@ -8,7 +8,7 @@ import { JUDGE_PROMPT, type JudgeVerdict } from './judge.ts';
 import { perturbAnswer, type PerturbParams } from './perturb.ts';
 import { recordKey, samplesAt, type Condition } from './plan.ts';
 import type { RuleDecision } from './rules.ts';
-import { scoreAnswer } from './scoring/index.ts';
+import { scoreAnswer, type NlpSupport } from './scoring/index.ts';
 import { taskConversation } from './taskPrompt.ts';
 import { opensReasoning, probePrompt, type ChatTemplate, type RenderOptions } from './template.ts';
 import { splitThinking } from './thinking.ts';
@@ -32,10 +32,12 @@ export function answerRecord(a: {
 	seed: number;
 	result: CompletionResult;
 	created_at: string;
+	/** For the IFBench instructions that need NLTK's English data. */
+	nlp?: NlpSupport;
 }): AnswerRecord {
 	const { result: res } = a;
 	const split = splitThinking(res.text, { prefilledThinking: opensReasoning(a.prompt) });
-	const score = scoreAnswer(a.item, split.visible);
+	const score = scoreAnswer(a.item, split.visible, a.nlp);
 	return {
 		run_id: a.run_id,
 		item_id: a.item.id,
@@ -151,7 +153,7 @@ export function labelledByJudge(
 export type ManifestExtras = Partial<
 	Pick<
 		RunManifest,
-		'engine_version' | 'adapter' | 'judge_template_sha256' | 'identity' | 'config_hash'
+		'engine_version' | 'adapter' | 'judge_template_sha256' | 'identity' | 'config_hash' | 'nlp_data'
 	>
 >;
 

@@ -193,6 +193,12 @@ export interface RunManifest {
 	};
 	template_sha256?: string;
 	judge_template_sha256?: string;
+	/**
+	 * Where the NLTK English data and syllapy word list that scored IFBench's (and IFEval's
+	 * sentence- and capital-count) instructions came from, or why they could not be loaded.
+	 * Absent when the run's items need none.
+	 */
+	nlp_data?: string;
 	judge_prompt_id: string;
 	judge_prompt_hash: string;
 	adapter?: Record<string, string>;

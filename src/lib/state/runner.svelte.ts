@@ -37,6 +37,8 @@ export interface RunSetup {
 	judge: Engine;
 	template: ChatTemplate;
 	manifestExtras?: ProbeContext['manifestExtras'];
+	/** NLTK's English data for IFBench's sentence- and tag-based instructions, or why it is missing. */
+	nlp?: ProbeContext['nlp'];
 	/** Called once when the run stops, e.g. to unload models on cancel or drop a lost device. */
 	release?: (why: StopReason, error?: unknown) => void | Promise<void>;
 }
@@ -257,6 +259,7 @@ export class RunController {
 			await this.#release(setup, this.#stopRequest ?? 'pause');
 			return;
 		}
+		if (setup.nlp && 'unavailable' in setup.nlp) this.#pushError(nlpWarning(setup.nlp.unavailable));
 		this.#phase = 'running';
 		this.#watchStalls();
 		let fatal: unknown = null;
@@ -270,7 +273,8 @@ export class RunController {
 				now: req.now,
 				timestamp: req.timestamp,
 				appVersion: req.appVersion,
-				manifestExtras: setup.manifestExtras
+				manifestExtras: setup.manifestExtras,
+				nlp: setup.nlp
 			})) {
 				this.#apply(e);
 			}
@@ -457,6 +461,18 @@ export class RunController {
 	#pushError(e: RunErrorView): void {
 		this.#errors = [...this.#errors, e];
 	}
+}
+
+/** The run goes on without NLTK's data; the items that need it are unscored, and this says why. */
+function nlpWarning(reason: string): RunErrorView {
+	return {
+		stage: 'scoring',
+		name: 'NlpUnavailable',
+		message: `NLTK's English data could not be loaded: ${reason}`,
+		recovery:
+			'The run goes on, and IFBench items with sentence, word-tag or syllable instructions are unscored. Check that this device can reach raw.githubusercontent.com before the next run.',
+		fatal: false
+	};
 }
 
 function startError(err: unknown): RunErrorView {

@@ -135,8 +135,11 @@ export interface Outcome {
 	stderr: string;
 }
 
-/** main(argv) with process.stdout and process.stderr captured. */
-export async function runMain(argv: string[]): Promise<Outcome> {
+/** main(argv, env) with process.stdout and process.stderr captured. */
+export async function runMain(
+	argv: string[],
+	env: Record<string, string | undefined> = {}
+): Promise<Outcome> {
 	const out: string[] = [];
 	const err: string[] = [];
 	const stdout = process.stdout.write.bind(process.stdout);
@@ -144,7 +147,7 @@ export async function runMain(argv: string[]): Promise<Outcome> {
 	process.stdout.write = ((s: string) => out.push(String(s)) > 0) as typeof process.stdout.write;
 	process.stderr.write = ((s: string) => err.push(String(s)) > 0) as typeof process.stderr.write;
 	try {
-		const code = await main(argv, {});
+		const code = await main(argv, env);
 		return { code, stdout: out.join(''), stderr: err.join('') };
 	} finally {
 		process.stdout.write = stdout;

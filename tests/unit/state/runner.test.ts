@@ -12,6 +12,7 @@ import {
 } from '../../../src/lib/state/runner.svelte.ts';
 import { gsmItem, probeConfig } from '../../helpers/factories.ts';
 import { fixtureTemplate } from '../../helpers/fixtures.ts';
+import { nlpFromFixture } from '../../helpers/englishNlp.ts';
 import { defaultScript, type ScriptFn } from '../../helpers/script.ts';
 import { ScriptedEngine, type ScriptedEngineOptions } from '../../helpers/scriptedEngine.ts';
 
@@ -287,5 +288,46 @@ describe('RunController', () => {
 		const done = second.start(h.request(small({ judge_mode: 'rules' })));
 		await done;
 		expect(Object.values(second.tally).reduce((a, b) => a + (b ?? 0), 0)).toBe(12);
+	});
+});
+
+describe('RunController with IFBench items that need NLTK data', () => {
+	// "They add up. The answer is 7." has its keyword in the 2nd Punkt sentence.
+	const item = gsmItem(0, {
+		id: 'ifbench-1',
+		task: 'ifeval',
+		gold: undefined,
+		instruction_ids: ['sentence:keyword'],
+		kwargs: [{ word: 'answer', N: 2 }]
+	});
+	const config = () => small({ items: [item], temperatures: [0], perturbations: ['none'] });
+
+	it('scores them with the NLP the set-up loaded', async () => {
+		const h = harness();
+		const nlp = nlpFromFixture(
+			new URL('../../fixtures/ifbench-reference/nltk-subset/', import.meta.url)
+		);
+		const run = new RunController();
+		const base = await h.request(config()).prepare(new AbortController().signal);
+		await run.start(h.request(config(), { prepare: async () => ({ ...base, nlp }) }));
+		expect(run.phase).toBe('done');
+		expect((await h.store.getAnswer('run-1', 'ifbench-1'))?.correct).toBe(true);
+		expect(run.errors).toEqual([]);
+	});
+
+	it('runs on without it, leaves them unscored, and shows why once, not as fatal', async () => {
+		const h = harness();
+		const run = new RunController();
+		const base = await h.request(config()).prepare(new AbortController().signal);
+		const nlp = { unavailable: 'raw.githubusercontent.com could not be reached' };
+		await run.start(h.request(config(), { prepare: async () => ({ ...base, nlp }) }));
+		expect(run.phase).toBe('done');
+		const answer = await h.store.getAnswer('run-1', 'ifbench-1');
+		expect(answer?.correct).toBeNull();
+		expect(answer?.score_detail).toMatch(/needs NLTK's English data, which is not loaded/);
+		expect(run.errors).toHaveLength(1);
+		expect(run.errors[0]).toMatchObject({ stage: 'scoring', fatal: false });
+		expect(run.errors[0].message).toMatch(/raw\.githubusercontent\.com could not be reached/);
+		expect(run.errors[0].recovery).toMatch(/unscored/);
 	});
 });
