@@ -32,7 +32,7 @@ export interface FetchRowsOptions {
 	sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 	/** Server root, for mirrors and tests; defaults to HF_DATASETS_SERVER. */
 	base?: string;
-	/** One request's wait for an answer; defaults to REQUEST_TIMEOUT_MS. */
+	/** One request's wait for an answer; defaults to net/httpGet.ts REQUEST_TIMEOUT_MS. */
 	timeoutMs?: number;
 }
 

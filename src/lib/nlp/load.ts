@@ -7,7 +7,14 @@
  * Pure TypeScript: no DOM, no Node APIs (the caller passes `fetch` and the cache).
  */
 import { unzipSync } from 'fflate';
-import { DEFAULT_RETRIES, parseRetryAfter, type Sleep, withRetries } from '../net/retry.ts';
+import {
+	ATTEMPTS_MAX,
+	hostOf,
+	HttpNoAnswerError,
+	HttpStatusError,
+	httpGet
+} from '../net/httpGet.ts';
+import type { Sleep } from '../net/retry.ts';
 import { AbortError } from '../probe/engine.ts';
 import { parseSyllapyCsv } from './syllables.ts';
 
@@ -88,23 +95,8 @@ export class NlpResourceError extends Error {
 	}
 }
 
-export const REQUEST_TIMEOUT_MS = 20_000;
-/** Tries when no answer comes at all: a blocked host fails the same way every time. */
-export const NETWORK_ATTEMPTS_MAX = 2;
 const WHY =
 	"IFBench's NLTK-based checks (sentences, words, parts of speech, stop words, syllables)";
-const ERROR_BODY_CHARS_MAX = 200;
-
-/** An HTTP 429 or 5xx: worth another try. */
-class Transient extends Error {
-	constructor(
-		readonly status: number,
-		readonly reason: string,
-		readonly retryAfterMs: number | undefined
-	) {
-		super(reason);
-	}
-}
 
 /** The body broke off (connection reset, truncated): worth another try. */
 class BrokenBody extends Error {
@@ -120,43 +112,6 @@ function errorText(err: unknown): string {
 	if (!(err instanceof Error)) return String(err);
 	const cause = err.cause instanceof Error ? ` (${err.cause.message})` : '';
 	return err.message + cause;
-}
-
-function hostOf(url: string): string {
-	try {
-		return new URL(url).host;
-	} catch {
-		return url;
-	}
-}
-
-/** One GET whose headers must come within `ms`; the caller's signal cancels it throughout. */
-async function fetchWithin(
-	url: string,
-	opts: LoadOptions,
-	ms: number
-): Promise<{ res: ResponseLike; done: () => void }> {
-	const ctl = new AbortController();
-	const onAbort = () => ctl.abort();
-	opts.signal?.addEventListener('abort', onAbort, { once: true });
-	if (opts.signal?.aborted) ctl.abort();
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	const timeout = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => {
-			reject(new Error(`no answer within ${Math.round(ms / 1000)} s`));
-			ctl.abort();
-		}, ms);
-	});
-	const done = () => opts.signal?.removeEventListener('abort', onAbort);
-	try {
-		const res = await Promise.race([opts.fetch(url, { signal: ctl.signal }), timeout]);
-		return { res, done };
-	} catch (err) {
-		done();
-		throw err;
-	} finally {
-		clearTimeout(timer);
-	}
 }
 
 /** The body's bytes, reported as they arrive. */
@@ -197,79 +152,46 @@ async function readBody(
 }
 
 /**
- * GET `url` as bytes, retrying 429, 5xx, network failures and bodies that break off.
+ * GET `url` as bytes, retrying 429, 5xx, network failures and bodies that break off
+ * (net/httpGet.ts).
  * @throws NlpResourceError with a message for people; AbortError when the signal fires.
  */
 async function download(url: string, opts: LoadOptions): Promise<Uint8Array> {
-	let networkFailures = 0;
 	try {
-		return await withRetries(
-			async () => {
-				const { res, done } = await fetchWithin(url, opts, opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
-				try {
-					if (res.ok) return await readBody(url, res, opts.onProgress);
-					let reason: string;
-					try {
-						reason = (await res.text()).trim().slice(0, ERROR_BODY_CHARS_MAX) || 'empty body';
-					} catch {
-						reason = 'no body';
-					}
-					if (res.status === 429 || (res.status >= 500 && res.status <= 599)) {
-						throw new Transient(
-							res.status,
-							reason,
-							parseRetryAfter(res.headers.get('retry-after'))
-						);
-					}
-					const hint =
-						res.status === 404
-							? ' The file is not where this app expects it upstream; an update of the app may be needed.'
-							: '';
-					throw new NlpResourceError(
-						`HTTP ${res.status} from ${url}: ${reason}.${hint} ${WHY} need this file.`,
-						{ url, status: res.status }
-					);
-				} finally {
-					done();
-				}
-			},
-			{
-				retries: DEFAULT_RETRIES,
-				signal: opts.signal,
-				sleep: opts.sleep,
-				random: opts.random,
-				classify: (err) => {
-					if (err instanceof NlpResourceError) return false;
-					if (err instanceof Transient) return { retryAfterMs: err.retryAfterMs };
-					networkFailures++;
-					return networkFailures < NETWORK_ATTEMPTS_MAX ? {} : false;
-				}
-			}
-		);
+		return await httpGet(url, opts, (res) => readBody(url, res, opts.onProgress));
 	} catch (err) {
-		if (err instanceof NlpResourceError) throw err;
-		if (opts.signal?.aborted || err instanceof AbortError) {
+		if (err instanceof AbortError)
 			throw new AbortError('Loading the English NLP data was cancelled.');
-		}
-		if (err instanceof Transient) {
+		if (err instanceof HttpStatusError && err.exhausted) {
 			throw new NlpResourceError(
-				`HTTP ${err.status} from ${url} (${err.reason}), still after ${DEFAULT_RETRIES + 1} tries. ` +
+				`HTTP ${err.status} from ${url} (${err.reason}), still after ${ATTEMPTS_MAX} tries. ` +
 					`The server is busy or failing; try again later. ${WHY} need this file.`,
 				{ url, status: err.status, cause: err }
 			);
 		}
-		if (err instanceof BrokenBody) {
+		if (err instanceof HttpStatusError) {
+			const hint =
+				err.status === 404
+					? ' The file is not where this app expects it upstream; an update of the app may be needed.'
+					: '';
 			throw new NlpResourceError(
-				`The download of ${url} broke off after ${err.loaded} bytes (${err.message}), twice. ` +
+				`HTTP ${err.status} from ${url}: ${err.reason}.${hint} ${WHY} need this file.`,
+				{ url, status: err.status }
+			);
+		}
+		const cause = err instanceof HttpNoAnswerError ? err.cause : err;
+		if (cause instanceof BrokenBody) {
+			throw new NlpResourceError(
+				`The download of ${url} broke off after ${cause.loaded} bytes (${cause.message}), twice. ` +
 					`Check the connection and try again. ${WHY} need this file.`,
-				{ url, cause: err }
+				{ url, cause }
 			);
 		}
 		const host = hostOf(url);
 		throw new NlpResourceError(
-			`${host} could not be reached (${errorText(err)}). ${WHY} need data from ${host}: ` +
+			`${host} could not be reached (${errorText(cause)}). ${WHY} need data from ${host}: ` +
 				'allow it if a firewall, proxy or extension blocks it, or check that this device is online.',
-			{ url, unreachable: true, cause: err }
+			{ url, unreachable: true, cause }
 		);
 	}
 }

@@ -4,7 +4,7 @@
  *
  * Pure TypeScript: no DOM, no Node APIs.
  */
-import { pyStrip } from './pystr.ts';
+import { pyStrip } from '../probe/scoring/python.ts';
 
 /** Python's `str.splitlines()` line boundaries. */
 // eslint-disable-next-line no-control-regex -- splitlines() breaks at the FS, GS and RS controls too

@@ -4,7 +4,7 @@
  *
  * Pure TypeScript: no DOM, no Node APIs.
  */
-import { pyStrip } from './pystr.ts';
+import { pyStrip } from '../probe/scoring/python.ts';
 
 /** Python's `string.punctuation`. */
 const PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');

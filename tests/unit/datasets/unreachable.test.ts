@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { fetchAllRows, type FetchLike } from '../../../src/lib/datasets/hfRows.ts';
 import { DatasetError } from '../../../src/lib/datasets/errors.ts';
-import { NETWORK_ATTEMPTS_MAX } from '../../../src/lib/datasets/retry.ts';
+import { NETWORK_ATTEMPTS_MAX } from '../../../src/lib/net/httpGet.ts';
 import { AbortError } from '../../../src/lib/probe/engine.ts';
 import { SetupState } from '../../../src/lib/state/setup.svelte.ts';
 import { fakeHfServer, recordingSleep } from './fakeHfServer.ts';

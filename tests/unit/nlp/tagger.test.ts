@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { normalize, parseTagger, posTag } from '../../../src/lib/nlp/tagger.ts';
-import { pySplit } from '../../../src/lib/nlp/pystr.ts';
+import { pySplit } from '../../../src/lib/probe/scoring/python.ts';
 import { digest, sharedTexts } from './sharedTexts.ts';
 
 const DIR = new URL('../../fixtures/nltk-reference/tagger/', import.meta.url);

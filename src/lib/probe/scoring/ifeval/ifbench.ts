@@ -10,51 +10,21 @@
  * `str.translate` removing string.punctuation, lengths and reversal by code point.
  */
 import { IfevalArgumentError, intArg, stringArg, type Kwargs } from './args.ts';
+import {
+	cpLength,
+	firstCp,
+	hasPyWhitespace,
+	PUNCTUATION,
+	pySplit,
+	pyStrip,
+	removePunct,
+	stripChars,
+	STRIP_SET
+} from '../python.ts';
 import { countWords } from './text.ts';
 import type { Check, InstructionTable } from './types.ts';
 
-/** Python's string.punctuation. */
-export const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
-const PUNCTUATION_SET = new Set(PUNCTUATION);
-export const STRIP_SET = new Set(PUNCTUATION + ' ');
-
-/** Python's `str.isspace()` characters: JavaScript's \s plus the separators \x1c–\x1f and \x85. */
-// eslint-disable-next-line no-control-regex -- Python counts these control characters as whitespace
-const PY_SPACE_RUN = /[\s\x1c-\x1f\x85]+/u;
-// eslint-disable-next-line no-control-regex -- as above, anchored at both ends
-const PY_SPACE_ENDS = /^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/gu;
-
-/** Python `str.split()` with no argument. */
-export function pySplit(text: string): string[] {
-	return text.split(PY_SPACE_RUN).filter((w) => w !== '');
-}
-
-/** Python `s.strip(chars)`. */
-export function stripChars(text: string, chars: Set<string>): string {
-	const cps = Array.from(text);
-	let start = 0;
-	let end = cps.length;
-	while (start < end && chars.has(cps[start])) start++;
-	while (end > start && chars.has(cps[end - 1])) end--;
-	return cps.slice(start, end).join('');
-}
-
 const stripPunct = (text: string) => stripChars(text, STRIP_SET);
-
-/** Python `s.translate(str.maketrans('', '', string.punctuation))`. */
-export function removePunct(text: string): string {
-	return Array.from(text)
-		.filter((c) => !PUNCTUATION_SET.has(c))
-		.join('');
-}
-
-/** Python `s.strip()` (whitespace). */
-export function pyStrip(text: string): string {
-	return text.replace(PY_SPACE_ENDS, '');
-}
-
-export const cpLength = (s: string) => Array.from(s).length;
-export const firstCp = (s: string) => Array.from(s)[0] ?? '';
 
 /** @throws IfevalArgumentError unless `kwargs[key]` is a number (IFBench's percentages). */
 export function numberArg(kwargs: Kwargs, key: string): number {
@@ -335,7 +305,7 @@ const quoteExplanation: Check = (value) => {
 	return !(stripped !== '' && stripped.endsWith('"'));
 };
 
-const noWhitespace: Check = (value) => !PY_SPACE_RUN.test(value);
+const noWhitespace: Check = (value) => !hasPyWhitespace(value);
 
 const outputTemplate: Check = (value) =>
 	value.includes('My Answer:') &&

@@ -10,16 +10,18 @@
  */
 import type { EnglishNlp } from '../nlp.ts';
 import { IfevalArgumentError, intArg, stringArg, type Kwargs } from './args.ts';
+import { numberArg } from './ifbench.ts';
 import {
 	cpLength,
 	firstCp,
-	numberArg,
 	PUNCTUATION,
+	pyLstrip,
 	pySplit,
 	pyStrip,
 	removePunct,
+	stripChars,
 	STRIP_SET
-} from './ifbench.ts';
+} from '../python.ts';
 import { isLowerPy, isUpperPy } from './text.ts';
 import type { Check } from './types.ts';
 
@@ -29,24 +31,8 @@ export type NlpBuilder = (kwargs: Kwargs, nlp: EnglishNlp) => Check;
 /** Python's `\w+` tokens (nltk's `RegexpTokenizer(r"\w+")`). */
 const WORDS = /[\p{L}\p{N}_]+/gu;
 
-/** Python `s.lstrip(chars)`. */
-function lstripChars(text: string, chars: Set<string>): string {
-	const cps = Array.from(text);
-	let start = 0;
-	while (start < cps.length && chars.has(cps[start])) start++;
-	return cps.slice(start).join('');
-}
-
-/** Python `s.rstrip(chars)`. */
-function rstripChars(text: string, chars: Set<string>): string {
-	const cps = Array.from(text);
-	let end = cps.length;
-	while (end > 0 && chars.has(cps[end - 1])) end--;
-	return cps.slice(0, end).join('');
-}
-
-/** Python `s.lstrip()` (whitespace). */
-const pyLstrip = (text: string) => text.replace(/^[\s\x1c-\x1f\x85]+/u, ''); // eslint-disable-line no-control-regex -- Python's whitespace
+const lstripChars = (text: string, chars: Set<string>) => stripChars(text, chars, true, false);
+const rstripChars = (text: string, chars: Set<string>) => stripChars(text, chars, false, true);
 
 /** Python `str.isalpha()` for one character. */
 const isAlpha = (c: string) => /^\p{L}$/u.test(c);
