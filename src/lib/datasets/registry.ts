@@ -69,7 +69,11 @@ export const DATASETS: Record<DatasetName, DatasetInfo> = {
 		description: 'Prompts with verifiable instructions ("answer in under 100 words", "no commas").',
 		task: 'ifeval',
 		source: 'https://huggingface.co/datasets/google/IFEval (config default, split train)',
-		rows: 541
+		rows: 541,
+		note:
+			"Sentence counts and capital-word counts are NLTK's, as in the reference, with its English " +
+			'data, which a run downloads from raw.githubusercontent.com first; if that fails, they ' +
+			'are approximated.'
 	},
 	ifbench: {
 		title: 'IFBench (test)',

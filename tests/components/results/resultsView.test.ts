@@ -226,4 +226,21 @@ describe('results view', () => {
 		await screen.findByTestId('results-table');
 		expect(screen.queryByTestId('dataset-note')).toBeNull();
 	});
+
+	it('says where the NLTK data that scored the run came from, or why it was missing', async () => {
+		const base = makeManifest({ run_id: 'run-n' });
+		await new DexieRunStore(dbRef.current as ProbeDB).importRun({
+			manifest: { ...base, nlp_data: 'not loaded: raw.githubusercontent.com could not be reached' },
+			records: records.map((r) => ({ ...r, run_id: 'run-n' }))
+		});
+		renderResults('run-n');
+		const note = await screen.findByTestId('nlp-data');
+		expect(note.textContent).toMatch(
+			/NLTK's English data for scoring: not loaded: raw\.githubusercontent\.com could not be reached/
+		);
+		cleanup();
+		renderResults('run-a');
+		await screen.findByTestId('results-table');
+		expect(screen.queryByTestId('nlp-data')).toBeNull();
+	});
 });
