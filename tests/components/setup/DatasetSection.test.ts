@@ -77,14 +77,15 @@ describe('DatasetSection GPQA', () => {
 		expect(screen.queryByTestId('hf-token-problem')).toBeNull();
 	});
 
-	it('IFBench says which instruction types it cannot score (unscored, not wrong); no token asked', async () => {
+	it('IFBench says which types need NLTK data from GitHub, unscored without it; no token asked', async () => {
 		render(DatasetSection, {
 			setup: new SetupState(memoryStorage()),
 			settings: new EngineSettings(memoryStorage())
 		});
 		await choose('ifbench');
 		const note = screen.getByTestId('dataset-note').textContent ?? '';
-		expect(note).toMatch(/checks 40 of IFBench's 58 instruction types/);
+		expect(note).toMatch(/checks all 58 of IFBench's instruction types/);
+		expect(note).toMatch(/downloads from raw\.githubusercontent\.com first/);
 		expect(note).toMatch(/unscored, not counted wrong: .*words:odd_even_syllables/);
 		expect(screen.queryByTestId('hf-token')).toBeNull();
 	});
