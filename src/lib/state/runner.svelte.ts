@@ -463,10 +463,23 @@ export class RunController {
 	}
 }
 
+/** The stage of the warning that NLTK's English data is not loaded: a run-wide note, no item's. */
+const NLP_STAGE = 'scoring';
+
+/**
+ * The heading of an error in the run view: a fatal one stopped the run, a per-item one skipped
+ * that item, and the scoring warning (NLTK's data not loaded) skipped nothing.
+ */
+export function errorHeading(e: RunErrorView): string {
+	if (e.fatal) return 'The run stopped';
+	if (e.stage === NLP_STAGE) return 'Some answers are not scored';
+	return `Skipped ${e.key ?? 'an item'}`;
+}
+
 /** The run goes on without NLTK's data; the items that need it are unscored, and this says why. */
 function nlpWarning(reason: string): RunErrorView {
 	return {
-		stage: 'scoring',
+		stage: NLP_STAGE,
 		name: 'NlpUnavailable',
 		message: `NLTK's English data could not be loaded: ${reason}`,
 		recovery:

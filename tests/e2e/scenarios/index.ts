@@ -9,6 +9,7 @@ import { serverRealRun } from './serverRealRun.ts';
 import { deviceBench } from './deviceBench.ts';
 import { fullRun } from './fullRun.ts';
 import { offline } from './offline.ts';
+import { nlpData } from './nlpData.ts';
 import { offlineHelp } from './offlineHelp.ts';
 import { resume } from './resume.ts';
 import { screenshots } from './screenshots.ts';
@@ -32,6 +33,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	customMlc,
 	serverRealRun,
 	offlineHelp,
+	nlpData,
 	cpuRun,
 	transfer,
 	shareLink,

@@ -4,6 +4,7 @@ import { MemoryStore } from '../../../src/lib/probe/store.ts';
 import type { ProbeConfig, ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { planConditions, recordKey } from '../../../src/lib/probe/plan.ts';
 import {
+	errorHeading,
 	RunActiveError,
 	RunController,
 	type RunSetup,
@@ -329,5 +330,19 @@ describe('RunController with IFBench items that need NLTK data', () => {
 		expect(run.errors[0]).toMatchObject({ stage: 'scoring', fatal: false });
 		expect(run.errors[0].message).toMatch(/raw\.githubusercontent\.com could not be reached/);
 		expect(run.errors[0].recovery).toMatch(/unscored/);
+		// Shown as what it is: nothing was skipped and the run did not stop.
+		expect(errorHeading(run.errors[0])).toBe('Some answers are not scored');
+	});
+});
+
+describe('errorHeading', () => {
+	const e = { stage: 'answer', name: 'E', message: 'm' };
+	it('says what an error did to the run', () => {
+		expect(errorHeading({ ...e, fatal: true })).toBe('The run stopped');
+		expect(errorHeading({ ...e, fatal: false, key: 'q1|0|none|0' })).toBe('Skipped q1|0|none|0');
+		expect(errorHeading({ ...e, fatal: false })).toBe('Skipped an item');
+		expect(errorHeading({ ...e, stage: 'scoring', fatal: false })).toBe(
+			'Some answers are not scored'
+		);
 	});
 });
