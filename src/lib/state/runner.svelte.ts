@@ -483,7 +483,7 @@ function nlpWarning(reason: string): RunErrorView {
 		name: 'NlpUnavailable',
 		message: `NLTK's English data could not be loaded: ${reason}`,
 		recovery:
-			'The run goes on, and IFBench items with sentence, word-tag or syllable instructions are unscored. Check that this device can reach raw.githubusercontent.com before the next run.',
+			"The run goes on: IFBench instructions that need it are unscored, and IFEval's sentence and capital-word counts are approximate. Check that this device can reach raw.githubusercontent.com before the next run.",
 		fatal: false
 	};
 }
