@@ -14,7 +14,7 @@ export interface LoadedNlp {
 }
 
 /** The manifest's account of the data: every file's URL. */
-export function nlpSourceNote(options: Pick<LoadOptions, 'nltkDataBase' | 'syllapyBase'>): string {
+function nlpSourceNote(options: Pick<LoadOptions, 'nltkDataBase' | 'syllapyBase'>): string {
 	return `loaded from ${Object.values(resourceUrls(options)).join(', ')}`;
 }
 

@@ -11,15 +11,15 @@ export interface SharedText {
 	text: string;
 }
 
-export function sharedTexts(gsm8kQuestions = Infinity): SharedText[] {
+export function sharedTexts(): SharedText[] {
 	const out: SharedText[] = [];
 	readJsonl<{ messages: { content: string }[] }>('oasst_conversations/conversations.jsonl').forEach(
 		(conv, i) =>
 			conv.messages.forEach((m, j) => out.push({ id: `oasst:${i}:${j}`, text: m.content }))
 	);
-	readJsonl<{ question: string }>('gsm8k/test.jsonl')
-		.slice(0, gsm8kQuestions)
-		.forEach((q, i) => out.push({ id: `gsm8k:${i}`, text: q.question }));
+	readJsonl<{ question: string }>('gsm8k/test.jsonl').forEach((q, i) =>
+		out.push({ id: `gsm8k:${i}`, text: q.question })
+	);
 	for (const p of readJsonl<{ key: number; prompt: string }>('ifeval/input_data.jsonl')) {
 		out.push({ id: `ifeval:${p.key}`, text: p.prompt });
 	}

@@ -94,7 +94,6 @@ export { stripThinking } from './think.ts';
 export {
 	evaluateIfeval,
 	IfevalArgumentError,
-	needsNlp,
 	NlpUnavailableError,
 	UnknownInstructionError
 } from './ifeval/index.ts';

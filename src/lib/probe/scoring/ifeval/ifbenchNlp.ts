@@ -22,7 +22,7 @@ import {
 	stripChars,
 	STRIP_SET
 } from '../python.ts';
-import { isLowerPy, isUpperPy } from './text.ts';
+import { escapeRegExp, isLowerPy, isUpperPy } from './text.ts';
 import type { Check } from './types.ts';
 
 /** Builds a check from kwargs and the English NLP it runs on. */
@@ -248,7 +248,7 @@ const isPyWordChar = (c: string | undefined) => c !== undefined && /^[\p{L}\p{N}
 export function containsWord(text: string, keyword: string): boolean {
 	const chars = Array.from(text);
 	if (keyword === '') return chars.some(isPyWordChar);
-	const pattern = new RegExp(keyword.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'iuy');
+	const pattern = new RegExp(escapeRegExp(keyword), 'iuy');
 	const boundary = (before: string | undefined, after: string | undefined) =>
 		isPyWordChar(before) !== isPyWordChar(after);
 	let offset = 0; // UTF-16 index of chars[i]

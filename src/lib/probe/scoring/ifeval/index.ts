@@ -3,7 +3,6 @@ export type { IfevalResult, InstructionResult } from './evaluate.ts';
 export {
 	buildCheck,
 	INSTRUCTIONS,
-	needsNlp,
 	NlpUnavailableError,
 	UnknownInstructionError,
 	usesNlp
