@@ -11,6 +11,8 @@ import {
 	type TaskPreset,
 	type TaskPrompt
 } from '../lib/probe/taskPrompt.ts';
+import { USER_HEADER_CUTS, type UserHeaderCut } from '../lib/probe/template.ts';
+import { REASONING_EFFORTS, type ReasoningEffort } from '../lib/probe/markup.ts';
 
 export interface RunOptions {
 	baseUrl: string;
@@ -41,6 +43,10 @@ export interface RunOptions {
 	answerMaxTokens: number | 'auto';
 	/** enable_thinking; undefined: the template's own default. */
 	thinking: boolean | undefined;
+	/** Where the probe's user header stops; undefined: the template family's rule. */
+	userHeader?: UserHeaderCut;
+	/** gpt-oss's reasoning effort; undefined: the template's own default. */
+	reasoningEffort?: ReasoningEffort;
 	truncateFraction: number;
 	appendText: string;
 	/** How the question is put to the model, and an optional system turn (taskPrompt.ts). */
@@ -95,6 +101,11 @@ export const RUN_USAGE = `Usage: user-turn-probe run --base-url URL --model ID -
                           window leaves (vLLM max_model_len, llama-server /props), else 1024
   --thinking, --no-thinking  enable_thinking on or off (default: the template's own default,
                           on for Qwen3, Qwen3.5 and GLM-4.7; the manifest records what was used)
+  --user-header CUT       where the probe's user header stops: template (the whole header the
+                          template writes) or role (right after the role name). Default: role
+                          for gpt-oss ("<|start|>user", as the paper), template for the others
+  --reasoning-effort E    low | medium | high: gpt-oss's "Reasoning:" line (default: the
+                          template's own, medium); refused for templates without one
   --truncate-fraction F   share of the answer kept by truncate, in (0, 1] (default 0.5)
   --append-text TEXT      what append adds to the answer (default "What do you think?")
                           (both this app's defaults, not values taken from the paper)
@@ -171,6 +182,8 @@ export const RUN_OPTIONS = {
 	'answer-max-tokens': { type: 'string' },
 	thinking: { type: 'boolean' },
 	'no-thinking': { type: 'boolean' },
+	'user-header': { type: 'string' },
+	'reasoning-effort': { type: 'string' },
 	'truncate-fraction': { type: 'string' },
 	'append-text': { type: 'string' },
 	'task-prompt': { type: 'string' },
@@ -191,6 +204,18 @@ function parse(argv: string[]) {
 			throw new UsageError((err as Error).message.replace(/\s*\n\s*/g, ' '));
 		throw err;
 	}
+}
+
+/** A flag whose value must be one of `allowed`; undefined when the flag is absent. */
+function choice<T extends string>(
+	name: string,
+	value: string | undefined,
+	allowed: readonly T[]
+): T | undefined {
+	if (value === undefined) return undefined;
+	if (!(allowed as readonly string[]).includes(value))
+		throw new UsageError(`--${name}: ${allowed.join(' or ')}, got "${value}"`);
+	return value as T;
 }
 
 function nonEmpty(name: string, value: string | undefined): string | undefined {
@@ -286,6 +311,8 @@ export function parseRunArgs(
 		maxTokens: int('max-tokens', values['max-tokens'], 256, 1),
 		answerMaxTokens: answerLimit(values['answer-max-tokens']),
 		thinking: values['no-thinking'] ? false : values.thinking ? true : undefined,
+		userHeader: choice('user-header', values['user-header'], USER_HEADER_CUTS),
+		reasoningEffort: choice('reasoning-effort', values['reasoning-effort'], REASONING_EFFORTS),
 		truncateFraction,
 		appendText: nonEmpty('append-text', values['append-text']) ?? 'What do you think?',
 		taskPrompt,

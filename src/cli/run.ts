@@ -21,7 +21,12 @@ import {
 	parseTokenizerConfig,
 	templateFromFile
 } from '../lib/probe/templateSource.ts';
-import { thinkingDefault, type ChatTemplate } from '../lib/probe/template.ts';
+import { thinkingDefault, userHeader, type ChatTemplate } from '../lib/probe/template.ts';
+import {
+	reasoningEffortDefault,
+	userHeaderDefault,
+	userHeaderReason
+} from '../lib/probe/markup.ts';
 import type { DatasetItem, ProbeConfig, RunManifest } from '../lib/probe/types.ts';
 import { hashSeed } from '../lib/probe/random.ts';
 import { answerTokenLimit } from '../lib/setup/runForm.ts';
@@ -143,6 +148,20 @@ export async function loadTemplate(opts: RunOptions, io: RunIO): Promise<ChatTem
 	return fetchChatTemplate({ repos: [spec], fetch: io.fetch ?? fetch, signal: io.signal });
 }
 
+/** Which user header the probe ends on, and why (the set-up view shows the same reason). */
+function headerNote(template: ChatTemplate, config: ProbeConfig): string {
+	const exchange = [
+		{ role: 'user' as const, content: 'Q' },
+		{ role: 'assistant' as const, content: 'A' }
+	];
+	const header = userHeader(template, exchange, { user_header: config.user_header });
+	const why =
+		config.user_header === userHeaderDefault(template)
+			? userHeaderReason(template)
+			: 'set by --user-header or by the run being resumed';
+	return `user header: ${JSON.stringify(header)} (${config.user_header}: ${why})\n`;
+}
+
 /** The answer limit when the server does not tell its context window (the browser's default too). */
 const FALLBACK_ANSWER_TOKENS = 1024;
 
@@ -175,6 +194,20 @@ async function autoAnswerLimit(
 		limit,
 		note: `answer limit: ${limit} tokens (context window ${told.tokens} from ${told.source}, less the user turn and the prompt's room)`
 	};
+}
+
+/**
+ * --reasoning-effort, or the template's own default (gpt-oss: medium) so the manifest says what was
+ * used; undefined for templates without one.
+ * @throws UsageError when the flag names an effort for a template that has none.
+ */
+function reasoningEffort(opts: RunOptions, template: ChatTemplate): ProbeConfig['reasoning_effort'] {
+	const own = reasoningEffortDefault(template);
+	if (own === null && opts.reasoningEffort !== undefined)
+		throw new UsageError(
+			'--reasoning-effort: this chat template has no reasoning effort (gpt-oss templates do)'
+		);
+	return own === null ? undefined : (opts.reasoningEffort ?? own);
 }
 
 export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
@@ -211,6 +244,12 @@ export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 		answer_max_tokens:
 			opts.answerMaxTokens === 'auto' ? FALLBACK_ANSWER_TOKENS : opts.answerMaxTokens,
 		thinking: opts.thinking ?? thinkingDefault(template) ?? false,
+		// A run made before the setting existed keeps the whole header it was made with.
+		user_header:
+			opts.userHeader ??
+			stored?.config.user_header ??
+			(stored ? 'template' : userHeaderDefault(template)),
+		reasoning_effort: reasoningEffort(opts, template),
 		truncate_fraction: opts.truncateFraction,
 		append_text: opts.appendText,
 		date_string: '26 Jul 2024',
@@ -255,6 +294,7 @@ export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 	});
 	checkStoredRun(stored, hasRecords, config.run_id, identity, opts.out, io.stderr);
 	if (auto) io.stderr.write(`${auto.note}\n`);
+	io.stderr.write(headerNote(template, config));
 	const nlp = itemsUseNlp(config.items) ? await loadNlp(io, opts) : undefined;
 	const store = await JsonlStore.open(opts.out);
 	const progress = new ProgressLine(io.stderr, io.now);

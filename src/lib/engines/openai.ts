@@ -30,6 +30,7 @@ import {
 import { fallbackFor, type JsonForm, messagesFor, responseFormat } from './openai/jsonMode.ts';
 import { Limiter } from './openai/limit.ts';
 import { classifyEngineError } from './openai/retry.ts';
+import { SpecialTokenFields } from './openai/specialTokens.ts';
 import {
 	DEFAULT_RETRIES,
 	type RetryNotice,
@@ -82,6 +83,8 @@ export class OpenAIEngine implements Engine {
 	#limit: Limiter;
 	/** The strongest JSON mode this server accepted; only ever weakens. */
 	#jsonForm: JsonForm = 'json_schema';
+	/** Whether completions still ask the server to keep special tokens in the text. */
+	#specialTokens = new SpecialTokenFields();
 
 	/** @throws EngineError('network') when baseUrl is not an http(s) URL. */
 	constructor(opts: OpenAIEngineOptions) {
@@ -198,30 +201,38 @@ export class OpenAIEngine implements Engine {
 	 */
 	complete(req: CompletionRequest): Promise<CompletionResult> {
 		return this.#limit.run(req.signal, async () => {
-			const body: Record<string, unknown> = {
-				model: req.model,
-				prompt: req.prompt,
-				temperature: req.temperature,
-				top_p: req.top_p,
-				seed: req.seed,
-				max_tokens: req.max_tokens,
-				stream: true,
-				stream_options: { include_usage: true }
-			};
-			if (req.stop.length > 0) body.stop = req.stop;
-			return this.#retrying(req.signal, this.#maxRetries, req.onRetry, async () => {
-				const { res, deadline, sentAt } = await this.#open(
-					'POST',
-					'/completions',
-					body,
-					req.signal
-				);
+			for (;;) {
+				const fields = this.#specialTokens.fields;
 				try {
-					return await readStream(res, deadline, this.baseUrl, sentAt, req.onToken);
-				} finally {
-					deadline.dispose();
+					return await this.#completeOnce(req, fields);
+				} catch (err) {
+					// A server that rejects the special-token fields gets the request again without.
+					if (!this.#specialTokens.refused(err, fields)) throw err;
 				}
-			});
+			}
+		});
+	}
+
+	#completeOnce(req: CompletionRequest, fields: object): Promise<CompletionResult> {
+		const body: Record<string, unknown> = {
+			model: req.model,
+			prompt: req.prompt,
+			temperature: req.temperature,
+			top_p: req.top_p,
+			seed: req.seed,
+			max_tokens: req.max_tokens,
+			stream: true,
+			stream_options: { include_usage: true },
+			...fields
+		};
+		if (req.stop.length > 0) body.stop = req.stop;
+		return this.#retrying(req.signal, this.#maxRetries, req.onRetry, async () => {
+			const { res, deadline, sentAt } = await this.#open('POST', '/completions', body, req.signal);
+			try {
+				return await readStream(res, deadline, this.baseUrl, sentAt, req.onToken);
+			} finally {
+				deadline.dispose();
+			}
 		});
 	}
 

@@ -4,6 +4,8 @@
  */
 import { LABELS, PERTURBATIONS } from './types.ts';
 import { TASK_PRESETS } from './taskPrompt.ts';
+import { USER_HEADER_CUTS } from './template.ts';
+import { REASONING_EFFORTS } from './markup.ts';
 import type { FinishReason, JudgeMode, RunManifest, TaskKind } from './types.ts';
 
 // ---- Field rules. The order of each shape is also the key order written to files. ----
@@ -139,6 +141,8 @@ const CONFIG: Shape = {
 	max_tokens: COUNT,
 	answer_max_tokens: COUNT,
 	thinking: BOOLEAN,
+	user_header: optional(oneOf(USER_HEADER_CUTS)),
+	reasoning_effort: optional(oneOf(REASONING_EFFORTS)),
 	truncate_fraction: NUMBER,
 	append_text: STRING,
 	date_string: STRING,

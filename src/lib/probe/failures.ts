@@ -3,6 +3,7 @@
  * the same config can resume), and how it is described in an `error` event.
  */
 import { EngineError } from './engine.ts';
+import { StrippedMarkupError } from './markup.ts';
 import type { ProbeEventOf, Stage } from './events.ts';
 import { isStorageFull, STORAGE_FULL_MESSAGE, STORAGE_FULL_RECOVERY } from './storageFull.ts';
 
@@ -42,7 +43,7 @@ export function describeFailure(err: unknown): {
 			recovery: STORAGE_FULL_RECOVERY
 		};
 	}
-	if (err instanceof EngineError)
+	if (err instanceof EngineError || err instanceof StrippedMarkupError)
 		return { name: err.name, message: err.message, recovery: err.recovery || undefined };
 	if (err instanceof Error) return { name: err.name, message: err.message };
 	return { name: 'Error', message: String(err) };

@@ -23,6 +23,7 @@ import {
 } from './records.ts';
 import { RunTally } from './progress.ts';
 import { classifyRules } from './rules.ts';
+import { checkMarkupKept, userTurnText } from './markup.ts';
 import {
 	assistantPrompt,
 	answerStopSequences,
@@ -89,7 +90,11 @@ class ProbeRun {
 		this.#events = events;
 		this.#now = ctx.now ?? (() => performance.now());
 		this.#stamp = ctx.timestamp ?? (() => new Date().toISOString());
-		this.#render = { enable_thinking: c.thinking, date_string: c.date_string };
+		this.#render = {
+			enable_thinking: c.thinking,
+			reasoning_effort: c.reasoning_effort,
+			date_string: c.date_string
+		};
 		this.#stop = stopSequences(ctx.template);
 		this.#answerStop = answerStopSequences(ctx.template);
 		this.#calls = new EngineCalls(ctx, c, { events, signal, fatal: this.#fatal });
@@ -199,7 +204,8 @@ class ProbeRun {
 		const probeFor = (p: Perturbation): ProbeInput => {
 			let input = probes.get(p);
 			if (input === undefined) {
-				input = probeInput(this.#c, this.#ctx.template, this.#render, item, answer, p);
+				const opts = { ...this.#render, user_header: this.#c.user_header };
+				input = probeInput(this.#c, this.#ctx.template, opts, item, answer, p);
 				probes.set(p, input);
 			}
 			return input;
@@ -236,6 +242,8 @@ class ProbeRun {
 			max_tokens: c.answer_max_tokens,
 			stop: this.#answerStop
 		});
+		// Before anything is stored: a reply without its markup would be scored as it stands.
+		checkMarkupKept(this.#ctx.template, res.text, 'answer');
 		const answer = answerRecord({
 			run_id: c.run_id,
 			item,
@@ -260,13 +268,18 @@ class ProbeRun {
 		const key = recordKey(item.id, cond);
 		const seed = hashSeed(c.seed, item.id, cond.temperature, cond.perturbation, cond.sample);
 		this.#emit({ type: 'stage', stage: 'user_turn', item_id: item.id, key });
-		const res = await this.#generate('user_turn', item.id, key, {
+		const generated = await this.#generate('user_turn', item.id, key, {
 			prompt: input.prompt,
 			temperature: cond.temperature,
 			seed,
 			max_tokens: c.max_tokens,
 			stop: this.#stop
 		});
+		checkMarkupKept(this.#ctx.template, generated.text, 'user_turn');
+		const res = {
+			...generated,
+			text: userTurnText(this.#ctx.template, c.user_header, generated.text)
+		};
 		const rule = classifyRules({
 			question: item.prompt,
 			answer: input.perturbed,

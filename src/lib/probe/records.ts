@@ -10,7 +10,7 @@ import { recordKey, samplesAt, type Condition } from './plan.ts';
 import type { RuleDecision } from './rules.ts';
 import { scoreAnswer, type NlpSupport } from './scoring/index.ts';
 import { taskConversation } from './taskPrompt.ts';
-import { opensReasoning, probePrompt, type ChatTemplate, type RenderOptions } from './template.ts';
+import { opensReasoning, probePrompt, type ChatTemplate, type ProbeOptions } from './template.ts';
 import { splitThinking } from './thinking.ts';
 import type {
 	AnswerRecord,
@@ -64,7 +64,7 @@ export interface ProbeInput {
 export function probeInput(
 	config: PerturbParams & Pick<ProbeConfig, 'task_prompt'>,
 	template: ChatTemplate,
-	render: RenderOptions,
+	render: ProbeOptions,
 	item: DatasetItem,
 	answer: AnswerRecord,
 	perturbation: Perturbation
