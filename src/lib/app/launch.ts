@@ -326,6 +326,8 @@ export async function startFromSetup(r: NewRunRequest): Promise<string> {
 		generator: { id: generator, template_repo: check.template.repo },
 		judge: { id: judge },
 		thinking_default: check.thinking,
+		user_header_default: check.markup.headerDefault,
+		reasoning_effort_default: check.markup.effortDefault,
 		context_window: contextWindow
 	});
 	r.step('storing');

@@ -16,6 +16,7 @@ import {
 	headerAfterRole,
 	renderChat,
 	TemplateError,
+	userHeader,
 	type ChatTemplate,
 	type UserHeaderCut
 } from './template.ts';
@@ -185,4 +186,37 @@ export function checkMarkupKept(
 			'field (docs/servers.md, "Special tokens"). Through a proxy or hosted API that drops ' +
 			'them, this model cannot be probed.'
 	);
+}
+
+/** What the set-up view shows and offers for a template's header cut and reasoning effort. */
+export interface TemplateMarkup {
+	/** The family's rule (userHeaderDefault) and why (userHeaderReason). */
+	headerDefault: UserHeaderCut;
+	headerReason: string;
+	/** The header each cut ends the probe prompt with; null where the header names no role. */
+	headers: Record<UserHeaderCut, string | null>;
+	/** The template's reasoning effort default; null when it has none. */
+	effortDefault: ReasoningEffort | null;
+}
+
+/**
+ * @param sample an exchange the template renders (gemma needs alternating roles).
+ * @throws TemplateError when the template cannot render it.
+ */
+export function templateMarkup(
+	t: ChatTemplate,
+	sample: { role: 'user' | 'assistant'; content: string }[]
+): TemplateMarkup {
+	let role: string | null;
+	try {
+		role = userHeader(t, sample, { user_header: 'role' });
+	} catch {
+		role = null;
+	}
+	return {
+		headerDefault: userHeaderDefault(t),
+		headerReason: userHeaderReason(t),
+		headers: { template: userHeader(t, sample), role },
+		effortDefault: reasoningEffortDefault(t)
+	};
 }

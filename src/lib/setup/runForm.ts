@@ -3,7 +3,8 @@
  * ProbeConfig a valid form makes. Pure, so the rules are tested without a DOM.
  */
 import { planConditions } from '../probe/plan.ts';
-import { DEFAULT_DATE_STRING } from '../probe/template.ts';
+import { DEFAULT_DATE_STRING, type UserHeaderCut } from '../probe/template.ts';
+import type { ReasoningEffort } from '../probe/markup.ts';
 import { PERTURBATIONS } from '../probe/types.ts';
 import {
 	QUESTION_SLOT,
@@ -31,6 +32,10 @@ export interface RunFormValues {
 	samples: number;
 	/** enable_thinking as chosen; null: the template's own default. */
 	thinking: boolean | null;
+	/** Where the probe's user header stops; null (or absent in an older saved form): the family's rule. */
+	user_header?: UserHeaderCut | null;
+	/** gpt-oss's reasoning effort; null (or absent): the template's own default. */
+	reasoning_effort?: ReasoningEffort | null;
 	judge_mode: JudgeMode;
 	max_tokens: number;
 	/** Used as typed unless answer_tokens_auto and the model's context window is known. */
@@ -57,6 +62,8 @@ export const DEFAULT_FORM: RunFormValues = {
 	append_text: 'What do you think?',
 	samples: 1,
 	thinking: null,
+	user_header: null,
+	reasoning_effort: null,
 	judge_mode: 'hybrid',
 	max_tokens: 256,
 	answer_max_tokens: 1024,
@@ -187,6 +194,10 @@ export function buildConfig(
 		judge: ModelRef;
 		/** The template's enable_thinking default; null where the template ignores the flag. */
 		thinking_default: boolean | null;
+		/** The template family's header cut (markup.ts userHeaderDefault); absent: 'template'. */
+		user_header_default?: UserHeaderCut;
+		/** The template's reasoning effort default; absent or null where it has none. */
+		reasoning_effort_default?: ReasoningEffort | null;
 		/** The generator's context window in tokens, when known (web-llm's catalog has it). */
 		context_window?: number;
 	}
@@ -210,6 +221,10 @@ export function buildConfig(
 		max_tokens: v.max_tokens,
 		answer_max_tokens: answerTokenLimit(v, run.context_window),
 		thinking: run.thinking_default !== null && (v.thinking ?? run.thinking_default),
+		user_header: v.user_header ?? run.user_header_default ?? 'template',
+		...(run.reasoning_effort_default
+			? { reasoning_effort: v.reasoning_effort ?? run.reasoning_effort_default }
+			: {}),
 		truncate_fraction: v.truncate_fraction,
 		append_text: v.append_text,
 		date_string: DEFAULT_DATE_STRING,

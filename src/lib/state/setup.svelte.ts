@@ -7,6 +7,7 @@ import { DatasetError, DatasetImportError } from '../datasets/errors.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import { thinkingDefault, userHeader } from '../probe/template.ts';
 import type { DatasetItem } from '../probe/types.ts';
+import { templateMarkup, type TemplateMarkup } from '../probe/markup.ts';
 import {
 	DEFAULT_FORM,
 	conditionCount,
@@ -30,6 +31,8 @@ export interface TemplateCheck {
 	header: string;
 	/** The template's enable_thinking default; null where it ignores the flag. */
 	thinking: boolean | null;
+	/** Its header cuts and reasoning effort, for the conditions' controls. */
+	markup: TemplateMarkup;
 }
 
 export type StartStep = 'idle' | 'server' | 'template' | 'dataset' | 'storing' | 'failed';
@@ -155,7 +158,8 @@ export class SetupState {
 				spec: key,
 				template,
 				header: userHeader(template, SAMPLE_EXCHANGE),
-				thinking: thinkingDefault(template)
+				thinking: thinkingDefault(template),
+				markup: templateMarkup(template, SAMPLE_EXCHANGE)
 			};
 			this.#template = check;
 			return check;

@@ -9,6 +9,7 @@ import {
 	checkMarkupKept,
 	reasoningEffortDefault,
 	StrippedMarkupError,
+	templateMarkup,
 	userHeaderDefault,
 	userTurnText
 } from '../../../src/lib/probe/markup.ts';
@@ -50,6 +51,23 @@ describe('where the user header stops', () => {
 		const leak = '<|channel|>analysis<|message|>We need to check.';
 		expect(userTurnText(GPT_OSS, 'role', leak)).toBe(leak);
 		expect(userTurnText(GPT_OSS, 'template', '<|message|>Why?')).toBe('<|message|>Why?');
+	});
+});
+
+describe('templateMarkup, what the set-up view offers', () => {
+	it('gives gpt-oss both headers, the role cut by default with its reason, and an effort', () => {
+		const m = templateMarkup(GPT_OSS, EXCHANGE);
+		expect(m).toMatchObject({
+			headerDefault: 'role',
+			headers: { template: '<|start|>user<|message|>', role: '<|start|>user' },
+			effortDefault: 'medium'
+		});
+		expect(m.headerReason).toMatch(/^gpt-oss \(harmony\): the paper stops the header/);
+		expect(templateMarkup(QWEN35, EXCHANGE)).toMatchObject({
+			headerDefault: 'template',
+			headers: { template: '<|im_start|>user\n', role: '<|im_start|>user' },
+			effortDefault: null
+		});
 	});
 });
 
