@@ -30,7 +30,7 @@ import {
 import { fallbackFor, type JsonForm, messagesFor, responseFormat } from './openai/jsonMode.ts';
 import { Limiter } from './openai/limit.ts';
 import { classifyEngineError } from './openai/retry.ts';
-import { SpecialTokenFields } from './openai/specialTokens.ts';
+import { SpecialTokenFields, StopTokenIds } from './openai/specialTokens.ts';
 import {
 	DEFAULT_RETRIES,
 	type RetryNotice,
@@ -85,6 +85,8 @@ export class OpenAIEngine implements Engine {
 	#jsonForm: JsonForm = 'json_schema';
 	/** Whether completions still ask the server to keep special tokens in the text. */
 	#specialTokens = new SpecialTokenFields();
+	/** On vLLM, the stops that are single tokens, as ids. */
+	#stopIds: StopTokenIds;
 
 	/** @throws EngineError('network') when baseUrl is not an http(s) URL. */
 	constructor(opts: OpenAIEngineOptions) {
@@ -96,6 +98,9 @@ export class OpenAIEngine implements Engine {
 		this.#maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
 		this.#sleep = opts.sleep ?? defaultSleep;
 		this.#limit = new Limiter(opts.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
+		this.#stopIds = new StopTokenIds(this.baseUrl, (url, signal, body) =>
+			this.#quietJson(url, signal, body)
+		);
 	}
 
 	/** How the judge currently asks for JSON (for the run manifest and diagnostics). */
@@ -140,6 +145,7 @@ export class OpenAIEngine implements Engine {
 		const data =
 			typeof reply === 'object' && reply !== null ? (reply as { data?: unknown }).data : undefined;
 		if (!Array.isArray(data)) throw notOpenAIError(this.baseUrl, JSON.stringify(reply));
+		this.#stopIds.noteModels(reply);
 		const out = new Map<string, ModelFingerprint>();
 		for (const entry of data) {
 			const fp = fingerprintOfServerModel(entry);
@@ -202,7 +208,11 @@ export class OpenAIEngine implements Engine {
 	complete(req: CompletionRequest): Promise<CompletionResult> {
 		return this.#limit.run(req.signal, async () => {
 			for (;;) {
-				const fields = this.#specialTokens.fields;
+				const ids = this.#specialTokens.sent ? await this.#stopIds.of(req) : [];
+				const fields = {
+					...this.#specialTokens.fields,
+					...(ids.length > 0 ? { stop_token_ids: ids } : {})
+				};
 				try {
 					return await this.#completeOnce(req, fields);
 				} catch (err) {
@@ -337,16 +347,18 @@ export class OpenAIEngine implements Engine {
 		}
 	}
 
-	/** GET a JSON document; undefined on any failure but the caller's abort. */
-	async #quietJson(url: string, signal: AbortSignal | undefined): Promise<unknown> {
+	/** GET (or POST `body` to) a JSON document; undefined on any failure but the caller's abort. */
+	async #quietJson(url: string, signal: AbortSignal | undefined, body?: unknown): Promise<unknown> {
 		const headers: Record<string, string> = {};
 		if (this.#apiKey) headers.Authorization = `Bearer ${this.#apiKey}`;
+		if (body !== undefined) headers['Content-Type'] = 'application/json';
 		const deadline = new Deadline(signal, this.#timeoutMs);
 		try {
 			const res = await deadline.race(
 				this.#fetch(url, {
-					method: 'GET',
+					method: body === undefined ? 'GET' : 'POST',
 					headers,
+					body: body === undefined ? undefined : JSON.stringify(body),
 					...fetchHints(this.baseUrl),
 					signal: deadline.signal
 				})

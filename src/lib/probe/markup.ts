@@ -20,6 +20,7 @@ import {
 	type ChatTemplate,
 	type UserHeaderCut
 } from './template.ts';
+import type { ChatMessage } from './types.ts';
 
 const CHANNEL = '<|channel|>';
 /** Special tokens as chat templates spell them: "<|end|>", "<|assistant|>", "<|im_start|>". */
@@ -203,10 +204,7 @@ export interface TemplateMarkup {
  * @param sample an exchange the template renders (gemma needs alternating roles).
  * @throws TemplateError when the template cannot render it.
  */
-export function templateMarkup(
-	t: ChatTemplate,
-	sample: { role: 'user' | 'assistant'; content: string }[]
-): TemplateMarkup {
+export function templateMarkup(t: ChatTemplate, sample: ChatMessage[]): TemplateMarkup {
 	let role: string | null;
 	try {
 		role = userHeader(t, sample, { user_header: 'role' });

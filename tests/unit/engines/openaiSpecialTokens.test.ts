@@ -10,6 +10,7 @@ import { HttpError } from '../../../src/lib/engines/openai/retry.ts';
 import type { CompletionRequest } from '../../../src/lib/probe/engine.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import type { ScriptFn } from '../../helpers/script.ts';
+import { specialTokenId } from '../../helpers/vllmDecode.ts';
 
 const HARMONY = ['<|start|>', '<|end|>', '<|message|>', '<|channel|>', '<|return|>'];
 const REPLY =
@@ -64,6 +65,36 @@ describe('special tokens on vLLM-like servers', () => {
 		const res = await engine.complete(request(['<|end|>']));
 		expect(res.text).toBe('<|channel|>analysis<|message|>We need 2+3.');
 		expect(res.finish_reason).toBe('stop');
+	});
+});
+
+describe('stop token ids', () => {
+	it('sends vLLM the ids of single-token stops, from its /tokenize, once it has listed its models', async () => {
+		const model = { special: HARMONY, eos: ['<|return|>'] };
+		mock = await startMockOpenAI({ models: ['gen'], script, vllm: { server: 'vllm', ...model } });
+		const engine = new OpenAIEngine({ baseUrl: mock.url });
+		await engine.load(['gen']);
+		const res = await engine.complete(request(['<|end|>', 'User said:']));
+		expect(res.text).toBe('<|channel|>analysis<|message|>We need 2+3.');
+		await engine.complete(request(['<|end|>', 'User said:']));
+		const [first, second] = completionBodies();
+		expect(first.stop_token_ids).toEqual([specialTokenId(model, '<|end|>')]);
+		expect(second.stop_token_ids).toEqual(first.stop_token_ids);
+		// Asked once per stop list: one /tokenize per stop string.
+		expect(mock.requests.filter((r) => r.path === '/tokenize')).toHaveLength(2);
+	});
+
+	it('sends no ids to SGLang or llama-server, and asks them nothing extra', async () => {
+		mock = await startMockOpenAI({
+			models: ['gen'],
+			script,
+			vllm: { server: 'sglang', special: HARMONY, eos: ['<|return|>'] }
+		});
+		const engine = new OpenAIEngine({ baseUrl: mock.url });
+		await engine.load(['gen']);
+		await engine.complete(request(['<|end|>']));
+		expect(completionBodies()[0]).not.toHaveProperty('stop_token_ids');
+		expect(mock.requests.map((r) => r.path)).toEqual(['/v1/models', '/v1/completions']);
 	});
 });
 
