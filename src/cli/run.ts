@@ -201,7 +201,10 @@ async function autoAnswerLimit(
  * used; undefined for templates without one.
  * @throws UsageError when the flag names an effort for a template that has none.
  */
-function reasoningEffort(opts: RunOptions, template: ChatTemplate): ProbeConfig['reasoning_effort'] {
+function reasoningEffort(
+	opts: RunOptions,
+	template: ChatTemplate
+): ProbeConfig['reasoning_effort'] {
 	const own = reasoningEffortDefault(template);
 	if (own === null && opts.reasoningEffort !== undefined)
 		throw new UsageError(

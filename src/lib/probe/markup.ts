@@ -93,6 +93,22 @@ export function userTurnText(
 	return rest.trim() !== '' && text.startsWith(rest) ? text.slice(rest.length) : text;
 }
 
+/**
+ * A generated answer or user turn as the probe keeps it: checked for dropped markup; a user turn
+ * also without the header rest a model wrote after a header cut at the role.
+ * @throws StrippedMarkupError as checkMarkupKept.
+ */
+export function keptGeneration<R extends { text: string }>(
+	t: ChatTemplate,
+	cut: UserHeaderCut | undefined,
+	stage: 'answer' | 'user_turn' | 'judge',
+	res: R
+): R {
+	if (stage === 'judge') return res;
+	checkMarkupKept(t, res.text, stage);
+	return stage === 'answer' ? res : { ...res, text: userTurnText(t, cut, res.text) };
+}
+
 export const REASONING_EFFORTS = ['low', 'medium', 'high'] as const;
 export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 

@@ -23,12 +23,12 @@ import {
 } from './records.ts';
 import { RunTally } from './progress.ts';
 import { classifyRules } from './rules.ts';
-import { checkMarkupKept, userTurnText } from './markup.ts';
+import { keptGeneration } from './markup.ts';
 import {
 	assistantPrompt,
 	answerStopSequences,
 	stopSequences,
-	type RenderOptions
+	type ProbeOptions
 } from './template.ts';
 import { taskConversation } from './taskPrompt.ts';
 import type {
@@ -70,7 +70,7 @@ class ProbeRun {
 	readonly #events: Channel<ProbeEvent>;
 	readonly #now: () => number;
 	readonly #stamp: () => string;
-	readonly #render: RenderOptions;
+	readonly #render: ProbeOptions;
 	/** Stops for a generated user turn, and for an answer (gpt-oss answers run past "<|end|>"). */
 	readonly #stop: string[];
 	readonly #answerStop: string[];
@@ -90,11 +90,8 @@ class ProbeRun {
 		this.#events = events;
 		this.#now = ctx.now ?? (() => performance.now());
 		this.#stamp = ctx.timestamp ?? (() => new Date().toISOString());
-		this.#render = {
-			enable_thinking: c.thinking,
-			reasoning_effort: c.reasoning_effort,
-			date_string: c.date_string
-		};
+		const { thinking: enable_thinking, reasoning_effort, date_string, user_header } = c;
+		this.#render = { enable_thinking, reasoning_effort, date_string, user_header };
 		this.#stop = stopSequences(ctx.template);
 		this.#answerStop = answerStopSequences(ctx.template);
 		this.#calls = new EngineCalls(ctx, c, { events, signal, fatal: this.#fatal });
@@ -204,8 +201,7 @@ class ProbeRun {
 		const probeFor = (p: Perturbation): ProbeInput => {
 			let input = probes.get(p);
 			if (input === undefined) {
-				const opts = { ...this.#render, user_header: this.#c.user_header };
-				input = probeInput(this.#c, this.#ctx.template, opts, item, answer, p);
+				input = probeInput(this.#c, this.#ctx.template, this.#render, item, answer, p);
 				probes.set(p, input);
 			}
 			return input;
@@ -242,8 +238,6 @@ class ProbeRun {
 			max_tokens: c.answer_max_tokens,
 			stop: this.#answerStop
 		});
-		// Before anything is stored: a reply without its markup would be scored as it stands.
-		checkMarkupKept(this.#ctx.template, res.text, 'answer');
 		const answer = answerRecord({
 			run_id: c.run_id,
 			item,
@@ -268,18 +262,13 @@ class ProbeRun {
 		const key = recordKey(item.id, cond);
 		const seed = hashSeed(c.seed, item.id, cond.temperature, cond.perturbation, cond.sample);
 		this.#emit({ type: 'stage', stage: 'user_turn', item_id: item.id, key });
-		const generated = await this.#generate('user_turn', item.id, key, {
+		const res = await this.#generate('user_turn', item.id, key, {
 			prompt: input.prompt,
 			temperature: cond.temperature,
 			seed,
 			max_tokens: c.max_tokens,
 			stop: this.#stop
 		});
-		checkMarkupKept(this.#ctx.template, generated.text, 'user_turn');
-		const res = {
-			...generated,
-			text: userTurnText(this.#ctx.template, c.user_header, generated.text)
-		};
 		const rule = classifyRules({
 			question: item.prompt,
 			answer: input.perturbed,
@@ -358,7 +347,7 @@ class ProbeRun {
 	async #generate(stage: Stage, itemId: string, key: string | undefined, req: GenerateRequest) {
 		const res = await this.#calls.complete(stage, itemId, key, req);
 		this.#tally.addTokens(res.usage.completion_tokens);
-		return res;
+		return keptGeneration(this.#ctx.template, this.#c.user_header, stage, res);
 	}
 
 	/** `unit`: this store finishes a unit of work (false for the pending copy stored before judging). */
