@@ -13,6 +13,7 @@ import type { ScriptFn } from '../../helpers/script.ts';
 import { specialTokenId } from '../../helpers/vllmDecode.ts';
 
 const HARMONY = ['<|start|>', '<|end|>', '<|message|>', '<|channel|>', '<|return|>'];
+const EOS = ['<|return|>'];
 const REPLY =
 	'<|channel|>analysis<|message|>We need 2+3.<|end|><|start|>assistant<|channel|>final<|message|>5<|return|>';
 const script: ScriptFn = (req) => (req.kind === 'chat' ? '{}' : REPLY);
@@ -39,13 +40,14 @@ function completionBodies(): Record<string, unknown>[] {
 		.map((r) => r.body as Record<string, unknown>);
 }
 
+/** A vLLM- or SGLang-like server serving a harmony model as `gen`. */
+async function harmonyServer(server: 'vllm' | 'sglang'): Promise<MockOpenAI> {
+	return startMockOpenAI({ models: ['gen'], script, vllm: { server, special: HARMONY, eos: EOS } });
+}
+
 describe('special tokens on vLLM-like servers', () => {
 	it('gets the markup back from a vLLM-like server, which drops it unless asked', async () => {
-		mock = await startMockOpenAI({
-			models: ['gen'],
-			script,
-			vllm: { server: 'vllm', special: HARMONY, eos: ['<|return|>'] }
-		});
+		mock = await harmonyServer('vllm');
 		const engine = new OpenAIEngine({ baseUrl: mock.url });
 		const res = await engine.complete(request());
 		expect(res.text).toBe(REPLY.replace('<|return|>', ''));
@@ -56,11 +58,7 @@ describe('special tokens on vLLM-like servers', () => {
 	});
 
 	it('stops on a special-token stop string, matched on the returned text', async () => {
-		mock = await startMockOpenAI({
-			models: ['gen'],
-			script,
-			vllm: { server: 'sglang', special: HARMONY, eos: ['<|return|>'] }
-		});
+		mock = await harmonyServer('sglang');
 		const engine = new OpenAIEngine({ baseUrl: mock.url });
 		const res = await engine.complete(request(['<|end|>']));
 		expect(res.text).toBe('<|channel|>analysis<|message|>We need 2+3.');
@@ -70,26 +68,23 @@ describe('special tokens on vLLM-like servers', () => {
 
 describe('stop token ids', () => {
 	it('sends vLLM the ids of single-token stops, from its /tokenize, once it has listed its models', async () => {
-		const model = { special: HARMONY, eos: ['<|return|>'] };
-		mock = await startMockOpenAI({ models: ['gen'], script, vllm: { server: 'vllm', ...model } });
+		mock = await harmonyServer('vllm');
 		const engine = new OpenAIEngine({ baseUrl: mock.url });
 		await engine.load(['gen']);
 		const res = await engine.complete(request(['<|end|>', 'User said:']));
 		expect(res.text).toBe('<|channel|>analysis<|message|>We need 2+3.');
 		await engine.complete(request(['<|end|>', 'User said:']));
 		const [first, second] = completionBodies();
-		expect(first.stop_token_ids).toEqual([specialTokenId(model, '<|end|>')]);
+		expect(first.stop_token_ids).toEqual([
+			specialTokenId({ special: HARMONY, eos: EOS }, '<|end|>')
+		]);
 		expect(second.stop_token_ids).toEqual(first.stop_token_ids);
 		// Asked once per stop list: one /tokenize per stop string.
 		expect(mock.requests.filter((r) => r.path === '/tokenize')).toHaveLength(2);
 	});
 
 	it('sends no ids to SGLang or llama-server, and asks them nothing extra', async () => {
-		mock = await startMockOpenAI({
-			models: ['gen'],
-			script,
-			vllm: { server: 'sglang', special: HARMONY, eos: ['<|return|>'] }
-		});
+		mock = await harmonyServer('sglang');
 		const engine = new OpenAIEngine({ baseUrl: mock.url });
 		await engine.load(['gen']);
 		await engine.complete(request(['<|end|>']));
