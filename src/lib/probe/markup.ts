@@ -75,7 +75,7 @@ export function userHeaderReason(t: ChatTemplate): string {
 		? 'gpt-oss (harmony): the paper stops the header at "<|start|>user", so the model chooses ' +
 				'the channel itself; its gpt-oss user turns open "<|channel|>analysis<|message|>…", ' +
 				'which a model can only write there.'
-		: 'the whole user header the template writes, as the paper does for every family but gpt-oss.';
+		: 'the whole user header the template writes (for Qwen the paper\'s "<|im_start|>user\\n").';
 }
 
 /**
