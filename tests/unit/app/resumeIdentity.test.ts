@@ -10,7 +10,7 @@ import { createAndStart, ResumeError, resumeRun } from '../../../src/lib/app/lau
 import { createAppServices } from '../../../src/lib/app/services.ts';
 import type { RunController, RunSetup } from '../../../src/lib/state/runner.svelte.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
-import { probeConfig } from '../../helpers/factories.ts';
+import { runValues } from '../../helpers/factories.ts';
 import { fixtureTemplate } from '../../helpers/fixtures.ts';
 
 interface StartArgs {
@@ -38,13 +38,13 @@ describe('browser resume and the run identity', () => {
 	// One tab's services over fake-indexeddb: the run is stored and resumed in the same browser.
 	const services = createAppServices();
 	const choice = () => ({ engine: 'openai' as const, base_url: mock.url });
-	const config = (run_id: string) =>
-		probeConfig({ run_id, generator: { id: 'gen' }, judge: { id: 'gen' }, judge_mode: 'llm' });
+	const values = (run_id: string) =>
+		runValues({ run_id, generator: { id: 'gen' }, judge: { id: 'gen' }, judge_mode: 'llm' });
 
 	it("stores the identity with the server's fingerprint, and resumes while it holds", async () => {
 		const { runner, start } = fakeRunner();
 		await createAndStart(services, runner, {
-			config: config('id-1'),
+			values: values('id-1'),
 			template: template(),
 			choice: choice()
 		});
@@ -64,7 +64,7 @@ describe('browser resume and the run identity', () => {
 	it('refuses to resume when other weights are served under the same id', async () => {
 		const { runner } = fakeRunner();
 		await createAndStart(services, runner, {
-			config: config('id-2'),
+			values: values('id-2'),
 			template: template(),
 			choice: choice()
 		});
