@@ -13,6 +13,7 @@ import type { RunController, RunSetup } from '../state/runner.svelte.ts';
 import { RunActiveError } from '../state/runner.svelte.ts';
 import type { EngineSettings } from '../state/settings.svelte.ts';
 import type { SetupState, StartStep } from '../state/setup.svelte.ts';
+import { generatorContextWindow } from './contextWindow.ts';
 import { startWithLock } from './runLocks.ts';
 import { browserAnswersOpaque, checkServer, type ServerCheckDeps } from './serverCheck.ts';
 import { formRunValues, newRunId } from '../setup/runForm.ts';
@@ -303,16 +304,7 @@ export async function startFromSetup(r: NewRunRequest): Promise<string> {
 	const engine = settings.engine.current;
 	// Rules-only runs never call a judge; the generator stands in so the manifest is complete.
 	const judge = values.judge_mode === 'rules' ? generator : settings.judgeId(gpu);
-	let contextWindow = engine === 'webllm' ? settings.generator(gpu)?.context_window : undefined;
-	if (engine === 'openai') {
-		// Checked above (models listed, the chosen ones served). Where the server tells its context
-		// (vLLM, llama-server), the answer limit follows it.
-		const server = services.serverEngine(
-			settings.baseUrl.current.trim(),
-			settings.apiKey || undefined
-		);
-		contextWindow = (await server.contextWindow(generator, r.signal))?.tokens;
-	}
+	const contextWindow = await generatorContextWindow(services, settings, gpu, r.signal);
 	const runValues = formRunValues(values, {
 		run_id: newRunId(),
 		dataset: datasetName,
