@@ -54,6 +54,17 @@ export function answerRecord(a: {
 	};
 }
 
+/**
+ * How a run renders its prompts: thinking and reasoning effort as configured, the pinned date, and
+ * where the probe's user header stops.
+ */
+export function renderOptions(
+	config: Pick<ProbeConfig, 'thinking' | 'date_string' | 'reasoning_effort' | 'user_header'>
+): ProbeOptions {
+	const { thinking: enable_thinking, reasoning_effort, date_string, user_header } = config;
+	return { enable_thinking, reasoning_effort, date_string, user_header };
+}
+
 /** What one perturbation of an item's answer puts in front of the model. */
 export interface ProbeInput {
 	perturbed: string;
