@@ -10,7 +10,8 @@ import { DexieRunStore } from '../../../src/lib/db/runs.ts';
 import { createDB, type ProbeDB } from '../../../src/lib/db/schema.ts';
 import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { summarize } from '../../../src/lib/stats/aggregate.ts';
-import { overall, textChangeRates } from '../../../src/lib/results/resultsData.ts';
+import { textChangeRates } from '../../../src/lib/results/resultsData.ts';
+import { tally as overall } from '../../../src/lib/stats/aggregate.ts';
 import ResultsView from '../../../src/views/results/ResultsView.svelte';
 import { makeManifest, makeRecord, makeSyntheticRun } from '../../helpers/factories.ts';
 import { DATASETS } from '../../../src/lib/datasets/registry.ts';
@@ -92,8 +93,10 @@ describe('results view', () => {
 				pct(s.followup.p),
 				ci(s.followup),
 				`${s.followup.k}/${s.followup.n}`,
+				String(s.undecided),
 				String(s.judge_errors),
-				String(s.pending)
+				String(s.pending),
+				String(s.cut_reasoning)
 			]);
 		});
 		const o = overall(records);

@@ -39,7 +39,8 @@ describe('chartTable', () => {
 			malformed_artifact: 0,
 			meta_planning: 0,
 			degenerate: 0,
-			judge_error: 0
+			judge_error: 0,
+			undecided: 0
 		});
 		const t = chartTable(labels);
 		expect(t.columns).toEqual(['Series', 'Category', 'Share of labeled turns (%)']);
