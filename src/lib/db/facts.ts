@@ -137,7 +137,8 @@ export function recordFacts(r: RecordFacts): RecordFacts {
 		perturbation: r.perturbation,
 		sample: r.sample,
 		label: r.label,
-		verdict: r.verdict,
+		// null for a record stored before verdicts were kept, as the pack (JSON) would make it.
+		verdict: r.verdict ?? null,
 		label_source: r.label_source,
 		rule_label: r.rule_label,
 		judge_label: r.judge_label,

@@ -176,6 +176,7 @@ export function recordVerdict(r: Pick<ProbeRecord, 'label' | 'verdict'>): Verdic
 	return r.label === null ? null : verdictOf(r.label);
 }
 
-export function binaryLabel(label: Label): 'genuine' | 'not_genuine' {
-	return isGenuine(label) ? 'genuine' : 'not_genuine';
+/** The binary view of a label for agreement: its verdict (undecided stays undecided). */
+export function binaryLabel(label: Label): Verdict {
+	return verdictOf(label);
 }

@@ -18,8 +18,14 @@ export const JUDGE = 'judge';
 export const HYBRID = 'hybrid';
 export const HUMAN_PREFIX = 'human:';
 
-/** What a labeler can say of a turn: undecided is nobody's label, so it is no category. */
-const CATEGORIES: Label[] = LABELS.filter((l) => l !== 'undecided');
+/** The categories of κ; 'undecided' joins them only for a pair where the rules left some turn so. */
+const FULL: readonly string[] = LABELS.filter((l) => l !== 'undecided');
+const BINARY: readonly string[] = ['genuine', 'not_genuine'];
+
+function categories(base: readonly string[], a: readonly Label[], b: readonly Label[]): string[] {
+	const undecided = a.includes('undecided') || b.includes('undecided');
+	return undecided ? [...base, 'undecided'] : [...base];
+}
 
 export interface CollectOptions {
 	/**
@@ -40,9 +46,9 @@ export function hybridLabel(r: Pick<ProbeRecord, 'rule_label' | 'judge_label'>):
 }
 
 /**
- * The rules only name failure modes; a turn no rule catches is undecided, and the "rules" labeler
- * leaves it unlabelled rather than calling it a follow-up (as rules-only labelling does), so its
- * agreement is measured on the turns the rules actually decide.
+ * The rules only name failure modes; a turn no rule catches is undecided, exactly as rules-only
+ * labelling stores it, so "rules" here is the labeler a user would actually get: its undecided
+ * turns agree with nobody, rather than passing for follow-ups.
  */
 export function collectLabelings(
 	records: readonly Pick<ProbeRecord, 'key' | 'rule_label' | 'judge_label'>[],
@@ -54,7 +60,7 @@ export function collectLabelings(
 		[JUDGE, new Map()]
 	]);
 	for (const r of records) {
-		if (r.rule_label !== 'undecided') out.get(RULES)?.set(r.key, r.rule_label);
+		out.get(RULES)?.set(r.key, r.rule_label);
 		if (r.judge_label !== null) out.get(JUDGE)?.set(r.key, r.judge_label);
 	}
 	if (opts.hybrid && (out.get(JUDGE)?.size ?? 0) > 0) {
@@ -103,9 +109,9 @@ export function pairwiseAgreement(
 			out.push({
 				a: names[i],
 				b: names[j],
-				full: cohenKappa(a, b, { categories: CATEGORIES, ...opts }),
+				full: cohenKappa(a, b, { categories: categories(FULL, a, b), ...opts }),
 				binary: cohenKappa(a.map(binaryLabel), b.map(binaryLabel), {
-					categories: ['genuine', 'not_genuine'],
+					categories: categories(BINARY, a, b),
 					...opts
 				})
 			});

@@ -13,7 +13,13 @@ describe('recordFacts', () => {
 		const r = makeRecord({ label: 'degenerate', judge_label: 'degenerate', correct: false });
 		const f = recordFacts(r);
 		expect(Object.keys(f).sort()).toEqual([...FACT_FIELDS].sort());
-		for (const field of FACT_FIELDS) expect(f[field]).toEqual(r[field]);
+		for (const field of FACT_FIELDS) expect(f[field]).toEqual(r[field] ?? null);
+	});
+
+	it('gives a record stored before verdicts a null verdict, which counts by its label', () => {
+		const r = makeRecord({ label: 'genuine_followup', verdict: undefined });
+		expect(recordFacts(r).verdict).toBeNull();
+		expect(recordFacts({ ...r, verdict: 'not_genuine' }).verdict).toBe('not_genuine');
 	});
 });
 

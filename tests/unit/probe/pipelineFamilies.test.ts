@@ -138,7 +138,8 @@ async function checkRun(
 		// The turn stopped where the user's turn ends, before the model wrote the assistant's reply.
 		expect(r.user_turn.trim()).toBe(FOLLOW_UP);
 		expect(r.user_turn).not.toMatch(f.roleTags);
-		expect(r.label).toBe('genuine_followup');
+		// Rules only: no rule applies to a real follow-up, and only a judge could call it genuine.
+		expect([r.label, r.verdict]).toEqual(['undecided', 'undecided']);
 	}
 	for (const r of leaks) expect(r.label).toBe('assistant_restatement');
 	expect(template.repo).toBe(f.id);

@@ -45,8 +45,8 @@ describe('chartTable', () => {
 		const t = chartTable(labels);
 		expect(t.columns).toEqual(['Series', 'Category', 'Share of labeled turns (%)']);
 		expect(t.rows).toEqual([
-			['Genuine follow-up', 'All', '75'],
-			['Prompt restatement', 'All', '25']
+			['Plausible follow-up', 'All', '75'],
+			['Previous-turn restatement', 'All', '25']
 		]);
 
 		const paired = chartTable(
