@@ -90,7 +90,10 @@ export function resultsTable(
 	};
 }
 
-/** One CSV row per condition and a last row "all" for the whole run; rates as fractions. */
+/**
+ * One CSV row per condition and a last row "all" for the whole run; rates as fractions, a rate
+ * with no records empty, then the count of each label (label_<id>).
+ */
 export function resultsCsv(table: ResultsTable): string {
 	const rate = (name: string) => [name, `${name}_lo`, `${name}_hi`, `${name}_k`, `${name}_n`];
 	const fields = [
@@ -104,7 +107,7 @@ export function resultsCsv(table: ResultsTable): string {
 		'undecided',
 		'cut_reasoning',
 		'judge_errors',
-		...LABELS
+		...LABELS.map((l) => `label_${l}`)
 	];
 	const row = (t: Tally, temperature: number | string, perturbation: string) => {
 		const r = (x: Tally['accuracy']) => [x.p, x.lo, x.hi, x.k, x.n].map(finite);
