@@ -77,7 +77,7 @@ describe('pairwiseAgreement on the worked 10-item example', () => {
 
 	it('gives the confusion matrix by hand, rows ana and columns bo in LABELS order', () => {
 		// Nobody here is undecided, so it is no category of this pair.
-		const shown = LABELS.filter((l) => l !== 'undecided');
+		const shown: readonly Label[] = LABELS.filter((l) => l !== 'undecided');
 		const expected = shown.map(() => shown.map(() => 0));
 		const at = (l: Label) => shown.indexOf(l);
 		expected[at(G)][at(G)] = 3;
