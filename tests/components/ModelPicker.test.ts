@@ -68,7 +68,7 @@ describe('LabelTally', () => {
 		const { getByTestId } = render(LabelTally, { tally: { genuine_followup: 3, degenerate: 1 } });
 		const text = getByTestId('label-tally').textContent ?? '';
 		expect(text).toMatch(/Plausible follow-up\s*3\s*\(75%\)/);
-		expect(text).toMatch(/Degenerate\s*1\s*\(25%\)/);
+		expect(text).toMatch(/Degenerate short output\s*1\s*\(25%\)/);
 		expect(text).not.toContain('Meta-planning');
 	});
 
