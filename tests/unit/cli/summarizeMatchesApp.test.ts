@@ -231,3 +231,13 @@ describe('summarize as text and CSV', () => {
 		}
 	});
 });
+
+describe('run --help', () => {
+	it('says what --judge-mode rules can and cannot tell', async () => {
+		const r = await runMain(['run', '--help']);
+		expect(r.code).toBe(0);
+		expect(r.stdout.replace(/\s+/g, ' ')).toContain(
+			'a turn no rule applies to stays undecided (counted, but out of the follow-up rate)'
+		);
+	});
+});
