@@ -5,8 +5,7 @@
  * the default exclusions and with both toggles on. The run holds what used to split them: answers
  * cut at the token limit, answers cut while still reasoning, and (rules only) undecided turns.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DexieRunStore } from '../../../src/lib/db/runs.ts';
@@ -16,10 +15,9 @@ import { resultsSource } from '../../../src/lib/app/resultsSource.ts';
 import type { ResultsTable } from '../../../src/lib/results/resultsTable.ts';
 import { RecordsCache, ResultsState } from '../../../src/lib/state/results.svelte.ts';
 import { readJsonl } from '../../helpers/fixtures.ts';
-import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { fnv, type ScriptFn } from '../../helpers/script.ts';
 import { testDB } from '../db/helpers.ts';
-import { QWEN, runMain } from './harness.ts';
+import { runMain, startCli, type Cli } from './harness.ts';
 
 const ROWS = 6;
 const QUESTIONS = readJsonl<{ question: string; answer: string }>('gsm8k/test.jsonl').slice(
@@ -53,49 +51,21 @@ const script: ScriptFn = (req) => {
 	return `${'18 '.repeat(8)}<|im_end|>`;
 };
 
-let server: MockOpenAI;
-let dir: string;
+let cli: Cli;
 beforeAll(async () => {
-	server = await startMockOpenAI({ script, models: ['gen', 'judge'] });
-	dir = mkdtempSync(join(tmpdir(), 'utp-one-count-'));
-	writeFileSync(
-		join(dir, 'gsm8k.jsonl'),
-		QUESTIONS.map((r) => JSON.stringify(r)).join('\n') + '\n'
-	);
+	cli = await startCli(ROWS, script);
 });
-afterAll(() => server.close());
+afterAll(() => cli.close());
 
 async function runCli(mode: 'rules' | 'hybrid'): Promise<string> {
-	const out = join(dir, `${mode}.jsonl`);
-	const r = await runMain([
-		'run',
-		'--base-url',
-		server.url,
-		'--model',
-		'gen',
-		'--judge-model',
-		mode === 'rules' ? 'gen' : 'judge',
-		'--judge-mode',
-		mode,
-		'--dataset',
-		join(dir, 'gsm8k.jsonl'),
-		'--limit',
-		'0',
-		'--temperatures',
-		'0,1',
-		'--perturbations',
-		'none,truncate',
-		'--samples',
-		'2',
-		'--answer-max-tokens',
-		'20',
-		'--template',
-		QWEN,
-		'--eos-token',
-		'<|im_end|>',
-		'--out',
-		out
-	]);
+	const out = join(cli.dir, `${mode}.jsonl`);
+	const judge = mode === 'rules' ? 'gen' : 'judge';
+	const r = await runMain(
+		cli.args(out, [
+			...['--judge-mode', mode, '--judge-model', judge, '--samples', '2'],
+			...['--answer-max-tokens', '20']
+		])
+	);
 	expect(r.code, r.stderr).toBe(0);
 	return out;
 }
