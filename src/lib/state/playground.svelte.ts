@@ -245,12 +245,12 @@ export class Playground {
 			rule_reason: rule.reason
 		});
 		if (rule.label !== 'undecided' || !deps.judge) {
-			// As in a run: a turn no rule catches counts as a genuine follow-up.
+			// As in a rules-only run: a turn no rule catches stays undecided, never a follow-up.
 			this.#patch({
 				index,
-				label: rule.label === 'undecided' ? 'genuine_followup' : rule.label,
+				label: rule.label,
 				source: 'rules',
-				reason: rule.label === 'undecided' ? 'no rule fired; counts as a follow-up' : rule.reason
+				reason: rule.label === 'undecided' ? 'no rule applies; only a judge can tell' : rule.reason
 			});
 			return;
 		}
