@@ -168,7 +168,8 @@ describe('a CLI run against llama-server with a small context', () => {
 	it('skips and counts the items that overflow, and finishes the rest (exit 0)', async () => {
 		mock = await startMockOpenAI({
 			script,
-			llamaServer: { modelPath: GGUF, alias: 'm', contextSize: 1000 }
+			// Room for the judge prompt (its labels, precedence and verdict), not for the long item.
+			llamaServer: { modelPath: GGUF, alias: 'm', contextSize: 1100 }
 		});
 		const dir = mkdtempSync(join(tmpdir(), 'utp-llama-ctx-'));
 		const dataset = join(dir, 'items.jsonl');
@@ -217,7 +218,7 @@ describe('a CLI run against llama-server with a small context', () => {
 		expect(new Set(records.map((r) => r.item_id)).size).toBe(2);
 		expect(errors.join('')).toMatch(/done: 4 records; 1 item skipped/);
 		expect(errors.join('')).toMatch(
-			/skipped: .*exceeds the available context size \(1000 tokens\)/
+			/skipped: .*exceeds the available context size \(1100 tokens\)/
 		);
 	});
 });
