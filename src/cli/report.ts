@@ -4,13 +4,14 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import Papa from 'papaparse';
 import type { Annotation } from '../lib/probe/exchange.ts';
 import { LABELS, VERDICTS, type FinishReason, type ProbeRecord } from '../lib/probe/types.ts';
 import { collectLabelings, pairwiseAgreement } from '../lib/stats/agreement.ts';
+import type { Tally } from '../lib/stats/aggregate.ts';
 import {
 	answerFacts,
 	COUNT_DEFAULTS,
-	resultsCsv,
 	type AnswerFacts,
 	type CountOptions,
 	type ResultsTable
@@ -229,6 +230,50 @@ export function parseSummarizeArgs(argv: string[]): SummarizeArgs {
 		}
 	};
 }
+
+/**
+ * One CSV row per condition and a last row "all" for the whole run; rates as fractions, a rate
+ * with no records empty, then the count of each label (label_<id>).
+ */
+export function resultsCsv(table: ResultsTable): string {
+	const rate = (name: string) => [name, `${name}_lo`, `${name}_hi`, `${name}_k`, `${name}_n`];
+	const fields = [
+		'temperature',
+		'perturbation',
+		'records',
+		...rate('accuracy'),
+		...rate('followup'),
+		'judged',
+		'pending',
+		'undecided',
+		'cut_reasoning',
+		'judge_errors',
+		...LABELS.map((l) => `label_${l}`)
+	];
+	const row = (t: Tally, temperature: number | string, perturbation: string) => {
+		const r = (x: Tally['accuracy']) => [x.p, x.lo, x.hi, x.k, x.n].map(finite);
+		return [
+			temperature,
+			perturbation,
+			t.n,
+			...r(t.accuracy),
+			...r(t.followup),
+			t.judged,
+			t.pending,
+			t.undecided,
+			t.cut_reasoning,
+			t.judge_errors,
+			...LABELS.map((l) => t.labels[l])
+		];
+	};
+	const data = [
+		...table.conditions.map((c) => row(c, c.temperature, c.perturbation)),
+		row(table.overall, 'all', 'all')
+	];
+	return Papa.unparse({ fields, data }, { newline: '\n' }) + '\n';
+}
+
+const finite = (x: number) => (Number.isFinite(x) ? x : '');
 
 /** The table as `summarize` prints it; JSON writes a rate with no records as p: null. */
 export function formatSummary(t: ResultsTable, format: SummaryFormat): string {

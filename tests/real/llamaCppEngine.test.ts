@@ -134,10 +134,14 @@ describe('real llama.cpp server behaviour the engine relies on', () => {
 				seed: i,
 				max_tokens: 300
 			});
-			const json = JSON.parse(res.text) as { label: string; rationale: string };
-			expect(Object.keys(json).sort()).toEqual(['label', 'rationale']);
+			const json = JSON.parse(res.text) as { label: string; verdict: string; rationale: string };
+			expect(Object.keys(json).sort()).toEqual(['label', 'rationale', 'verdict']);
+			expect(['genuine', 'not_genuine']).toContain(json.verdict);
 			expect(json.rationale.length).toBeLessThanOrEqual(200);
-			expect(parseJudgeOutput(res.text)?.label).toBe(json.label);
+			expect(parseJudgeOutput(res.text)).toMatchObject({
+				label: json.label,
+				verdict: json.verdict
+			});
 		}
 	});
 });

@@ -8,9 +8,7 @@
  *   was written yet, so the probe put an empty assistant turn in front of the model.
  * Each has a toggle that counts them, and the table says how many there were either way.
  */
-import Papa from 'papaparse';
 import type { AnswerRecord } from '../probe/types.ts';
-import { LABELS } from '../probe/types.ts';
 import { summarize, tally } from '../stats/aggregate.ts';
 import type { ConditionSummary, CountedRecord, Exclusions, Tally } from '../stats/aggregate.ts';
 
@@ -89,47 +87,3 @@ export function resultsTable(
 		cut_reasoning_items: answers.filter((a) => a.cut === 'reasoning').length
 	};
 }
-
-/**
- * One CSV row per condition and a last row "all" for the whole run; rates as fractions, a rate
- * with no records empty, then the count of each label (label_<id>).
- */
-export function resultsCsv(table: ResultsTable): string {
-	const rate = (name: string) => [name, `${name}_lo`, `${name}_hi`, `${name}_k`, `${name}_n`];
-	const fields = [
-		'temperature',
-		'perturbation',
-		'records',
-		...rate('accuracy'),
-		...rate('followup'),
-		'judged',
-		'pending',
-		'undecided',
-		'cut_reasoning',
-		'judge_errors',
-		...LABELS.map((l) => `label_${l}`)
-	];
-	const row = (t: Tally, temperature: number | string, perturbation: string) => {
-		const r = (x: Tally['accuracy']) => [x.p, x.lo, x.hi, x.k, x.n].map(finite);
-		return [
-			temperature,
-			perturbation,
-			t.n,
-			...r(t.accuracy),
-			...r(t.followup),
-			t.judged,
-			t.pending,
-			t.undecided,
-			t.cut_reasoning,
-			t.judge_errors,
-			...LABELS.map((l) => t.labels[l])
-		];
-	};
-	const data = [
-		...table.conditions.map((c) => row(c, c.temperature, c.perturbation)),
-		row(table.overall, 'all', 'all')
-	];
-	return Papa.unparse({ fields, data }, { newline: '\n' }) + '\n';
-}
-
-const finite = (x: number) => (Number.isFinite(x) ? x : '');

@@ -8,9 +8,9 @@ import {
 	answerCut,
 	answerFacts,
 	COUNT_DEFAULTS,
-	resultsCsv,
 	resultsTable
 } from '../../../src/lib/results/resultsTable.ts';
+import { resultsCsv } from '../../../src/cli/report.ts';
 import { wilson } from '../../../src/lib/stats/aggregate.ts';
 import { makeAnswer, makeRecord } from '../../helpers/factories.ts';
 
