@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { DATASETS, loadDataset, type DatasetName } from '../lib/datasets/registry.ts';
 import { parseUserDataset } from '../lib/datasets/importFile.ts';
 import { sampleItems } from '../lib/datasets/sample.ts';
-import { OpenAIEngine } from '../lib/engines/openai.ts';
+import { OpenAIEngine } from '../lib/engines/server/client.ts';
 import {
 	checkResume,
 	datasetSha256,

@@ -1,6 +1,6 @@
 /**
  * The engine worker: the one place web-llm's runtime loads. It only wires MLCEngine and the cache
- * helpers to our protocol handler; all logic lives in src/lib/engines/webllm/worker/.
+ * helpers to our protocol handler; all logic lives in src/lib/engines/webgpu/worker/.
  */
 import {
 	MLCEngine,
@@ -10,8 +10,8 @@ import {
 	hasModelInCache,
 	prebuiltAppConfig
 } from '@mlc-ai/web-llm';
-import { cacheSizes } from '../lib/engines/webllm/worker/cacheSizes.ts';
-import { createHandler } from '../lib/engines/webllm/worker/handler.ts';
+import { cacheSizes } from '../lib/engines/webgpu/worker/cacheSizes.ts';
+import { createHandler } from '../lib/engines/webgpu/worker/handler.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 

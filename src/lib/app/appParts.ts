@@ -19,7 +19,7 @@ export const APP_DEFAULTS: AppDefaults = {
 	settings: () => new EngineSettings(),
 	environment: () =>
 		new Environment({
-			probeGpu: () => import('../engines/webllm/gpu.ts').then((m) => m.probeGpu()),
+			probeGpu: () => import('../engines/webgpu/gpu.ts').then((m) => m.probeGpu()),
 			storage: typeof navigator !== 'undefined' ? navigator.storage : undefined
 		}),
 	setup: () => new SetupState(),

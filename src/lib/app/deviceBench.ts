@@ -24,7 +24,7 @@ export function deviceBenchBlocker(
 
 /** @throws Error naming why the template could not be had (the set-up view shows it). */
 export async function deviceBenchRequest(
-	services: Pick<AppServices, 'appTemplate' | 'cpuEngine' | 'deviceEngine'>,
+	services: Pick<AppServices, 'appTemplate' | 'cpuEngine' | 'webgpuEngine'>,
 	settings: EngineSettings,
 	setup: SetupState,
 	gpu: { shaderF16: boolean }
@@ -37,7 +37,7 @@ export async function deviceBenchRequest(
 		engine:
 			settings.engine.current === 'wllama'
 				? services.cpuEngine().engine
-				: services.deviceEngine().engine,
+				: services.webgpuEngine().engine,
 		model: settings.generatorId(gpu),
 		template: check.template
 	};

@@ -64,7 +64,7 @@ function setupFor(services: AppServices, choice: EngineChoice, template: ChatTem
 		return { engine, judge: engine, template };
 	}
 	const cpu = choice.engine === 'wllama';
-	const device = cpu ? services.cpuEngine() : services.deviceEngine();
+	const device = cpu ? services.cpuEngine() : services.webgpuEngine();
 	return {
 		engine: device.engine,
 		judge: device.engine,
@@ -74,7 +74,7 @@ function setupFor(services: AppServices, choice: EngineChoice, template: ChatTem
 			if (why === 'cancel') await device.unload();
 			if (why === 'fatal' && error instanceof EngineError && BROKEN_DEVICE.has(error.code)) {
 				if (cpu) services.resetCpuEngine();
-				else services.resetDeviceEngine();
+				else services.resetWebgpuEngine();
 			}
 		}
 	};
@@ -123,7 +123,7 @@ async function identityOf(
 			.modelFingerprints();
 		models = { generator: served.get(config.generator.id), judge: served.get(config.judge.id) };
 	} else {
-		const device = choice.engine === 'wllama' ? services.cpuEngine() : services.deviceEngine();
+		const device = choice.engine === 'wllama' ? services.cpuEngine() : services.webgpuEngine();
 		const runtime = device.version;
 		models = {
 			generator: { id: config.generator.id, runtime },

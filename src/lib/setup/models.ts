@@ -10,8 +10,8 @@ import {
 	pickVariant,
 	type CatalogEntry,
 	type ModelRole
-} from '../engines/webllm/catalog.ts';
-import { customKey, type CustomMlcModel } from '../engines/webllm/custom.ts';
+} from '../engines/webgpu/catalog.ts';
+import { customKey, type CustomMlcModel } from '../engines/webgpu/custom.ts';
 
 export interface ModelOption {
 	key: string;

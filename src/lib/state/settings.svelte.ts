@@ -11,7 +11,7 @@ import {
 	readCustomModels,
 	type CustomMlcInput,
 	type CustomMlcModel
-} from '../engines/webllm/custom.ts';
+} from '../engines/webgpu/custom.ts';
 import {
 	DEFAULT_CPU_GENERATOR,
 	DEFAULT_CPU_JUDGE,
@@ -19,7 +19,7 @@ import {
 	ggufUrl,
 	ggufUrlProblem,
 	type GgufEntry
-} from '../engines/wllama/catalog.ts';
+} from '../engines/cpu/catalog.ts';
 import type { EngineKind } from '../setup/runInputs.ts';
 import type { TemplateSpec } from '../setup/templates.ts';
 import { Persisted, browserStorage, type KeyValueStorage } from './persisted.svelte.ts';

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/svelte';
 import { renderWithServices } from '../renderWithServices.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import CpuModels from '../../../src/components/engine/CpuModels.svelte';
-import { findGguf, ggufUrl } from '../../../src/lib/engines/wllama/catalog.ts';
+import { findGguf, ggufUrl } from '../../../src/lib/engines/cpu/catalog.ts';
 import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
 
 afterEach(cleanup);

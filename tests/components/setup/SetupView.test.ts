@@ -9,7 +9,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/svelte';
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import SetupView from '../../../src/views/setup/SetupView.svelte';
-import { probeGpu, type GpuLike } from '../../../src/lib/engines/webllm/gpu.ts';
+import { probeGpu, type GpuLike } from '../../../src/lib/engines/webgpu/gpu.ts';
 import { Environment } from '../../../src/lib/state/environment.svelte.ts';
 import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
 import { ADAPTER, renderWithServices } from '../renderWithServices.ts';

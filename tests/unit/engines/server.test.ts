@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { OpenAIEngine, type OpenAIEngineOptions } from '../../../src/lib/engines/openai.ts';
+import { OpenAIEngine, type OpenAIEngineOptions } from '../../../src/lib/engines/server/client.ts';
 import type {
 	CompletionRequest,
 	EngineRetryNotice,

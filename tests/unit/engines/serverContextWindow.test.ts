@@ -6,11 +6,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerTokenLimit, DEFAULT_FORM } from '../../../src/lib/setup/runForm.ts';
-import { OpenAIEngine } from '../../../src/lib/engines/openai.ts';
+import { OpenAIEngine } from '../../../src/lib/engines/server/client.ts';
 import {
 	contextFromModels,
 	contextFromProps
-} from '../../../src/lib/engines/openai/contextWindow.ts';
+} from '../../../src/lib/engines/server/contextWindow.ts';
 import { AbortError } from '../../../src/lib/probe/engine.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRunArgs } from '../../../src/cli/args.ts';
 import { runCommand } from '../../../src/cli/run.ts';
-import { OpenAIEngine } from '../../../src/lib/engines/openai.ts';
+import { OpenAIEngine } from '../../../src/lib/engines/server/client.ts';
 import { EngineError, type CompletionRequest } from '../../../src/lib/probe/engine.ts';
 import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';

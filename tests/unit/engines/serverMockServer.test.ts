@@ -1,6 +1,6 @@
 /** The mock server itself: the e2e tests and manual runs rely on its CORS, routes and scripts. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OpenAIEngine } from '../../../src/lib/engines/openai.ts';
+import { OpenAIEngine } from '../../../src/lib/engines/server/client.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import {
 	asksForUserTurn,

@@ -4,15 +4,15 @@ import {
 	addressSpace,
 	normalizeBaseUrl,
 	serverMessage
-} from '../../../src/lib/engines/openai/http.ts';
+} from '../../../src/lib/engines/server/http.ts';
 import {
 	fallbackFor,
 	messagesFor,
 	responseFormat
-} from '../../../src/lib/engines/openai/jsonMode.ts';
-import { HttpError } from '../../../src/lib/engines/openai/retry.ts';
-import { SseParser } from '../../../src/lib/engines/openai/sse.ts';
-import { mapFinish } from '../../../src/lib/engines/openai/stream.ts';
+} from '../../../src/lib/engines/server/jsonMode.ts';
+import { HttpError } from '../../../src/lib/engines/server/retry.ts';
+import { SseParser } from '../../../src/lib/engines/server/sse.ts';
+import { mapFinish } from '../../../src/lib/engines/server/stream.ts';
 
 function parseChunks(chunks: (string | Uint8Array)[]): string[] {
 	const parser = new SseParser();

@@ -3,7 +3,7 @@
  * never end, fetch throwing) run against a stubbed fetch, as huggingface.js inference's abort tests do.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OpenAIEngine } from '../../../src/lib/engines/openai.ts';
+import { OpenAIEngine } from '../../../src/lib/engines/server/client.ts';
 import type { CompletionRequest, JsonChatRequest } from '../../../src/lib/probe/engine.ts';
 
 const BASE = 'http://gpu-box:8000';

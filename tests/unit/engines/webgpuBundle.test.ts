@@ -8,7 +8,7 @@ const HTML = `<!doctype html><html><head>
 <link rel="stylesheet" crossorigin href="./assets/index-a1.css"></head><body></body></html>`;
 const WEBLLM = `var x=1;console.log(\`${WEBLLM_MARKERS[0]}\`);`;
 const START_WORKER =
-	'function mi(e={}){return new pi(new Worker(new URL(new URL(`engine.worker-w1.js`,import.meta.url).href,``+import.meta.url),{type:`module`}))}';
+	'function mi(e={}){return new pi(new Worker(new URL(new URL(`webgpu.worker-w1.js`,import.meta.url).href,``+import.meta.url),{type:`module`}))}';
 const WLLAMA = `class W{load(){throw new Error("${WLLAMA_MARKERS[0]}")}}const u=new URL("wllama-x9.wasm",import.meta.url);`;
 const START_CPU =
 	'function ci(){return new Worker(new URL(new URL(`cpu.worker-c1.js`,import.meta.url).href,``+import.meta.url),{type:`module`})}';
@@ -21,7 +21,7 @@ const GOOD = {
 	'assets/index-a1.js': `import{a as e}from"./shared-s1.js";${START_WORKER};const v={setup:()=>import(\`./SetupView-v1.js\`)};`,
 	'assets/shared-s1.js': 'export const a=1;',
 	'assets/SetupView-v1.js': `import{a as e}from"./index-a1.js";${START_CPU};export{e as default};`,
-	'assets/engine.worker-w1.js': WEBLLM,
+	'assets/webgpu.worker-w1.js': WEBLLM,
 	'assets/cpu.worker-c1.js': WLLAMA
 };
 
@@ -32,7 +32,7 @@ describe('analyzeBundle', () => {
 		expect(report.ok).toBe(true);
 		expect(report.entry_files).toEqual(['assets/index-a1.js']);
 		expect(report.initial_files).toEqual(['assets/index-a1.js', 'assets/shared-s1.js']);
-		expect(report.webllm_chunks).toEqual(['assets/engine.worker-w1.js']);
+		expect(report.webllm_chunks).toEqual(['assets/webgpu.worker-w1.js']);
 		expect(report.webllm_chunk_gzip_kb).toBeGreaterThan(0);
 	});
 
@@ -56,12 +56,12 @@ describe('analyzeBundle', () => {
 			HTML,
 			build({
 				...GOOD,
-				'assets/engine.worker-w1.js': 'import{M as e}from"./lib-l1.js";new e;',
+				'assets/webgpu.worker-w1.js': 'import{M as e}from"./lib-l1.js";new e;',
 				'assets/lib-l1.js': WEBLLM
 			})
 		);
 		expect(report.ok).toBe(true);
-		expect(report.webllm_referenced_by).toEqual(['assets/engine.worker-w1.js']);
+		expect(report.webllm_referenced_by).toEqual(['assets/webgpu.worker-w1.js']);
 	});
 
 	it('fails when the entry statically imports web-llm', () => {
@@ -82,7 +82,7 @@ describe('analyzeBundle', () => {
 			build({
 				...GOOD,
 				'assets/index-a1.js': `${START_WORKER};const m=()=>import(\`./lib-l1.js\`);`,
-				'assets/engine.worker-w1.js': 'import{M as e}from"./lib-l1.js";',
+				'assets/webgpu.worker-w1.js': 'import{M as e}from"./lib-l1.js";',
 				'assets/lib-l1.js': WEBLLM
 			})
 		);
@@ -92,7 +92,7 @@ describe('analyzeBundle', () => {
 	});
 
 	it('fails when no chunk contains web-llm (the worker was never built)', () => {
-		const { 'assets/engine.worker-w1.js': _, ...noWorker } = GOOD;
+		const { 'assets/webgpu.worker-w1.js': _, ...noWorker } = GOOD;
 		const report = analyzeBundle(HTML, build(noWorker));
 		expect(report.violations).toContain('Expected web-llm in exactly one chunk, found 0: none.');
 	});
@@ -140,12 +140,12 @@ describe('analyzeBundle', () => {
 			HTML,
 			build({
 				...GOOD,
-				'assets/engine.worker-w1.js': WEBLLM + WLLAMA,
+				'assets/webgpu.worker-w1.js': WEBLLM + WLLAMA,
 				'assets/cpu.worker-c1.js': ''
 			})
 		);
 		expect(shared.violations).toContain(
-			'assets/engine.worker-w1.js holds both web-llm and wllama: they must load separately.'
+			'assets/webgpu.worker-w1.js holds both web-llm and wllama: they must load separately.'
 		);
 		const { 'assets/cpu.worker-c1.js': _, ...noCpu } = GOOD;
 		expect(analyzeBundle(HTML, build(noCpu)).violations).toContain(

@@ -4,7 +4,7 @@ import {
 	cacheSizes,
 	modelBaseUrl,
 	type CacheEnv
-} from '../../../src/lib/engines/webllm/worker/cacheSizes.ts';
+} from '../../../src/lib/engines/webgpu/worker/cacheSizes.ts';
 
 const APP: AppConfig = {
 	model_list: [

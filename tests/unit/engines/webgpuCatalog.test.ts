@@ -10,7 +10,7 @@ import {
 	parseCatalog,
 	pickVariant,
 	type CatalogEntry
-} from '../../../src/lib/engines/webllm/catalog.ts';
+} from '../../../src/lib/engines/webgpu/catalog.ts';
 
 const catalog = getCatalog();
 const records = new Map(prebuiltAppConfig.model_list.map((r) => [r.model_id, r]));

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppConfig } from '@mlc-ai/web-llm';
-import { WebLLMEngine } from '../../../src/lib/engines/webllm/client.ts';
-import type { CacheSurface } from '../../../src/lib/engines/webllm/worker/handler.ts';
+import { WebLLMEngine } from '../../../src/lib/engines/webgpu/client.ts';
+import type { CacheSurface } from '../../../src/lib/engines/webgpu/worker/handler.ts';
 import {
 	AbortError,
 	EngineError,

@@ -14,9 +14,9 @@ import {
 	parseCustomModel,
 	readCustomModels,
 	type CustomMlcInput
-} from '../../../src/lib/engines/webllm/custom.ts';
-import { diagnoseCustomLoad } from '../../../src/lib/engines/webllm/worker/diagnose.ts';
-import type { CacheSurface } from '../../../src/lib/engines/webllm/worker/handler.ts';
+} from '../../../src/lib/engines/webgpu/custom.ts';
+import { diagnoseCustomLoad } from '../../../src/lib/engines/webgpu/worker/diagnose.ts';
+import type { CacheSurface } from '../../../src/lib/engines/webgpu/worker/handler.ts';
 import { EngineError } from '../../../src/lib/probe/engine.ts';
 import { fakeEngine, webllmError } from '../../helpers/fakeWebLLM.ts';
 

@@ -4,7 +4,7 @@ import {
 	asEngineError,
 	toEngineError,
 	toWireError
-} from '../../../src/lib/engines/webllm/errors.ts';
+} from '../../../src/lib/engines/webgpu/errors.ts';
 
 /** Names and messages as web-llm 0.2.86 (lib/index.js) and browsers produce them. */
 const BY_NAME: [name: string, message: string, code: EngineErrorCode][] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { probeGpu, type AdapterLike } from '../../../src/lib/engines/webllm/gpu.ts';
+import { probeGpu, type AdapterLike } from '../../../src/lib/engines/webgpu/gpu.ts';
 
 const GB = 1024 ** 3;
 

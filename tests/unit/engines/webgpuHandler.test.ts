@@ -5,12 +5,12 @@ import type {
 	WireCompletionRequest,
 	WorkerReply,
 	WorkerRequest
-} from '../../../src/lib/engines/webllm/protocol.ts';
+} from '../../../src/lib/engines/webgpu/protocol.ts';
 import {
 	CANCELLED_LOAD_PHASE,
 	createHandler,
 	type CacheSurface
-} from '../../../src/lib/engines/webllm/worker/handler.ts';
+} from '../../../src/lib/engines/webgpu/worker/handler.ts';
 import { FakeWebLLM, firstVisitReports, webllmError } from '../../helpers/fakeWebLLM.ts';
 
 const MODEL = 'Qwen3-0.6B-q4f16_1-MLC';

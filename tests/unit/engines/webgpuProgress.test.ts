@@ -1,6 +1,6 @@
 import type { InitProgressReport } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import { createProgressFolder, parseReport } from '../../../src/lib/engines/webllm/progress.ts';
+import { createProgressFolder, parseReport } from '../../../src/lib/engines/webgpu/progress.ts';
 import { firstVisitReports } from '../../helpers/fakeWebLLM.ts';
 
 /** A cached reload: no fetch phase, web-llm goes straight to loading from cache. */

@@ -1,7 +1,7 @@
 import type { CompletionUsage } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import { SerialQueue } from '../../../src/lib/engines/webllm/queue.ts';
-import { collect, toFinishReason, toUsage } from '../../../src/lib/engines/webllm/worker/stream.ts';
+import { SerialQueue } from '../../../src/lib/engines/webgpu/queue.ts';
+import { collect, toFinishReason, toUsage } from '../../../src/lib/engines/webgpu/worker/stream.ts';
 
 const tick = () => new Promise((r) => setTimeout(r, 1));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ggufUrl, findGguf } from '../../../src/lib/engines/wllama/catalog.ts';
+import { ggufUrl, findGguf } from '../../../src/lib/engines/cpu/catalog.ts';
 import { CUSTOM_GGUF, EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
 import { memoryStorage } from '../../helpers/memoryStorage.ts';
 

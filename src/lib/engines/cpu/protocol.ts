@@ -10,7 +10,7 @@ import type {
 	CompleteMessage,
 	StatsMessage,
 	UnloadMessage
-} from '../webllm/protocol.ts';
+} from '../webgpu/protocol.ts';
 
 export type {
 	CacheOp,
@@ -21,8 +21,8 @@ export type {
 	WireCompletionRequest,
 	WireJsonChatRequest,
 	WorkerReply
-} from '../webllm/protocol.ts';
-export { isWorkerReply, isWorkerRequest } from '../webllm/protocol.ts';
+} from '../webgpu/protocol.ts';
+export { isWorkerReply, isWorkerRequest } from '../webgpu/protocol.ts';
 
 export interface CpuLoadMessage {
 	kind: 'load';

@@ -11,9 +11,9 @@ import type {
 	EngineRetryNotice,
 	JsonChatRequest,
 	LoadProgress
-} from '../probe/engine.ts';
-import { AbortError, EngineError } from '../probe/engine.ts';
-import { fingerprintOfServerModel, type ModelFingerprint } from '../probe/identity.ts';
+} from '../../probe/engine.ts';
+import { AbortError, EngineError } from '../../probe/engine.ts';
+import { fingerprintOfServerModel, type ModelFingerprint } from '../../probe/identity.ts';
 import {
 	Deadline,
 	fetchHints,
@@ -21,23 +21,23 @@ import {
 	normalizeBaseUrl,
 	notJsonError,
 	notOpenAIError
-} from './openai/http.ts';
+} from './http.ts';
 import {
 	contextFromModels,
 	contextFromProps,
 	type ServerContextWindow
-} from './openai/contextWindow.ts';
-import { fallbackFor, type JsonForm, messagesFor, responseFormat } from './openai/jsonMode.ts';
-import { Limiter } from './openai/limit.ts';
-import { classifyEngineError } from './openai/retry.ts';
+} from './contextWindow.ts';
+import { fallbackFor, type JsonForm, messagesFor, responseFormat } from './jsonMode.ts';
+import { Limiter } from './limit.ts';
+import { classifyEngineError } from './retry.ts';
 import {
 	DEFAULT_RETRIES,
 	type RetryNotice,
 	sleep as defaultSleep,
 	type Sleep,
 	withRetries
-} from '../net/retry.ts';
-import { buildUsage, mapFinish, parseReply, readStream } from './openai/stream.ts';
+} from '../../net/retry.ts';
+import { buildUsage, mapFinish, parseReply, readStream } from './stream.ts';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = DEFAULT_RETRIES;

@@ -143,7 +143,7 @@ export class WebLLMEngine implements Engine {
  * creating the Worker is what downloads web-llm.
  */
 export function createWebLLMEngine(opts: WebLLMEngineOptions = {}): WebLLMEngine {
-	const worker = new Worker(new URL('../../../workers/engine.worker.ts', import.meta.url), {
+	const worker = new Worker(new URL('../../../workers/webgpu.worker.ts', import.meta.url), {
 		type: 'module',
 		name: 'engine'
 	});

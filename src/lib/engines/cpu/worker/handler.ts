@@ -16,8 +16,8 @@
 import { AbortError, EngineError } from '../../../probe/engine.ts';
 import { assistantPrompt, stopSequences, type ChatTemplate } from '../../../probe/template.ts';
 import type { FinishReason, Usage } from '../../../probe/types.ts';
-import { toWireError } from '../../webllm/errors.ts';
-import { SerialQueue } from '../../webllm/queue.ts';
+import { toWireError } from '../../webgpu/errors.ts';
+import { SerialQueue } from '../../webgpu/queue.ts';
 import type {
 	CacheQueryResult,
 	CpuCacheQueryMessage,
