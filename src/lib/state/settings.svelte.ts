@@ -3,7 +3,7 @@
  * template comes from. Preferences persist in localStorage; the API key stays in memory unless the
  * user ticks "remember", and is never part of a run's manifest or an export.
  */
-import { catalogIds, modelOption, SUGGESTED, type ModelOption } from '../setup/models.ts';
+import { catalogIds, modelOption, SUGGESTED, type ModelOption } from '../engines/webgpu/models.ts';
 import {
 	customKey,
 	modelFileUrl,

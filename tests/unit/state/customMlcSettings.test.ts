@@ -1,6 +1,6 @@
 /** Bring-your-own MLC models in the engine settings: stored, offered in both pickers, removable. */
 import { describe, expect, it } from 'vitest';
-import { modelOptions, pairFit } from '../../../src/lib/setup/models.ts';
+import { modelOptions, pairFit } from '../../../src/lib/engines/webgpu/models.ts';
 import { customKey } from '../../../src/lib/engines/webgpu/custom.ts';
 import { DEFAULT_GENERATOR_KEY, EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
 import { memoryStorage } from '../../helpers/memoryStorage.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DownloadSizes } from '../../../src/lib/state/downloadSizes.svelte.ts';
-import { modelOptions, pairFit, SUGGESTED } from '../../../src/lib/setup/models.ts';
+import { modelOptions, pairFit, SUGGESTED } from '../../../src/lib/engines/webgpu/models.ts';
 import { DEFAULT_VRAM_BUDGET_MB } from '../../../src/lib/engines/webgpu/catalog.ts';
 import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
 import { memoryStorage } from '../../helpers/memoryStorage.ts';

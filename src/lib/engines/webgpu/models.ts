@@ -10,8 +10,8 @@ import {
 	pickVariant,
 	type CatalogEntry,
 	type ModelRole
-} from '../engines/webgpu/catalog.ts';
-import { customKey, type CustomMlcModel } from '../engines/webgpu/custom.ts';
+} from './catalog.ts';
+import { customKey, type CustomMlcModel } from './custom.ts';
 
 export interface ModelOption {
 	key: string;
