@@ -15,7 +15,7 @@ import { composeAppContext, type AppContext, type AppDefaults, type AppParts } f
 import { createAppServices } from './services.ts';
 
 export const APP_DEFAULTS: AppDefaults = {
-	services: (app) => createAppServices({ customModels: () => app.settings.customModels }),
+	services: (app) => createAppServices({ customModels: () => app.settings.webgpu.customModels }),
 	settings: () => new EngineSettings(),
 	environment: () =>
 		new Environment({

@@ -7,16 +7,17 @@ import type { DeviceBenchRequest } from '../state/deviceBench.svelte.ts';
 import type { EngineSettings } from '../state/settings.svelte.ts';
 import type { SetupState } from '../state/setup.svelte.ts';
 import type { AppServices } from './services.ts';
+import type { DeviceFacts, EngineHosts, GpuFacts } from '../engines/provider.ts';
 
 /**
  * Why the benchmark cannot run with these settings, or null when it can: it needs the device
  * engine, and then whatever a device run needs (settings.problems: WebGPU, a generator, a template).
  */
 export function deviceBenchBlocker(
-	settings: Pick<EngineSettings, 'engine' | 'problems'>,
-	env: { canRunModels: boolean; shaderF16: boolean; checked?: boolean }
+	settings: Pick<EngineSettings, 'provider' | 'problems'>,
+	env: DeviceFacts
 ): string | null {
-	if (settings.engine.current === 'openai') {
+	if (!settings.provider.onDevice) {
 		return 'The benchmark measures this device: choose “This device” (WebGPU or CPU) as the engine.';
 	}
 	return settings.problems(env)[0] ?? null;
@@ -24,20 +25,17 @@ export function deviceBenchBlocker(
 
 /** @throws Error naming why the template could not be had (the set-up view shows it). */
 export async function deviceBenchRequest(
-	services: Pick<AppServices, 'appTemplate' | 'cpuEngine' | 'webgpuEngine'>,
+	services: Pick<AppServices, 'appTemplate'> & EngineHosts,
 	settings: EngineSettings,
 	setup: SetupState,
-	gpu: { shaderF16: boolean }
+	gpu: GpuFacts
 ): Promise<DeviceBenchRequest> {
 	const check = await setup.checkTemplate(settings.templateSpec(gpu), (spec) =>
 		services.appTemplate(spec)
 	);
 	if (!check) throw new Error(setup.templateError ?? 'No chat template.');
 	return {
-		engine:
-			settings.engine.current === 'wllama'
-				? services.cpuEngine().engine
-				: services.webgpuEngine().engine,
+		engine: settings.provider.open(services, settings.connection()).engine,
 		model: settings.generatorId(gpu),
 		template: check.template
 	};

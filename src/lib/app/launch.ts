@@ -4,13 +4,12 @@
  */
 import { DATASETS, loadDataset } from '../datasets/registry.ts';
 import { sampleItems } from '../datasets/sample.ts';
-import { EngineError, type Engine } from '../probe/engine.ts';
+import { providerOf, type EngineKind } from '../engines/registry.ts';
 import {
 	checkResume,
 	datasetSha256,
 	identityHash,
 	runIdentity,
-	type ModelFingerprint,
 	type RunIdentity
 } from '../probe/identity.ts';
 import { judgePromptHash } from '../probe/judge.ts';
@@ -31,7 +30,6 @@ import {
 	loadRunInputs,
 	readLaunch,
 	saveLaunch,
-	type EngineKind,
 	type RunLaunch
 } from '../setup/runInputs.ts';
 import { APP_VERSION, type AppServices } from './services.ts';
@@ -52,31 +50,17 @@ export class ResumeError extends Error {
 	}
 }
 
-/** Engine codes after which the device engine is broken and must be made anew. */
-const BROKEN_DEVICE = new Set(['device_lost', 'unknown']);
-
+/** @throws EngineError when the engine cannot be reached as chosen (no server URL). */
 function setupFor(services: AppServices, choice: EngineChoice, template: ChatTemplate): RunSetup {
-	if (choice.engine === 'openai') {
-		if (!choice.base_url) {
-			throw new EngineError('network', 'No server URL was given.', 'Enter the server URL.');
-		}
-		const engine: Engine = services.serverEngine(choice.base_url, choice.api_key || undefined);
-		return { engine, judge: engine, template };
-	}
-	const cpu = choice.engine === 'wllama';
-	const device = cpu ? services.cpuEngine() : services.webgpuEngine();
+	const opened = providerOf(choice.engine).open(services, choice);
 	return {
-		engine: device.engine,
-		judge: device.engine,
+		engine: opened.engine,
+		judge: opened.judge,
 		template,
-		manifestExtras: { engine_version: device.version, adapter: choice.adapter },
-		release: async (why, error) => {
-			if (why === 'cancel') await device.unload();
-			if (why === 'fatal' && error instanceof EngineError && BROKEN_DEVICE.has(error.code)) {
-				if (cpu) services.resetCpuEngine();
-				else services.resetWebgpuEngine();
-			}
-		}
+		manifestExtras: opened.version
+			? { engine_version: opened.version, adapter: choice.adapter }
+			: undefined,
+		release: opened.release
 	};
 }
 
@@ -93,7 +77,7 @@ export async function createAndStart(
 	if (runner.active) throw new RunActiveError(runner.runId ?? '?');
 	const { config, template, choice } = run;
 	const manifest = await initialManifest(config, {
-		engine: choice.engine,
+		engine: providerOf(choice.engine).runtime,
 		template,
 		appVersion: APP_VERSION
 	});
@@ -116,20 +100,9 @@ async function identityOf(
 	template: ChatTemplate,
 	choice: EngineChoice
 ): Promise<RunIdentity> {
-	let models: { generator?: ModelFingerprint; judge?: ModelFingerprint };
-	if (choice.engine === 'openai' && choice.base_url) {
-		const served = await services
-			.serverEngine(choice.base_url, choice.api_key || undefined)
-			.modelFingerprints();
-		models = { generator: served.get(config.generator.id), judge: served.get(config.judge.id) };
-	} else {
-		const device = choice.engine === 'wllama' ? services.cpuEngine() : services.webgpuEngine();
-		const runtime = device.version;
-		models = {
-			generator: { id: config.generator.id, runtime },
-			judge: { id: config.judge.id, runtime }
-		};
-	}
+	const models = await providerOf(choice.engine)
+		.open(services, choice)
+		.fingerprints({ generator: config.generator.id, judge: config.judge.id });
 	return runIdentity({
 		config,
 		template_sha256: template.sha256,
@@ -211,9 +184,9 @@ async function start(
 }
 
 function launchOf(choice: EngineChoice): RunLaunch {
-	return choice.engine === 'openai'
-		? { engine: 'openai', base_url: choice.base_url }
-		: { engine: choice.engine };
+	return providerOf(choice.engine).onDevice
+		? { engine: choice.engine }
+		: { engine: choice.engine, base_url: choice.base_url };
 }
 
 function storage(): Storage | undefined {
@@ -239,38 +212,32 @@ export interface NewRunRequest {
 /**
  * The set-up view's Start: template, items, config, stored run, started run.
  * @returns the new run's id.
- * @throws EngineError('webgpu_unavailable') before anything loads or is stored when the device
- *   engine is chosen on a device that cannot run models (the run could only fail);
+ * @throws the provider's EngineError (e.g. 'webgpu_unavailable') before anything loads or is
+ *   stored when this device cannot run the chosen engine (the run could only fail);
  *   TemplateError, DatasetError, RunActiveError, or AbortError when `signal` aborts.
  */
 export async function startFromSetup(r: NewRunRequest): Promise<string> {
 	const { services, settings, setup, gpu } = r;
-	if (settings.engine.current === 'webllm' && !gpu.canRunModels) {
-		throw new EngineError(
-			'webgpu_unavailable',
-			'This device cannot run models in the browser (no WebGPU adapter).',
-			'Choose the OpenAI-compatible server engine.'
-		);
-	}
+	const provider = settings.provider;
+	const unavailable = provider.unavailable(gpu);
+	if (unavailable) throw unavailable;
 	const values = setup.valuesNow;
-	if (settings.engine.current === 'openai') {
+	const conn = settings.connection();
+	// Only an engine elsewhere is opened this early: one on this device would start its worker.
+	const served = provider.onDevice ? undefined : provider.open(services, conn).listModels;
+	if (served) {
 		// A server that is down, blocked or lacks a model fails the start here, before the template
 		// and the dataset load and before a run is stored: a failed start leaves no empty run behind.
 		r.step('server');
-		const baseUrl = settings.baseUrl.current.trim();
-		if (!baseUrl) {
-			throw new EngineError('network', 'No server URL was given.', 'Enter the server URL.');
-		}
-		const server = services.serverEngine(baseUrl, settings.apiKey || undefined);
 		const check = await checkServer(
 			{
-				baseUrl,
+				baseUrl: conn.base_url ?? '',
 				model: settings.generatorId(gpu),
 				judge: values.judge_mode === 'rules' ? undefined : settings.judgeId(gpu),
 				signal: r.signal
 			},
 			{
-				listModels: (signal) => server.listModels(signal),
+				listModels: served,
 				answersOpaque: r.answersOpaque ?? browserAnswersOpaque
 			}
 		);
@@ -305,19 +272,13 @@ export async function startFromSetup(r: NewRunRequest): Promise<string> {
 	}
 	const chosen = sampleItems(items, values.n, values.seed);
 	const generator = settings.generatorId(gpu);
-	const engine = settings.engine.current;
 	// Rules-only runs never call a judge; the generator stands in so the manifest is complete.
 	const judge = values.judge_mode === 'rules' ? generator : settings.judgeId(gpu);
-	let contextWindow = engine === 'webllm' ? settings.generator(gpu)?.context_window : undefined;
-	if (engine === 'openai') {
-		// Checked above (models listed, the chosen ones served). Where the server tells its context
-		// (vLLM, llama-server), the answer limit follows it.
-		const server = services.serverEngine(
-			settings.baseUrl.current.trim(),
-			settings.apiKey || undefined
-		);
-		contextWindow = (await server.contextWindow(generator, r.signal))?.tokens;
-	}
+	// Known from the catalog, or (a server checked above) told by the server where it says
+	// (vLLM, llama-server): the answer limit follows it.
+	const contextWindow =
+		settings.chosen.knownContextWindow(gpu) ??
+		(await provider.askContextWindow?.(services, conn, generator, r.signal))?.tokens;
 	const config = buildConfig(values, {
 		run_id: newRunId(),
 		dataset: datasetName,
@@ -332,12 +293,7 @@ export async function startFromSetup(r: NewRunRequest): Promise<string> {
 	await createAndStart(services, r.runner, {
 		config,
 		template: check.template,
-		choice: {
-			engine,
-			base_url: settings.baseUrl.current.trim(),
-			api_key: settings.apiKey,
-			adapter: gpu.adapter
-		}
+		choice: { engine: settings.engine.current, ...conn, adapter: gpu.adapter }
 	});
 	return config.run_id;
 }

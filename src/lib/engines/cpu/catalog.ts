@@ -101,6 +101,15 @@ export const GGUF_CATALOG: readonly GgufEntry[] = [
 export const DEFAULT_CPU_GENERATOR = 'qwen2.5-0.5b-instruct-q4_k_m';
 export const DEFAULT_CPU_JUDGE = 'qwen2.5-1.5b-instruct-q4_k_m';
 
+/**
+ * Whether these models stay loaded together on the CPU: only one model, in one role or both. Each
+ * model is a wasm runtime with its own memory; two on a laptop risk running out of it. The engine's
+ * can_co_load and set-up's estimate both ask this.
+ */
+export function cpuCanCoLoad(models: readonly string[]): boolean {
+	return new Set(models).size <= 1;
+}
+
 /** The URL the engine loads for a catalog entry. */
 export function ggufUrl(entry: Pick<GgufEntry, 'repo' | 'file'>): string {
 	return `https://huggingface.co/${entry.repo}/resolve/main/${entry.file}`;

@@ -12,6 +12,7 @@ import {
 	type LoadProgress
 } from '../../probe/engine.ts';
 import { WorkerClient, type RequestHooks, type WorkerPort } from '../workerClient.ts';
+import { cpuCanCoLoad } from './catalog.ts';
 import type {
 	CacheQueryResult,
 	CacheSizes,
@@ -48,8 +49,7 @@ export class CpuEngine implements Engine {
 			streaming: true,
 			// One CPU: a second request in flight only competes for the same cores.
 			max_concurrency: 1,
-			// Each model is a wasm runtime with its own memory; two on a laptop risk running out of it.
-			can_co_load: (models) => new Set(models).size <= 1
+			can_co_load: cpuCanCoLoad
 		};
 	}
 

@@ -22,11 +22,7 @@ import {
 	notJsonError,
 	notOpenAIError
 } from './http.ts';
-import {
-	contextFromModels,
-	contextFromProps,
-	type ServerContextWindow
-} from './contextWindow.ts';
+import { contextFromModels, contextFromProps, type ServerContextWindow } from './contextWindow.ts';
 import { fallbackFor, type JsonForm, messagesFor, responseFormat } from './jsonMode.ts';
 import { Limiter } from './limit.ts';
 import { classifyEngineError } from './retry.ts';

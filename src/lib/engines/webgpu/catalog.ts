@@ -145,6 +145,19 @@ export interface BudgetFit {
 	unknown: string[];
 }
 
+/**
+ * A model's GPU memory need: the catalog's figure, else the one its record in the app config gives
+ * (a bring-your-own model may state it); undefined when neither says. The engine's can_co_load and
+ * set-up's fit both read it, so the two never disagree on whether a run is phased.
+ */
+export function vramOf(
+	id: string,
+	appConfig?: { model_list: readonly { model_id: string; vram_required_MB?: number }[] }
+): number | undefined {
+	const record = appConfig?.model_list.find((r) => r.model_id === id);
+	return findVariant(id)?.variant.vram_required_MB ?? record?.vram_required_MB;
+}
+
 /** Do these models fit on the GPU together? Duplicates count once (one model, two roles). */
 export function fitsBudget(
 	ids: string[],

@@ -12,7 +12,7 @@ import {
 	type JsonChatRequest,
 	type LoadProgress
 } from '../../probe/engine.ts';
-import { DEFAULT_VRAM_BUDGET_MB, findVariant, fitsBudget } from './catalog.ts';
+import { DEFAULT_VRAM_BUDGET_MB, fitsBudget, vramOf } from './catalog.ts';
 import { WorkerClient, type RequestHooks, type WorkerPort } from '../workerClient.ts';
 import type {
 	CacheOp,
@@ -57,7 +57,8 @@ export class WebLLMEngine implements Engine {
 			streaming: true,
 			// One GPU pipeline: the worker serializes anyway, more in flight only queues.
 			max_concurrency: 1,
-			can_co_load: (models) => fitsBudget(models, budget, (id) => this.#vramOf(id)).fits
+			can_co_load: (models) =>
+				fitsBudget(models, budget, (id) => vramOf(id, this.#appConfig())).fits
 		};
 	}
 
@@ -122,11 +123,6 @@ export class WebLLMEngine implements Engine {
 	#appConfig(): AppConfig | undefined {
 		const { appConfig } = this.#opts;
 		return typeof appConfig === 'function' ? appConfig() : appConfig;
-	}
-
-	#vramOf(id: string): number | undefined {
-		const record = this.#appConfig()?.model_list.find((r) => r.model_id === id);
-		return findVariant(id)?.variant.vram_required_MB ?? record?.vram_required_MB;
 	}
 
 	#request<K extends RequestKind>(

@@ -4,14 +4,14 @@
  */
 import {
 	DEFAULT_VRAM_BUDGET_MB,
-	findVariant,
 	fitsBudget,
 	getCatalog,
 	pickVariant,
 	type CatalogEntry,
-	type ModelRole
+	type ModelRole,
+	vramOf
 } from './catalog.ts';
-import { customKey, type CustomMlcModel } from './custom.ts';
+import { customAppConfig, customKey, type CustomMlcModel } from './custom.ts';
 
 export interface ModelOption {
 	key: string;
@@ -132,8 +132,16 @@ export interface PairFit {
 	unknown: string[];
 }
 
-/** Can generator and judge be resident together? If not, the run phases them (slower, same result). */
-export function pairFit(ids: string[], budgetMB = DEFAULT_VRAM_BUDGET_MB): PairFit {
-	const fit = fitsBudget(ids, budgetMB, (id) => findVariant(id)?.variant.vram_required_MB);
+/**
+ * Can generator and judge be resident together? If not, the run phases them (slower, same result).
+ * @param custom the user's own models, whose records the engine reads their memory need from
+ */
+export function pairFit(
+	ids: string[],
+	custom: readonly CustomMlcModel[] = [],
+	budgetMB = DEFAULT_VRAM_BUDGET_MB
+): PairFit {
+	const appConfig = customAppConfig(custom);
+	const fit = fitsBudget(ids, budgetMB, (id) => vramOf(id, appConfig));
 	return { fits: fit.fits, total_MB: fit.total_MB, budget_MB: fit.budget_MB, unknown: fit.unknown };
 }
