@@ -40,7 +40,7 @@ function fakeDevice(cached: Record<string, boolean>, bytes: Record<string, numbe
 }
 
 function plan(
-	over: Partial<SetupPlanDeps> & {
+	over: Partial<Omit<SetupPlanDeps, 'values'>> & {
 		values?: Partial<RunFormValues>;
 		context?: (model: string, signal: AbortSignal) => Promise<ServerContextWindow | undefined>;
 	} = {}
@@ -84,7 +84,10 @@ describe('SetupPlan: the server context window', () => {
 	afterEach(() => vi.useRealTimers());
 
 	it('asks the server once the URL and model have settled, and uses what it tells', async () => {
-		const context = vi.fn(async () => ({ tokens: 8192, source: 'max_model_len in /v1/models' }));
+		const context = vi.fn(async (_model: string, _signal: AbortSignal) => ({
+			tokens: 8192,
+			source: 'max_model_len in /v1/models'
+		}));
 		const { plan: p, settings } = plan({ context });
 		settings.engine.current = 'server';
 		settings.server.baseUrl.current = 'http://127.0.0.1:8000/v1';
