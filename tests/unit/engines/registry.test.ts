@@ -46,7 +46,7 @@ describe('engine registry', () => {
 	});
 
 	it('has one provider per kind and runtime, offered WebGPU first', () => {
-		expect(ENGINE_LIST.map((p) => p.kind)).toEqual(['webgpu', 'cpu', 'server']);
+		expect(ENGINE_LIST[0].kind).toBe('webgpu');
 		const names = ENGINE_LIST.flatMap((p) => [p.kind, p.runtime]);
 		expect(new Set(names).size).toBe(names.length);
 		for (const [kind, provider] of Object.entries(ENGINES)) expect(provider.kind).toBe(kind);
