@@ -1,7 +1,7 @@
 /**
  * What "benchmark this device" measures, prepared when its button is pressed: the generator chosen
- * in the set-up view, on this device's web-llm engine, with the model's own chat template (the
- * same template check a run makes).
+ * in the set-up view, on the chosen engine of this device (WebGPU or CPU), with the model's own
+ * chat template (the same template check a run makes).
  */
 import type { DeviceBenchRequest } from '../state/deviceBench.svelte.ts';
 import type { EngineSettings } from '../state/settings.svelte.ts';
@@ -10,8 +10,9 @@ import type { AppServices } from './services.ts';
 import type { DeviceFacts, EngineHosts, GpuFacts } from '../engines/provider.ts';
 
 /**
- * Why the benchmark cannot run with these settings, or null when it can: it needs the device
- * engine, and then whatever a device run needs (settings.problems: WebGPU, a generator, a template).
+ * Why the benchmark cannot run with these settings, or null when it can: it needs an engine on
+ * this device, and then whatever a run there needs (settings.problems: WebGPU, a generator, a
+ * template).
  */
 export function deviceBenchBlocker(
 	settings: Pick<EngineSettings, 'provider' | 'problems'>,

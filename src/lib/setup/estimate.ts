@@ -53,7 +53,7 @@ export interface EstimateInput {
 	judge_mode: JudgeMode;
 	/** The engine's typical decode speed, tokens/s (its provider's guess). */
 	guess_tps: number;
-	/** Models to download (device engine only; duplicates count once). */
+	/** Models to download (engines on this device only; duplicates count once). */
 	models: ModelCost[];
 	/** This device's benchmarked speed for the chosen engine and generator, when there is one. */
 	measured?: MeasuredSpeed;
