@@ -4,7 +4,7 @@
  * which server URL; never an API key), in localStorage.
  */
 import { judgePromptHash } from '../probe/judge.ts';
-import { runManifest } from '../probe/records.ts';
+import { runManifest, type ManifestExtras } from '../probe/records.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { DatasetItem, ProbeConfig, RunManifest } from '../probe/types.ts';
 import type { DexieRunInputs } from '../db/runInputs.ts';
@@ -44,6 +44,8 @@ export async function initialManifest(
 		template: ChatTemplate;
 		appVersion: string;
 		now?: () => Date;
+		/** The run's identity and config_hash (probe/prepare.ts), stored from the first write. */
+		extras?: ManifestExtras;
 	}
 ): Promise<RunManifest> {
 	return runManifest(config, {
@@ -53,7 +55,8 @@ export async function initialManifest(
 		// Nothing is running yet: if the tab closes now, the run view offers Resume.
 		status: 'paused',
 		now: () => (opts.now ?? (() => new Date()))().toISOString(),
-		app_version: opts.appVersion
+		app_version: opts.appVersion,
+		extras: opts.extras
 	});
 }
 

@@ -10,7 +10,7 @@ import type { EngineKind } from '../engines/registry.ts';
 import type { EngineProvider } from '../engines/provider.ts';
 import type { ServerContextWindow } from '../engines/server/contextWindow.ts';
 import { estimateRun, measuredSpeed, type Estimate, type ModelCost } from '../setup/estimate.ts';
-import { answerTokenLimit } from '../setup/runForm.ts';
+import { answerTokenLimit } from '../probe/runConfig.ts';
 import type { RunFormValues } from '../setup/runForm.ts';
 import type { DownloadSizes } from './downloadSizes.svelte.ts';
 import type { ModelCacheState } from './modelCache.svelte.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../src/lib/engines/registry.ts';
+import { answerTokenLimit } from '../../../src/lib/probe/runConfig.ts';
 import { PAPER_GSM8K_TEMPLATE } from '../../../src/lib/probe/taskPrompt.ts';
 import { estimateRun, formatDuration, measuredSpeed } from '../../../src/lib/setup/estimate.ts';
 import {
-	answerTokenLimit,
 	buildConfig,
 	conditionCount,
 	DEFAULT_FORM,
