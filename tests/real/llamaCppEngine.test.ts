@@ -5,7 +5,7 @@
  * its timings, grammar-constrained judge JSON.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpenAIEngine } from '../../src/lib/engines/openai.ts';
+import { OpenAIEngine } from '../../src/lib/engines/server/client.ts';
 import { EngineError, type CompletionRequest } from '../../src/lib/probe/engine.ts';
 import { buildJudgeMessages, judgeSchema, parseJudgeOutput } from '../../src/lib/probe/judge.ts';
 import { engineContract } from '../helpers/engineContract.ts';

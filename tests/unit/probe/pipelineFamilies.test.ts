@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect } from '../../helpers/collect.ts';
-import { OpenAIEngine } from '../../../src/lib/engines/openai.ts';
+import { OpenAIEngine } from '../../../src/lib/engines/server/client.ts';
 import type { ProbeEvent } from '../../../src/lib/probe/events.ts';
 import { runProbe } from '../../../src/lib/probe/pipeline.ts';
 import { MemoryStore } from '../../../src/lib/probe/store.ts';
