@@ -93,3 +93,15 @@ describe('ConditionsSection user header and reasoning effort', () => {
 		expect(screen.queryByTestId('reasoning-effort')).toBeNull();
 	});
 });
+
+describe('ConditionsSection labelling', () => {
+	it('says what rules-only labelling can and cannot tell when it is picked', async () => {
+		render(ConditionsSection, { setup: new SetupState(memoryStorage()), thinkingDefault: null });
+		const tells = () => screen.getByTestId('judge-mode-tells').textContent ?? '';
+		expect(tells()).toContain('LLM judge labels every other turn');
+		await fireEvent.change(screen.getByTestId('judge-mode'), { target: { value: 'rules' } });
+		expect(tells()).toContain('stays undecided');
+		expect(tells()).toContain('out of the follow-up rate');
+		expect(tells()).toContain('no rule ever calls a turn genuine');
+	});
+});
