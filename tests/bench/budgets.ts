@@ -26,6 +26,10 @@ export interface BenchMetrics {
 	cliResume100kModelRequests: number;
 	cliSummarize100kCpuMs: number;
 	cliSummarize100kPeakRssMB: number;
+	/** 15,000 streamed requests at 64 in flight (tests/bench/cliLoad.ts), own process. */
+	cliLoadHeapGrowth: number;
+	cliLoadPeakRssMB: number;
+	cliLoadWarnings: number;
 	/** The browser store with 10,000 records (tests/bench/dbScale.ts), fake-indexeddb in Node. */
 	dbImport10kMs: number;
 	dbPage10kMaxMs: number;
@@ -69,6 +73,9 @@ export const LONGEST_TASK_BUDGET_MS = 50;
 export const RESULTS_10K_RENDER_BUDGET_MS = 300;
 export const CLI_RESUME_100K_CPU_BUDGET_MS = 5000;
 export const CLI_100K_RSS_BUDGET_MB = 300;
+/** Heap after a full GC at the end of the run over its value after the first 1,000 requests. */
+export const CLI_LOAD_HEAP_GROWTH_BUDGET = 1.5;
+export const CLI_LOAD_RSS_BUDGET_MB = 250;
 
 /** One row: a fixed limit, or a function of the results when it depends on the run's shape. */
 function budget(
@@ -143,6 +150,19 @@ export const BUDGETS: Budget[] = [
 		CLI_100K_RSS_BUDGET_MB,
 		'summarize streams the file: memory does not grow with its size (issue 14)'
 	),
+	budget(
+		'cliLoadHeapGrowth',
+		'<=',
+		CLI_LOAD_HEAP_GROWTH_BUDGET,
+		'a long run keeps no memory per request: the heap after GC holds still'
+	),
+	budget(
+		'cliLoadPeakRssMB',
+		'<=',
+		CLI_LOAD_RSS_BUDGET_MB,
+		'64 requests in flight for 15,000 requests fit in a small, fixed amount of memory'
+	),
+	budget('cliLoadWarnings', '==', 0, 'no listener (or other) warning however many are in flight'),
 	budget(
 		'dbImport10kMs',
 		'<=',

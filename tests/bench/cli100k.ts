@@ -58,24 +58,49 @@ export interface Cli100kResult {
 	resumeModelRequests: number;
 }
 
-async function command(args: string[], usageFile: string): Promise<CommandCost> {
+/** What cliChild.ts writes about its process. */
+export interface ChildUsage {
+	cpuMs: number;
+	maxRssMB: number;
+	warnings: string[];
+	requests: number;
+	heapAfterFirstMB?: number;
+	heapAtEndMB?: number;
+}
+
+/** Run one CLI command in its own process (cliChild.ts); its cost and what it reported. */
+export async function cliCommand(
+	args: string[],
+	usageFile: string,
+	env: Record<string, string> = {}
+): Promise<CommandCost & { usage: ChildUsage }> {
 	const started = performance.now();
 	const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
 		const child = spawn(process.execPath, [TSX, CHILD, ...args], {
-			env: { ...process.env, UTP_BENCH_USAGE: usageFile },
+			env: { ...process.env, ...env, UTP_BENCH_USAGE: usageFile },
 			stdio: ['ignore', 'ignore', 'pipe']
 		});
 		let err = '';
-		child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+		child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-20_000)));
 		child.on('exit', (c) => resolve({ code: c, stderr: err }));
 	});
 	const wallMs = performance.now() - started;
 	if (code !== 0) throw new Error(`${args[0]} exited ${code}:\n${stderr.slice(-2000)}`);
-	const u = JSON.parse(readFileSync(usageFile, 'utf8')) as { cpuMs: number; maxRssMB: number };
-	return { wallMs: Math.round(wallMs), cpuMs: Math.round(u.cpuMs), peakRssMB: round(u.maxRssMB) };
+	const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as ChildUsage;
+	return {
+		wallMs: Math.round(wallMs),
+		cpuMs: Math.round(usage.cpuMs),
+		peakRssMB: round(usage.maxRssMB),
+		usage
+	};
 }
 
-function filler(n: number, seed: number): string {
+async function command(args: string[], usageFile: string): Promise<CommandCost> {
+	const { wallMs, cpuMs, peakRssMB } = await cliCommand(args, usageFile);
+	return { wallMs, cpuMs, peakRssMB };
+}
+
+export function filler(n: number, seed: number): string {
 	const words = [
 		'she',
 		'sold',

@@ -21,6 +21,7 @@ import { REPO_ROOT } from '../e2e/server.ts';
 import { checkBudgets, describeFailures, type BenchMetrics } from './budgets.ts';
 import { hasBuild, measureBundle, type BundleSizes } from './bundle.ts';
 import { CLI_100K_METHOD, measureCli100k } from './cli100k.ts';
+import { CLI_LOAD_METHOD, measureCliLoad } from './cliLoad.ts';
 import { measureCounts } from './counts.ts';
 import { DB_SCALE_METHOD, measureDbScale } from './dbScale.ts';
 import { measureOverhead } from './overhead.ts';
@@ -81,6 +82,9 @@ async function main(): Promise<number> {
 	const cli = await step('timing CLI resume and summarize of a 100,000-record run', () =>
 		measureCli100k()
 	);
+	const load = await step('a 15,000-request CLI run at 64 in flight (memory)', () =>
+		measureCliLoad()
+	);
 	// Reported, not budgeted: real inference speed depends on the machine and its load.
 	let real: RealEngineResult | null = null;
 	let realError = args['skip-real'] ? 'skipped (--skip-real)' : '';
@@ -136,6 +140,9 @@ async function main(): Promise<number> {
 		cliResume100kModelRequests: cli.resumeModelRequests,
 		cliSummarize100kCpuMs: cli.summarize.cpuMs,
 		cliSummarize100kPeakRssMB: cli.summarize.peakRssMB,
+		cliLoadHeapGrowth: load.heapGrowth,
+		cliLoadPeakRssMB: load.peakRssMB,
+		cliLoadWarnings: load.warnings.length,
 		dbImport10kMs: dbScale.importMs,
 		dbPage10kMaxMs: dbScale.pageMaxMs,
 		dbReadAll10kMaxMs: dbScale.readAllMaxMs
@@ -183,6 +190,7 @@ async function main(): Promise<number> {
 		storeWriteMsMedian: overhead.storeWriteMsMedian,
 		scriptedEngineMsPerRecordMean: overhead.engineMsPerRecordMean,
 		cli100k: cli,
+		cliLoad: load,
 		realEngine: real ?? { unavailable: realError },
 		bundle: bundle && {
 			builtAt: bundle.builtAt,
@@ -204,6 +212,7 @@ async function main(): Promise<number> {
 			longestTaskMs: LONG_TASK_METHOD,
 			results10kRenderMs: RESULTS_METHOD,
 			cli100k: CLI_100K_METHOD,
+			cliLoad: CLI_LOAD_METHOD,
 			dbScale: DB_SCALE_METHOD
 		},
 		unavailable: reasons,
@@ -276,6 +285,12 @@ async function main(): Promise<number> {
 			row('cliResume100kModelRequests'),
 			row('cliSummarize100kCpuMs', `wall ${cli.summarize.wallMs} ms`),
 			row('cliSummarize100kPeakRssMB'),
+			row(
+				'cliLoadHeapGrowth',
+				`heap after GC ${load.heapAfterFirstMB} MB at 1,000 requests, ${load.heapAtEndMB} MB at ${load.requests}; wall ${load.wallMs} ms, CPU ${load.cpuMs} ms`
+			),
+			row('cliLoadPeakRssMB'),
+			row('cliLoadWarnings', load.warnings.join(' | ') || undefined),
 			row('dbImport10kMs'),
 			row('dbPage10kMaxMs', dbScale.detail),
 			row('dbReadAll10kMaxMs')
