@@ -18,6 +18,10 @@ export interface BenchMetrics {
 	initialJsGzipKB: number | null;
 	webllmChunkGzipKB: number | null;
 	longestTaskMs: number | null;
+	/** The browser's server engine over the CLI, one run each on the same mock (browser/serverRatio.ts). */
+	browserVsCliServerRatio: number | null;
+	/** Requests in flight the browser's server engine asks for by default. */
+	browserServerConcurrency: number;
 	results10kRenderMs: number | null;
 	/** The CLI on a fully stored 100,000-record run (tests/bench/cli100k.ts), own process each. */
 	cliResume100kCpuMs: number;
@@ -26,6 +30,11 @@ export interface BenchMetrics {
 	cliResume100kModelRequests: number;
 	cliSummarize100kCpuMs: number;
 	cliSummarize100kPeakRssMB: number;
+	/** The same run grown to 300,000 records: peaks bounded, CPU 300k / CPU 100k near 3 (linear). */
+	cliResume300kPeakRssMB: number;
+	cliSummarize300kPeakRssMB: number;
+	cliResumeCpuScale: number;
+	cliSummarizeCpuScale: number;
 	/** 15,000 streamed requests at 64 in flight (tests/bench/cliLoad.ts), own process. */
 	cliLoadHeapGrowth: number;
 	cliLoadPeakRssMB: number;
@@ -70,9 +79,13 @@ export const INITIAL_JS_BUDGET_KB = 100;
 export const DB_10K_BULK_BUDGET_MS = 15_000;
 export const DB_10K_PAGE_BUDGET_MS = 1_500;
 export const LONGEST_TASK_BUDGET_MS = 50;
+/** HTTP/1.1 connections a browser opens per host (Chromium, Firefox): more requests only queue. */
+export const BROWSER_CONNECTIONS_PER_HOST = 6;
 export const RESULTS_10K_RENDER_BUDGET_MS = 300;
 export const CLI_RESUME_100K_CPU_BUDGET_MS = 5000;
 export const CLI_100K_RSS_BUDGET_MB = 300;
+/** CPU at 300k records over CPU at 100k: 3 is linear (less, as start-up is shared), 9 quadratic. */
+export const CLI_CPU_SCALE_BUDGET = 4;
 /** Heap after a full GC at the end of the run over its value after the first 1,000 requests. */
 export const CLI_LOAD_HEAP_GROWTH_BUDGET = 1.5;
 export const CLI_LOAD_RSS_BUDGET_MB = 250;
@@ -126,6 +139,12 @@ export const BUDGETS: Budget[] = [
 		'the page stays responsive while a run streams'
 	),
 	budget(
+		'browserServerConcurrency',
+		'<=',
+		BROWSER_CONNECTIONS_PER_HOST,
+		'the server engine asks for no more requests in flight than a browser opens connections'
+	),
+	budget(
 		'results10kRenderMs',
 		'<=',
 		RESULTS_10K_RENDER_BUDGET_MS,
@@ -149,6 +168,30 @@ export const BUDGETS: Budget[] = [
 		'<=',
 		CLI_100K_RSS_BUDGET_MB,
 		'summarize streams the file: memory does not grow with its size (issue 14)'
+	),
+	budget(
+		'cliResume300kPeakRssMB',
+		'<=',
+		CLI_100K_RSS_BUDGET_MB,
+		'resume memory is bounded: 300,000 records fit where 100,000 do'
+	),
+	budget(
+		'cliSummarize300kPeakRssMB',
+		'<=',
+		CLI_100K_RSS_BUDGET_MB,
+		'summarize memory is bounded: 300,000 records fit where 100,000 do'
+	),
+	budget(
+		'cliResumeCpuScale',
+		'<=',
+		CLI_CPU_SCALE_BUDGET,
+		'resume CPU grows linearly with the records stored'
+	),
+	budget(
+		'cliSummarizeCpuScale',
+		'<=',
+		CLI_CPU_SCALE_BUDGET,
+		'summarize CPU grows linearly with the records stored'
 	),
 	budget(
 		'cliLoadHeapGrowth',

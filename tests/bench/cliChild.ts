@@ -36,7 +36,9 @@ function heapMB(): number {
 	return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
+const started = performance.now();
 const code = await main(process.argv.slice(2));
+const mainMs = performance.now() - started;
 const heapAtEndMB = gc ? heapMB() : undefined;
 const u = process.resourceUsage();
 const path = process.env.UTP_BENCH_USAGE;
@@ -47,6 +49,7 @@ if (path)
 			code,
 			cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000,
 			maxRssMB: u.maxRSS / 1024,
+			mainMs,
 			warnings,
 			requests,
 			heapAfterFirstMB,

@@ -20,15 +20,18 @@ import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../e2e/server.ts';
 import { checkBudgets, describeFailures, type BenchMetrics } from './budgets.ts';
 import { hasBuild, measureBundle, type BundleSizes } from './bundle.ts';
-import { CLI_100K_METHOD, measureCli100k } from './cli100k.ts';
+import { CLI_100K_METHOD, measureCliScale } from './cli100k.ts';
 import { CLI_LOAD_METHOD, measureCliLoad } from './cliLoad.ts';
 import { measureCounts } from './counts.ts';
 import { DB_SCALE_METHOD, measureDbScale } from './dbScale.ts';
 import { measureOverhead } from './overhead.ts';
 import { measureRealEngine, REAL_ENGINE_METHOD, type RealEngineResult } from './realEngine.ts';
 import { formatTable } from './report.ts';
+import { round } from './stats.ts';
 import { LONG_TASK_METHOD } from './browser/longTasks.ts';
 import { RESULTS_METHOD } from './browser/results10k.ts';
+import { SERVER_RATIO_METHOD } from './browser/serverRatio.ts';
+import { DEFAULT_MAX_CONCURRENCY } from '../../src/lib/engines/openai.ts';
 import { unavailable, type BrowserMetric } from './browser/metric.ts';
 
 const { values: args } = parseArgs({
@@ -79,8 +82,9 @@ async function main(): Promise<number> {
 	const dbScale = await step('timing the browser store with 10,000 records', () =>
 		measureDbScale()
 	);
-	const cli = await step('timing CLI resume and summarize of a 100,000-record run', () =>
-		measureCli100k()
+	const cli = await step(
+		'timing CLI resume and summarize of a 100,000- then 300,000-record run',
+		() => measureCliScale()
 	);
 	const load = await step('a 15,000-request CLI run at 64 in flight (memory)', () =>
 		measureCliLoad()
@@ -109,8 +113,9 @@ async function main(): Promise<number> {
 
 	let longestTask: BrowserMetric;
 	let results10k: BrowserMetric;
+	let serverRatio: BrowserMetric;
 	if (args['skip-browser']) {
-		longestTask = results10k = unavailable('skipped (--skip-browser)');
+		longestTask = results10k = serverRatio = unavailable('skipped (--skip-browser)');
 	} else {
 		const { measureBrowser } = await import('./browser/index.ts');
 		const browser = await step('measuring the production build in Chromium', () =>
@@ -118,6 +123,7 @@ async function main(): Promise<number> {
 		);
 		longestTask = browser.longestTaskMs;
 		results10k = browser.results10kRenderMs;
+		serverRatio = browser.serverRatio;
 	}
 
 	const metrics: BenchMetrics = {
@@ -134,12 +140,18 @@ async function main(): Promise<number> {
 		initialJsGzipKB: bundle?.initialJsGzipKB ?? null,
 		webllmChunkGzipKB: bundle?.webllmChunkGzipKB ?? null,
 		longestTaskMs: longestTask.value,
+		browserVsCliServerRatio: serverRatio.value,
+		browserServerConcurrency: DEFAULT_MAX_CONCURRENCY,
 		results10kRenderMs: results10k.value,
 		cliResume100kCpuMs: cli.resume.cpuMs,
 		cliResume100kPeakRssMB: cli.resume.peakRssMB,
 		cliResume100kModelRequests: cli.resumeModelRequests,
 		cliSummarize100kCpuMs: cli.summarize.cpuMs,
 		cliSummarize100kPeakRssMB: cli.summarize.peakRssMB,
+		cliResume300kPeakRssMB: cli.at300k.resume.peakRssMB,
+		cliSummarize300kPeakRssMB: cli.at300k.summarize.peakRssMB,
+		cliResumeCpuScale: round(cli.at300k.resume.cpuMs / cli.resume.cpuMs),
+		cliSummarizeCpuScale: round(cli.at300k.summarize.cpuMs / cli.summarize.cpuMs),
 		cliLoadHeapGrowth: load.heapGrowth,
 		cliLoadPeakRssMB: load.peakRssMB,
 		cliLoadWarnings: load.warnings.length,
@@ -153,10 +165,14 @@ async function main(): Promise<number> {
 		reasons.webllmChunkGzipKB = `no single web-llm chunk in dist/: ${bundle.gateViolations.join(' ')}`;
 	if (longestTask.status !== 'measured') reasons.longestTaskMs = longestTask.reason;
 	if (results10k.status !== 'measured') reasons.results10kRenderMs = results10k.reason;
+	if (serverRatio.status !== 'measured') reasons.browserVsCliServerRatio = serverRatio.reason;
 	const outcomes = checkBudgets(metrics, reasons);
 
-	const broken = [longestTask, results10k]
-		.map((m, i) => ({ m, name: i === 0 ? 'longestTaskMs' : 'results10kRenderMs' }))
+	const broken = [
+		{ m: longestTask, name: 'longestTaskMs' },
+		{ m: results10k, name: 'results10kRenderMs' },
+		{ m: serverRatio, name: 'browserVsCliServerRatio' }
+	]
 		.filter(({ m }) => m.status === 'error')
 		.map(({ m, name }) => `${name} could not be measured: ${m.status === 'error' ? m.reason : ''}`);
 	const missing = outcomes.filter((o) => o.status === 'unavailable');
@@ -200,7 +216,8 @@ async function main(): Promise<number> {
 		},
 		chromiumDetails: {
 			longestTaskMs: longestTask.status === 'measured' ? longestTask.detail : null,
-			results10kRenderMs: results10k.status === 'measured' ? results10k.detail : null
+			results10kRenderMs: results10k.status === 'measured' ? results10k.detail : null,
+			browserVsCliServerRatio: serverRatio.status === 'measured' ? serverRatio.detail : null
 		},
 		methods: {
 			counts:
@@ -211,6 +228,7 @@ async function main(): Promise<number> {
 			realEngine: REAL_ENGINE_METHOD,
 			longestTaskMs: LONG_TASK_METHOD,
 			results10kRenderMs: RESULTS_METHOD,
+			browserVsCliServerRatio: SERVER_RATIO_METHOD,
 			cli100k: CLI_100K_METHOD,
 			cliLoad: CLI_LOAD_METHOD,
 			dbScale: DB_SCALE_METHOD
@@ -274,6 +292,13 @@ async function main(): Promise<number> {
 					? longestTask.detail
 					: `${longestTask.status}: ${longestTask.reason}`
 			),
+			row(
+				'browserVsCliServerRatio',
+				serverRatio.status === 'measured'
+					? serverRatio.detail
+					: `${serverRatio.status}: ${serverRatio.reason}`
+			),
+			row('browserServerConcurrency', 'the browser opens 6 HTTP/1.1 connections per host'),
 			row(
 				'results10kRenderMs',
 				results10k.status === 'measured'

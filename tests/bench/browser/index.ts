@@ -9,10 +9,12 @@ import { serveBuild } from '../../e2e/server.ts';
 import { measureLongTasks } from './longTasks.ts';
 import { failed, unavailable, type BrowserMetric } from './metric.ts';
 import { measureResults10k } from './results10k.ts';
+import { measureServerRatio } from './serverRatio.ts';
 
 export interface BrowserMetrics {
 	longestTaskMs: BrowserMetric;
 	results10kRenderMs: BrowserMetric;
+	serverRatio: BrowserMetric;
 	chromium?: string;
 }
 
@@ -27,7 +29,11 @@ async function attempt(what: () => Promise<BrowserMetric>): Promise<BrowserMetri
 export async function measureBrowser(dist: string, bundle: RunBundle): Promise<BrowserMetrics> {
 	if (!existsSync(CHROMIUM)) {
 		const reason = `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-		return { longestTaskMs: unavailable(reason), results10kRenderMs: unavailable(reason) };
+		return {
+			longestTaskMs: unavailable(reason),
+			results10kRenderMs: unavailable(reason),
+			serverRatio: unavailable(reason)
+		};
 	}
 	const app = await serveBuild(dist);
 	const browser = await launchBrowser();
@@ -35,6 +41,7 @@ export async function measureBrowser(dist: string, bundle: RunBundle): Promise<B
 		return {
 			longestTaskMs: await attempt(() => measureLongTasks(browser, app)),
 			results10kRenderMs: await attempt(() => measureResults10k(browser, app, bundle)),
+			serverRatio: await attempt(() => measureServerRatio(browser, app)),
 			chromium: browser.version()
 		};
 	} finally {
