@@ -15,7 +15,12 @@ export interface BenchMetrics {
 	modelLoads: number;
 	overheadMsPerRecordMedian: number;
 	overheadMsPerRecordP95: number;
+	/** Entry scripts and their static imports only (tests/build/bundleReport.ts). */
 	initialJsGzipKB: number | null;
+	/** All JS requested before the home view's first paint, in Chromium (browser/firstView.ts). */
+	firstViewJsGzipKB: number | null;
+	/** The same for a first visit straight to set-up (reported; its budget is not met yet). */
+	setupViewJsGzipKB: number | null;
 	webllmChunkGzipKB: number | null;
 	longestTaskMs: number | null;
 	/** The browser's server engine over the CLI, one run each on the same mock (browser/serverRatio.ts). */
@@ -75,6 +80,8 @@ export interface BudgetOutcome {
  */
 export const OVERHEAD_MEDIAN_BUDGET_MS = 0.6;
 export const INITIAL_JS_BUDGET_KB = 100;
+/** What the first screen fetches before it shows, all chunks counted. */
+export const FIRST_VIEW_JS_BUDGET_KB = 60;
 /** The limits the timed unit test held (loose, as machines vary); it was moved here. */
 export const DB_10K_BULK_BUDGET_MS = 15_000;
 export const DB_10K_PAGE_BUDGET_MS = 1_500;
@@ -131,6 +138,12 @@ export const BUDGETS: Budget[] = [
 		'<=',
 		INITIAL_JS_BUDGET_KB,
 		'the first page load stays light (issue 8)'
+	),
+	budget(
+		'firstViewJsGzipKB',
+		'<=',
+		FIRST_VIEW_JS_BUDGET_KB,
+		'the first screen waits for no code it does not show (every chunk counted)'
 	),
 	budget(
 		'longestTaskMs',

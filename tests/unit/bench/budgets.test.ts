@@ -20,6 +20,8 @@ function metrics(overrides: Partial<BenchMetrics> = {}): BenchMetrics {
 		overheadMsPerRecordMedian: 0.3,
 		overheadMsPerRecordP95: 1.2,
 		initialJsGzipKB: 80,
+		firstViewJsGzipKB: 30,
+		setupViewJsGzipKB: 170,
 		webllmChunkGzipKB: 2100,
 		longestTaskMs: 20,
 		browserVsCliServerRatio: 1.1,
@@ -61,6 +63,7 @@ describe('checkBudgets', () => {
 			metric: 'overheadMsPerRecordMedian'
 		},
 		{ change: { initialJsGzipKB: 100.01 }, metric: 'initialJsGzipKB' },
+		{ change: { firstViewJsGzipKB: 60.01 }, metric: 'firstViewJsGzipKB' },
 		{ change: { longestTaskMs: 51 }, metric: 'longestTaskMs' },
 		{ change: { browserServerConcurrency: 8 }, metric: 'browserServerConcurrency' },
 		{ change: { results10kRenderMs: 301 }, metric: 'results10kRenderMs' },
