@@ -137,7 +137,37 @@ async function command(args: string[], usageFile: string): Promise<CommandCost> 
 	return { wallMs, cpuMs, peakRssMB };
 }
 
-export function filler(n: number, seed: number): string {
+/** A dataset of `n` GSM8K-sized items (question ~280 characters, answer ~200) at `path`. */
+export function writeItems(path: string, n: number): string {
+	const rows = Array.from({ length: n }, (_, i) => ({
+		question: `Item ${i}: ${filler(280, i)}?`,
+		answer: `${filler(200, i + 1)}\n#### ${i}`
+	}));
+	writeFileSync(path, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+	return path;
+}
+
+/** `run`'s options for the mock's model `gen`, rules judging and the Qwen2.5 template. */
+export function runArgs(baseUrl: string, dataset: string, out: string): string[] {
+	return [
+		'--base-url',
+		baseUrl,
+		'--model',
+		'gen',
+		'--judge-mode',
+		'rules',
+		'--dataset',
+		dataset,
+		'--template',
+		fixturePath('templates/Qwen__Qwen2.5-0.5B-Instruct.jinja'),
+		'--eos-token',
+		'<|im_end|>',
+		'--out',
+		out
+	];
+}
+
+function filler(n: number, seed: number): string {
 	const words = [
 		'she',
 		'sold',
@@ -173,29 +203,9 @@ export async function measureCliScale(): Promise<CliScaleResult> {
 			req.prompt.endsWith('assistant\n') ? 'The answer is 72.<|im_end|>' : 'Why 72?<|im_end|>'
 	});
 	try {
-		const dataset = join(dir, 'items.jsonl');
-		const rows = Array.from({ length: ITEMS_LARGE }, (_, i) => ({
-			question: `Item ${i}: ${filler(280, i)}?`,
-			answer: `${filler(200, i + 1)}\n#### ${i}`
-		}));
-		writeFileSync(dataset, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+		const dataset = writeItems(join(dir, 'items.jsonl'), ITEMS_LARGE);
 		const out = join(dir, 'run.jsonl');
-		const base = [
-			'--base-url',
-			server.url,
-			'--model',
-			'gen',
-			'--judge-mode',
-			'rules',
-			'--dataset',
-			dataset,
-			'--template',
-			fixturePath('templates/Qwen__Qwen2.5-0.5B-Instruct.jinja'),
-			'--eos-token',
-			'<|im_end|>',
-			'--out',
-			out
-		];
+		const base = runArgs(server.url, dataset, out);
 		const usage = join(dir, 'usage.json');
 		await command(
 			['run', ...base, '--limit', '1', '--temperatures', '0.2', '--perturbations', 'none'],

@@ -4,12 +4,11 @@
  * heap after a full GC at the end is compared with the heap after the first 1,000 requests (a
  * per-request leak makes the ratio grow with the run's length), and peak RSS is bounded.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixturePath } from '../helpers/fixtures.ts';
 import { startMockOpenAI } from '../helpers/mockOpenAI.ts';
-import { cliCommand, filler } from './cli100k.ts';
+import { cliCommand, runArgs, writeItems } from './cli100k.ts';
 import { round } from './stats.ts';
 
 const ITEMS = 1_000;
@@ -51,27 +50,11 @@ export async function measureCliLoad(): Promise<CliLoadResult> {
 	server.firstTokenDelayMs = 30;
 	server.tokenDelayMs = 4;
 	try {
-		const dataset = join(dir, 'items.jsonl');
-		const rows = Array.from({ length: ITEMS }, (_, i) => ({
-			question: `Item ${i}: ${filler(280, i)}?`,
-			answer: `${filler(200, i + 1)}\n#### ${i}`
-		}));
-		writeFileSync(dataset, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+		const dataset = writeItems(join(dir, 'items.jsonl'), ITEMS);
 		const run = await cliCommand(
 			[
 				'run',
-				'--base-url',
-				server.url,
-				'--model',
-				'gen',
-				'--judge-mode',
-				'rules',
-				'--dataset',
-				dataset,
-				'--template',
-				fixturePath('templates/Qwen__Qwen2.5-0.5B-Instruct.jinja'),
-				'--eos-token',
-				'<|im_end|>',
+				...runArgs(server.url, dataset, join(dir, 'run.jsonl')),
 				'--temperatures',
 				TEMPERATURES.join(','),
 				'--perturbations',
@@ -79,9 +62,7 @@ export async function measureCliLoad(): Promise<CliLoadResult> {
 				'--limit',
 				'0',
 				'--concurrency',
-				String(CLI_LOAD_CONCURRENCY),
-				'--out',
-				join(dir, 'run.jsonl')
+				String(CLI_LOAD_CONCURRENCY)
 			],
 			join(dir, 'usage.json'),
 			{ UTP_BENCH_HEAP_AFTER: String(HEAP_AFTER_REQUESTS) }
