@@ -197,6 +197,39 @@ describe('OpenAIEngine over a stubbed fetch', () => {
 		expect(kept.map((s) => getEventListeners(s, 'abort').length)).toEqual(kept.map(() => 0));
 	});
 
+	it('puts one listener on the run signal while many requests wait out a backoff', async () => {
+		// Each request's first try gets a 503 at once: they all sleep before retrying together.
+		const tried = new Set<string>();
+		const run = new AbortController();
+		const listening: number[] = [];
+		vi.stubGlobal('fetch', async (_url: string, init?: RequestInit) => {
+			const body = String(init?.body);
+			listening.push(getEventListeners(run.signal, 'abort').length);
+			if (!tried.has(body)) {
+				tried.add(body);
+				return new Response('busy', { status: 503, headers: { 'Retry-After': '0.05' } });
+			}
+			return sse([textChunk('ok', 'stop'), 'data: [DONE]\n\n']);
+		});
+		const warned = vi.fn();
+		process.on('warning', warned);
+		try {
+			const engine = new OpenAIEngine({ baseUrl: BASE, maxConcurrency: 16 });
+			const replies = await Promise.all(
+				Array.from({ length: 16 }, (_, i) =>
+					engine.complete(completion({ seed: i, signal: run.signal }))
+				)
+			);
+			expect(replies.map((r) => r.text)).toEqual(replies.map(() => 'ok'));
+		} finally {
+			process.off('warning', warned);
+		}
+		expect(tried.size).toBe(16);
+		expect(Math.max(...listening)).toBeLessThanOrEqual(1);
+		expect(warned).not.toHaveBeenCalled();
+		expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+	});
+
 	it('still cancels every request in flight when the shared run signal aborts', async () => {
 		vi.stubGlobal('fetch', async () => sse([textChunk('a')], true));
 		const run = new AbortController();

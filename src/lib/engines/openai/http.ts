@@ -5,7 +5,7 @@
 import { AbortError, EngineError } from '../../probe/engine.ts';
 import { parseRetryAfter } from '../../net/retry.ts';
 import { HttpError } from './retry.ts';
-import { onAbort } from './onAbort.ts';
+import { onAbort } from '../../net/onAbort.ts';
 
 /** Enough of a server's error text to explain it without flooding the UI. */
 const MAX_ERROR_TEXT = 300;

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { onAbort } from '../../../src/lib/engines/openai/onAbort.ts';
+import { onAbort } from '../../../src/lib/net/onAbort.ts';
 
 describe('onAbort on a shared signal', () => {
 	it('puts one listener on the signal however many wait, and calls each waiter once', () => {
