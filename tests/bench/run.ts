@@ -48,6 +48,12 @@ const { values: args } = parseArgs({
 });
 const DIST = args.dist ?? join(REPO_ROOT, 'dist');
 
+/** A browser metric's detail, or null when it was not measured. */
+const detailOf = (m: BrowserMetric) => (m.status === 'measured' ? m.detail : null);
+/** A browser metric's detail, or why it was not measured. */
+const noteOf = (m: BrowserMetric) =>
+	m.status === 'measured' ? m.detail : `${m.status}: ${m.reason}`;
+
 function step<T>(label: string, fn: () => T): T {
 	process.stderr.write(`bench: ${label}…\n`);
 	return fn();
@@ -227,11 +233,11 @@ async function main(): Promise<number> {
 			gateViolations: bundle.gateViolations
 		},
 		chromiumDetails: {
-			longestTaskMs: longestTask.status === 'measured' ? longestTask.detail : null,
-			results10kRenderMs: results10k.status === 'measured' ? results10k.detail : null,
-			browserVsCliServerRatio: serverRatio.status === 'measured' ? serverRatio.detail : null,
-			firstViewJsGzipKB: firstView.status === 'measured' ? firstView.detail : null,
-			setupViewJsGzipKB: setupView.status === 'measured' ? setupView.detail : null
+			longestTaskMs: detailOf(longestTask),
+			results10kRenderMs: detailOf(results10k),
+			browserVsCliServerRatio: detailOf(serverRatio),
+			firstViewJsGzipKB: detailOf(firstView),
+			setupViewJsGzipKB: detailOf(setupView)
 		},
 		methods: {
 			counts:
@@ -299,39 +305,14 @@ async function main(): Promise<number> {
 					? `app ${real.appMsPerRecord} ms/record vs engine ${real.engineMsPerRecord} ms/record`
 					: realError
 			},
-			row(
-				'firstViewJsGzipKB',
-				firstView.status === 'measured'
-					? firstView.detail
-					: `${firstView.status}: ${firstView.reason}`
-			),
-			row(
-				'setupViewJsGzipKB',
-				setupView.status === 'measured'
-					? setupView.detail
-					: `${setupView.status}: ${setupView.reason}`
-			),
+			row('firstViewJsGzipKB', noteOf(firstView)),
+			row('setupViewJsGzipKB', noteOf(setupView)),
 			row('initialJsGzipKB', 'entry scripts and their static imports only'),
 			row('webllmChunkGzipKB', bundle?.webllmChunk ?? reasons.webllmChunkGzipKB),
-			row(
-				'longestTaskMs',
-				longestTask.status === 'measured'
-					? longestTask.detail
-					: `${longestTask.status}: ${longestTask.reason}`
-			),
-			row(
-				'browserVsCliServerRatio',
-				serverRatio.status === 'measured'
-					? serverRatio.detail
-					: `${serverRatio.status}: ${serverRatio.reason}`
-			),
+			row('longestTaskMs', noteOf(longestTask)),
+			row('browserVsCliServerRatio', noteOf(serverRatio)),
 			row('browserServerConcurrency', 'the browser opens 6 HTTP/1.1 connections per host'),
-			row(
-				'results10kRenderMs',
-				results10k.status === 'measured'
-					? results10k.detail
-					: `${results10k.status}: ${results10k.reason}`
-			),
+			row('results10kRenderMs', noteOf(results10k)),
 			row('cliResume100kCpuMs', `wall ${cli.resume.wallMs} ms; ${cli.fileMB} MB records file`),
 			row('cliResume100kPeakRssMB'),
 			row('cliResume100kModelRequests'),
