@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseUserDataset } from '../../src/lib/datasets/importFile.ts';
 import { planConditions, recordKey } from '../../src/lib/probe/plan.ts';
-import { sampleItems } from '../../src/lib/datasets/sample.ts';
+import { sampleItems } from '../../src/lib/probe/sample.ts';
 import type { AnswerRecord, DatasetItem, ProbeRecord } from '../../src/lib/probe/types.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { startMockOpenAI } from '../helpers/mockOpenAI.ts';
