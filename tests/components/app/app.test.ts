@@ -48,26 +48,34 @@ afterEach(() => cleanup());
 
 describe('App routing', () => {
 	// First: modules load once per file, and this test is about the first load of 'results'.
-	it('fetches the chunk of the view the runs list links to, without mounting it', async () => {
-		render(App);
-		// The first load transforms the view's and the parts' modules: slow on a busy machine.
-		await waitFor(() => expect(screen.getByTestId('view').textContent).toBe('runs:'), FIRST_LOAD);
-		await waitFor(() => expect(loaded).toContain('results'), { timeout: 3_000 });
-		expect(mounts).toEqual(['runs:']);
-	});
+	it(
+		'fetches the chunk of the view the runs list links to, without mounting it',
+		async () => {
+			render(App);
+			// The first load transforms the view's and the parts' modules: slow on a busy machine.
+			await waitFor(() => expect(screen.getByTestId('view').textContent).toBe('runs:'), FIRST_LOAD);
+			await waitFor(() => expect(loaded).toContain('results'), { timeout: 3_000 });
+			expect(mounts).toEqual(['runs:']);
+		},
+		FIRST_LOAD.timeout * 2
+	);
 
-	it('mounts each view once per navigation, with its own id', async () => {
-		render(App);
-		// The first load transforms the view's and the parts' modules: slow on a busy machine.
-		await waitFor(() => expect(screen.getByTestId('view').textContent).toBe('runs:'), FIRST_LOAD);
-		go('#/results/run-1');
-		await waitFor(() => expect(screen.getByTestId('view').textContent).toBe('results:run-1'));
-		go('#/results/run-2');
-		await waitFor(() => expect(screen.getByTestId('view').textContent).toBe('results:run-2'));
-		go('#/runs');
-		await waitFor(() => expect(screen.getByTestId('view').textContent).toBe('runs:'));
-		expect(mounts).toEqual(['runs:', 'results:run-1', 'results:run-2', 'runs:']);
-	});
+	it(
+		'mounts each view once per navigation, with its own id',
+		async () => {
+			render(App);
+			// The first load transforms the view's and the parts' modules: slow on a busy machine.
+			await waitFor(() => expect(screen.getByTestId('view').textContent).toBe('runs:'), FIRST_LOAD);
+			go('#/results/run-1');
+			await waitFor(() => expect(screen.getByTestId('view').textContent).toBe('results:run-1'));
+			go('#/results/run-2');
+			await waitFor(() => expect(screen.getByTestId('view').textContent).toBe('results:run-2'));
+			go('#/runs');
+			await waitFor(() => expect(screen.getByTestId('view').textContent).toBe('runs:'));
+			expect(mounts).toEqual(['runs:', 'results:run-1', 'results:run-2', 'runs:']);
+		},
+		FIRST_LOAD.timeout * 2
+	);
 
 	it('hands every view the one app context it made at the root', async () => {
 		render(App);
