@@ -32,7 +32,7 @@ import { LONG_TASK_METHOD } from './browser/longTasks.ts';
 import { RESULTS_METHOD } from './browser/results10k.ts';
 import { SERVER_RATIO_METHOD } from './browser/serverRatio.ts';
 import { FIRST_VIEW_METHOD } from './browser/firstView.ts';
-import { DEFAULT_MAX_CONCURRENCY } from '../../src/lib/engines/openai.ts';
+import { DEFAULT_MAX_CONCURRENCY } from '../../src/lib/engines/server/client.ts';
 import { unavailable, type BrowserMetric } from './browser/metric.ts';
 
 const { values: args } = parseArgs({

@@ -15,7 +15,7 @@ import { makeEnvironment } from './environmentPart.ts';
 import { createAppServices } from './services.ts';
 
 export const APP_DEFAULTS: AppDefaults = {
-	services: (app) => createAppServices({ customModels: () => app.settings.customModels }),
+	services: (app) => createAppServices({ customModels: () => app.settings.webgpu.customModels }),
 	settings: () => new EngineSettings(),
 	environment: makeEnvironment,
 	setup: () => new SetupState(),

@@ -7,7 +7,7 @@ import { Environment } from '../state/environment.svelte.ts';
 /** What this browser can do; the GPU probe (web-llm's adapter check) loads only when asked. */
 export function makeEnvironment(): Environment {
 	return new Environment({
-		probeGpu: () => import('../engines/webllm/gpu.ts').then((m) => m.probeGpu()),
+		probeGpu: () => import('../engines/webgpu/gpu.ts').then((m) => m.probeGpu()),
 		storage: typeof navigator !== 'undefined' ? navigator.storage : undefined
 	});
 }

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { DEFAULT_MAX_CONCURRENCY } from '../../../src/lib/engines/openai.ts';
+import { DEFAULT_MAX_CONCURRENCY } from '../../../src/lib/engines/server/client.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { asksForUserTurn } from '../../helpers/mockScripts.ts';
