@@ -21,8 +21,23 @@ export interface Line {
 const NL = 0x0a;
 const CHUNK = 1 << 20;
 
+/** A line as bytes: a view into the read buffer, valid only until the next line is asked for. */
+export interface LineBytes extends Omit<Line, 'text'> {
+	bytes: Buffer;
+}
+
 /** The file's lines, blank ones included (callers skip them). @throws when the file is missing. */
 export async function* readLines(path: string): AsyncGenerator<Line> {
+	for await (const { bytes, ...line } of readLineBytes(path)) {
+		yield { ...line, text: bytes.toString('utf8') };
+	}
+}
+
+/**
+ * The file's lines as bytes, for readers that decode only part of each line (a 4 KB record whose
+ * three short fields are all they need). @throws when the file is missing.
+ */
+export async function* readLineBytes(path: string): AsyncGenerator<LineBytes> {
 	let number = 0;
 	let offset = 0; // byte offset of the current chunk's first byte
 	// The start of a line that began in an earlier chunk (small: copied out, never a whole chunk).
@@ -33,14 +48,14 @@ export async function* readLines(path: string): AsyncGenerator<Line> {
 	}) as AsyncIterable<Buffer>) {
 		let from = 0;
 		for (let nl = chunk.indexOf(NL); nl !== -1; nl = chunk.indexOf(NL, from)) {
-			let text: string;
+			let bytes: Buffer;
 			let start = offset + from;
 			if (carry.length > 0) {
 				start = carryStart;
-				text = Buffer.concat([...carry, chunk.subarray(0, nl)]).toString('utf8');
+				bytes = Buffer.concat([...carry, chunk.subarray(0, nl)]);
 				carry = [];
-			} else text = chunk.toString('utf8', from, nl);
-			yield { number: ++number, start, end: offset + nl, text, terminated: true };
+			} else bytes = chunk.subarray(from, nl);
+			yield { number: ++number, start, end: offset + nl, bytes, terminated: true };
 			from = nl + 1;
 		}
 		if (from < chunk.length) {
@@ -54,7 +69,7 @@ export async function* readLines(path: string): AsyncGenerator<Line> {
 			number: number + 1,
 			start: carryStart,
 			end: offset,
-			text: Buffer.concat(carry).toString('utf8'),
+			bytes: Buffer.concat(carry),
 			terminated: false
 		};
 	}

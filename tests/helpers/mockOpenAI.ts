@@ -68,6 +68,8 @@ export interface MockOpenAI {
 	modelFields: Record<string, Record<string, unknown>>;
 	/** Delay before each streamed token (and per token before a non-streamed reply). */
 	tokenDelayMs: number;
+	/** Extra delay before a reply's first token, as a server's prompt processing takes. */
+	firstTokenDelayMs: number;
 	/** The next request (any path but OPTIONS) fails this way; failures queue up. */
 	enqueueFailure(f: MockFailure): void;
 	/**
@@ -210,6 +212,7 @@ class MockServer implements MockOpenAI {
 	requests: MockRequest[] = [];
 	streams: MockStream[] = [];
 	tokenDelayMs = 0;
+	firstTokenDelayMs = 0;
 	rejectJsonSchema = false;
 	modelFields: Record<string, Record<string, unknown>> = {};
 	faultPlan?: (n: number, req: MockRequest) => MockFailure | undefined;
@@ -511,6 +514,7 @@ class Reply {
 	async sse(includeUsage: boolean): Promise<void> {
 		this.#res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
 		const tokens = this.#reply.tokens.length > 0 ? this.#reply.tokens : [''];
+		if (this.#server.firstTokenDelayMs > 0) await sleep(this.#server.firstTokenDelayMs);
 		const object = this.#chat ? 'chat.completion.chunk' : 'text_completion';
 		for (let i = 0; i < tokens.length; i++) {
 			if (this.#midStream && i === (this.#midStream.afterTokens ?? 0)) {

@@ -38,7 +38,15 @@ import { buildUsage, mapFinish, parseReply, readStream } from './stream.ts';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = DEFAULT_RETRIES;
-export const DEFAULT_MAX_CONCURRENCY = 8;
+/**
+ * Requests in flight when the caller does not say (the browser's server engine; the CLI passes
+ * --concurrency). A browser opens at most six HTTP/1.1 connections per host (Chromium, Firefox),
+ * so a seventh request only queues inside the browser while its deadline runs, and the run is no
+ * faster for it (the bench's browserVsCliServerRatio compares a tab with the CLI on one mock). A
+ * server behind an HTTP/2 front end (one connection, many streams) lifts that limit; pass
+ * maxConcurrency then.
+ */
+export const DEFAULT_MAX_CONCURRENCY = 6;
 const LIST_RETRIES = 1;
 
 export interface OpenAIEngineOptions {

@@ -5,6 +5,7 @@
 import { AbortError, EngineError } from '../../probe/engine.ts';
 import { parseRetryAfter } from '../../net/retry.ts';
 import { HttpError } from './retry.ts';
+import { onAbort } from '../../net/onAbort.ts';
 
 /** Enough of a server's error text to explain it without flooding the UI. */
 const MAX_ERROR_TEXT = 300;
@@ -200,21 +201,24 @@ export class Deadline {
 	#timer?: ReturnType<typeof setTimeout>;
 	#timedOut = false;
 	#fired: Promise<never>;
+	#fire: () => void = () => {};
+	#unsubscribe?: () => void;
 
 	constructor(outer: AbortSignal | undefined, timeoutMs: number) {
 		this.signal = this.#ctrl.signal;
 		this.#outer = outer;
 		this.#timeoutMs = timeoutMs;
 		this.#fired = new Promise<never>((_, reject) => {
-			this.signal.addEventListener('abort', () => reject(this.signal.reason), { once: true });
+			this.#fire = () => reject(this.signal.reason);
 		});
 		this.#fired.catch(() => {});
+		// Removed again in dispose(): fetch (undici) keeps the signal it was given reachable after the
+		// request, and a listener left on it would keep this deadline and every race() promise alive.
+		this.signal.addEventListener('abort', this.#fire, { once: true });
 		if (outer?.aborted) this.#ctrl.abort();
-		else outer?.addEventListener('abort', this.#onAbort, { once: true });
+		else if (outer) this.#unsubscribe = onAbort(outer, () => this.#ctrl.abort());
 		this.touch();
 	}
-
-	#onAbort = () => this.#ctrl.abort();
 
 	touch(): void {
 		clearTimeout(this.#timer);
@@ -230,9 +234,11 @@ export class Deadline {
 		return Promise.race([promise, this.#fired]);
 	}
 
+	/** The attempt is over (read or failed): drop every listener and timer it holds. */
 	dispose(): void {
 		clearTimeout(this.#timer);
-		this.#outer?.removeEventListener('abort', this.#onAbort);
+		this.signal.removeEventListener('abort', this.#fire);
+		this.#unsubscribe?.();
 	}
 
 	/** Whatever a cancelled or failed request threw, as the error the caller should see. */
