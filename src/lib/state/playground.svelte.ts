@@ -11,6 +11,7 @@ import { EXAMPLE_CONVERSATION } from '../probe/labels.ts';
 import { runProbe } from '../probe/pipeline.ts';
 import { planConditions, recordKey, userTurnSeed, type Condition } from '../probe/plan.ts';
 import { probeInput, renderOptions } from '../probe/records.ts';
+import { reasoningEffortDefault, userHeaderDefault } from '../probe/markup.ts';
 import { runConfig } from '../probe/runConfig.ts';
 import { MemoryStore } from '../probe/store.ts';
 import { BARE_TASK_PROMPT, taskConversation } from '../probe/taskPrompt.ts';
@@ -208,6 +209,9 @@ export class Playground {
 			context_window: contextWindow,
 			thinking: deps.thinking ?? null,
 			thinking_default: thinkingDefault(template),
+			// The template family's header rule and reasoning effort, as a run with this template has.
+			user_header_default: userHeaderDefault(template),
+			reasoning_effort_default: reasoningEffortDefault(template),
 			truncate_fraction: DEFAULT_FORM.truncate_fraction,
 			append_text: DEFAULT_FORM.append_text,
 			// The conversation is typed as it is to be sent: no task prompt around it.
