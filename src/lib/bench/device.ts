@@ -4,7 +4,7 @@
  * compare our wall-clock per request with the engine's own figures (our overhead). Pure: the engine,
  * the template, the clock and the GPU description are injected.
  */
-import { AbortError } from '../probe/engine.ts';
+import { AbortError } from '../errors/appError.ts';
 import type { Engine, LoadProgress } from '../probe/engine.ts';
 import { runProbe } from '../probe/pipeline.ts';
 import { MemoryStore } from '../probe/store.ts';

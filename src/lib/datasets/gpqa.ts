@@ -14,7 +14,7 @@ import Papa from 'papaparse';
 import type { DatasetItem } from '../probe/types.ts';
 import { hashSeed, seededShuffle } from '../probe/random.ts';
 import { DatasetError } from './errors.ts';
-import { getTextWithRetry, type FetchLike } from './retry.ts';
+import { getTextWithRetry, type DatasetFetch } from './http.ts';
 
 export const GPQA_SUBSETS = ['diamond', 'main'] as const;
 export type GpqaSubset = (typeof GPQA_SUBSETS)[number];
@@ -84,7 +84,7 @@ export function cleanHfToken(raw: string | undefined): string | undefined {
 }
 
 export interface LoadGpqaOptions {
-	fetch: FetchLike;
+	fetch: DatasetFetch;
 	token?: string;
 	signal?: AbortSignal;
 	sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;

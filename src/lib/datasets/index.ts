@@ -10,7 +10,8 @@ export type { DatasetCache, DatasetInfo, DatasetName, LoadDatasetOptions } from 
 export { demoItems } from './demo.ts';
 export { DatasetError, DatasetImportError } from './errors.ts';
 export { fetchAllRowEntries, fetchAllRows, HF_DATASETS_SERVER, PAGE_ROWS_MAX } from './hfRows.ts';
-export type { FetchLike, FetchResponseLike, FetchRowsOptions, HfRow } from './hfRows.ts';
+export type { FetchRowsOptions, HfRow } from './hfRows.ts';
+export type { DatasetFetch } from './http.ts';
 export { parseUserDataset } from './importFile.ts';
 export {
 	normalizeGsm8kRow,

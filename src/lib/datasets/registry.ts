@@ -5,7 +5,8 @@
 import type { DatasetItem, TaskKind } from '../probe/types.ts';
 import { demoItems } from './demo.ts';
 import { GPQA_CHOICE_NOTE, GPQA_PAGE, GPQA_ROWS, loadGpqa, type GpqaSubset } from './gpqa.ts';
-import { fetchAllRowEntries, type FetchLike, type HfRow } from './hfRows.ts';
+import { fetchAllRowEntries, type HfRow } from './hfRows.ts';
+import type { DatasetFetch } from './http.ts';
 import {
 	normalizeGsm8kRow,
 	normalizeIfbenchRow,
@@ -179,7 +180,7 @@ export interface DatasetCache {
 }
 
 export interface LoadDatasetOptions {
-	fetch: FetchLike;
+	fetch: DatasetFetch;
 	cache?: DatasetCache;
 	signal?: AbortSignal;
 	/** Rows fetched so far and in all. Not called for the demo or a cache hit. */

@@ -12,9 +12,11 @@ import type {
 	JsonChatRequest,
 	LoadProgress
 } from '../probe/engine.ts';
-import { AbortError, EngineError } from '../probe/engine.ts';
+import { EngineError } from '../probe/engine.ts';
+import { AbortError } from '../errors/appError.ts';
 import { fingerprintOfServerModel, type ModelFingerprint } from '../probe/identity.ts';
 import {
+	classifyEngineError,
 	Deadline,
 	fetchHints,
 	httpError,
@@ -29,7 +31,6 @@ import {
 } from './openai/contextWindow.ts';
 import { fallbackFor, type JsonForm, messagesFor, responseFormat } from './openai/jsonMode.ts';
 import { Limiter } from './openai/limit.ts';
-import { classifyEngineError } from './openai/retry.ts';
 import {
 	DEFAULT_RETRIES,
 	type RetryNotice,

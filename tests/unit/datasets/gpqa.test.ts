@@ -16,7 +16,7 @@ import {
 } from '../../../src/lib/datasets/gpqa.ts';
 import { DatasetError } from '../../../src/lib/datasets/errors.ts';
 import { datasetCacheKey, loadDataset, DATASETS } from '../../../src/lib/datasets/registry.ts';
-import type { FetchLike } from '../../../src/lib/datasets/retry.ts';
+import type { DatasetFetch as FetchLike } from '../../../src/lib/datasets/http.ts';
 import { extractChoice, choiceCorrect } from '../../../src/lib/probe/scoring/choice.ts';
 import { scoreAnswer } from '../../../src/lib/probe/scoring/index.ts';
 import type { DatasetItem } from '../../../src/lib/probe/types.ts';

@@ -11,7 +11,7 @@ import {
 	contextFromModels,
 	contextFromProps
 } from '../../../src/lib/engines/openai/contextWindow.ts';
-import { AbortError } from '../../../src/lib/probe/engine.ts';
+import { AbortError } from '../../../src/lib/errors/appError.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 
 const GGUF = '/models/qwen2.5-0.5b-instruct-q8_0.gguf';

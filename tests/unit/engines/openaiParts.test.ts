@@ -10,7 +10,7 @@ import {
 	messagesFor,
 	responseFormat
 } from '../../../src/lib/engines/openai/jsonMode.ts';
-import { HttpError } from '../../../src/lib/engines/openai/retry.ts';
+import { HttpError } from '../../../src/lib/engines/openai/http.ts';
 import { SseParser } from '../../../src/lib/engines/openai/sse.ts';
 import { mapFinish } from '../../../src/lib/engines/openai/stream.ts';
 

@@ -3,11 +3,11 @@ import type { AppConfig } from '@mlc-ai/web-llm';
 import { WebLLMEngine } from '../../../src/lib/engines/webllm/client.ts';
 import type { CacheSurface } from '../../../src/lib/engines/webllm/worker/handler.ts';
 import {
-	AbortError,
 	EngineError,
 	type CompletionRequest,
 	type LoadProgress
 } from '../../../src/lib/probe/engine.ts';
+import { AbortError } from '../../../src/lib/errors/appError.ts';
 import { fakeEngine, firstVisitReports, webllmError } from '../../helpers/fakeWebLLM.ts';
 
 const GEN = 'Qwen3-0.6B-q4f16_1-MLC';
