@@ -1,4 +1,5 @@
 /** Flags of `user-turn-probe run`, parsed and checked into a plain options object. */
+import { AppError } from '../lib/errors/appError.ts';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PERTURBATIONS, type JudgeMode, type Perturbation } from '../lib/probe/types.ts';
@@ -52,10 +53,10 @@ export interface RunOptions {
 }
 
 /** The command line was wrong: exit 2, with the usage text after the message. */
-export class UsageError extends Error {
+export class UsageError extends AppError {
 	readonly usage: string;
 	constructor(message: string, usage: string = RUN_USAGE) {
-		super(message);
+		super(message, { code: 'usage' });
 		this.name = 'UsageError';
 		this.usage = usage;
 	}

@@ -1,4 +1,5 @@
 /** `user-turn-probe run`: the browser's probe core against OpenAI-compatible servers, into JSONL. */
+import { AppError } from '../lib/errors/appError.ts';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { DATASETS, loadDataset, type DatasetName } from '../lib/datasets/registry.ts';
 import { parseUserDataset } from '../lib/datasets/importFile.ts';
@@ -29,7 +30,7 @@ import { UsageError, type RunOptions } from './args.ts';
 import { JsonlStore, readManifest, sidecarPaths } from './jsonlStore.ts';
 import { defaultNlpCacheDir, directoryCache } from './nlpCache.ts';
 import { requireFile } from './lines.ts';
-import { ProgressLine } from './progress.ts';
+import { errorLines, ProgressLine } from './progress.ts';
 
 const NAMED_DATASETS = Object.keys(DATASETS);
 export const CLI_VERSION = '0.1.0';
@@ -88,9 +89,9 @@ export async function loadItems(
 }
 
 /** --out already holds a run whose records mean something else: refuse rather than mix. */
-export class ConfigChangedError extends Error {
+export class ConfigChangedError extends AppError {
 	constructor(message: string) {
-		super(message);
+		super(message, { code: 'config_changed' });
 		this.name = 'ConfigChangedError';
 	}
 }
@@ -239,8 +240,7 @@ export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 		const judgeServed = judge === engine ? served : await judge.modelFingerprints(io.signal);
 		fingerprints = { generator: served.get(opts.model), judge: judgeServed.get(opts.judgeModel) };
 	} catch (err) {
-		const e = err as Error & { recovery?: string };
-		io.stderr.write(`error: ${e.message}\n${e.recovery ? `  → ${e.recovery}\n` : ''}`);
+		io.stderr.write(errorLines(err));
 		return 1;
 	}
 	const auto =

@@ -2,6 +2,7 @@
  * Starting and resuming runs in the browser: the glue between the set-up and run views, the
  * stored run (manifest, items, template) and the tab's RunController.
  */
+import { AppError } from '../errors/appError.ts';
 import { DATASETS, loadDataset } from '../datasets/registry.ts';
 import { sampleItems } from '../datasets/sample.ts';
 import { EngineError, type Engine } from '../probe/engine.ts';
@@ -45,9 +46,9 @@ export interface EngineChoice {
 	adapter?: Record<string, string>;
 }
 
-export class ResumeError extends Error {
+export class ResumeError extends AppError {
 	constructor(message: string) {
-		super(message);
+		super(message, { code: 'resume' });
 		this.name = 'ResumeError';
 	}
 }

@@ -53,7 +53,7 @@ export type GpqaAccessReason = 'no_token' | 'bad_token' | 'unauthorized' | 'forb
 export class GpqaAccessError extends DatasetError {
 	readonly reason: GpqaAccessReason;
 	constructor(reason: GpqaAccessReason, message: string, opts: { url?: string; status?: number }) {
-		super(message, opts);
+		super(message, { ...opts, code: 'gpqa_access' });
 		this.name = 'GpqaAccessError';
 		this.reason = reason;
 	}

@@ -6,7 +6,7 @@
  * same way every time and the person should hear so soon. Failures come back as three errors the
  * caller words for its own users.
  */
-import { AbortError } from '../errors/appError.ts';
+import { AbortError, AppError } from '../errors/appError.ts';
 import type { FetchLike, ResponseLike } from './fetch.ts';
 import { DEFAULT_RETRIES, parseRetryAfter, type Sleep, withRetries } from './retry.ts';
 
@@ -34,7 +34,7 @@ export interface HttpGetOptions<R extends ResponseLike = ResponseLike> {
 }
 
 /** The server answered with an error status: final (a 4xx), or 429/5xx on every try. */
-export class HttpStatusError extends Error {
+export class HttpStatusError extends AppError {
 	constructor(
 		readonly url: string,
 		readonly status: number,
@@ -43,13 +43,13 @@ export class HttpStatusError extends Error {
 		/** True when the status was worth retrying and every try got it. */
 		readonly exhausted: boolean
 	) {
-		super(`HTTP ${status} from ${url}: ${reason}`);
+		super(`HTTP ${status} from ${url}: ${reason}`, { code: 'http', retryable: exhausted });
 		this.name = 'HttpStatusError';
 	}
 }
 
 /** No answer on any try: refused, blocked, timed out, or the body broke off (see `cause`). */
-export class HttpNoAnswerError extends Error {
+export class HttpNoAnswerError extends AppError {
 	constructor(
 		readonly url: string,
 		readonly attempts: number,
@@ -57,7 +57,7 @@ export class HttpNoAnswerError extends Error {
 	) {
 		super(
 			`no answer from ${hostOf(url)} after ${attempts} attempts: ${cause instanceof Error ? cause.message : String(cause)}`,
-			{ cause }
+			{ code: 'network', retryable: true, cause }
 		);
 		this.name = 'HttpNoAnswerError';
 	}

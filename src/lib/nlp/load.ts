@@ -16,7 +16,7 @@ import {
 } from '../net/httpGet.ts';
 import type { BytesResponseLike, FetchLike } from '../net/fetch.ts';
 import type { Sleep } from '../net/retry.ts';
-import { AbortError } from '../errors/appError.ts';
+import { AbortError, AppError } from '../errors/appError.ts';
 import { parseSyllapyCsv } from './syllables.ts';
 
 export const NLTK_DATA_BASE = 'https://raw.githubusercontent.com/nltk/nltk_data/gh-pages/packages';
@@ -65,7 +65,7 @@ export interface LoadOptions {
 }
 
 /** A failed load, with a message that says what to do. */
-export class NlpResourceError extends Error {
+export class NlpResourceError extends AppError {
 	readonly url: string;
 	/** HTTP status, when the server answered with an error. */
 	readonly status: number | undefined;
@@ -75,7 +75,7 @@ export class NlpResourceError extends Error {
 		message: string,
 		opts: { url: string; status?: number; unreachable?: boolean; cause?: unknown }
 	) {
-		super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+		super(message, { code: 'nlp_resource', retryable: opts.unreachable, cause: opts.cause });
 		this.name = 'NlpResourceError';
 		this.url = opts.url;
 		this.status = opts.status;

@@ -3,6 +3,7 @@
  * same model continues as the user N times. Each turn streams and is labelled live, by the rules
  * and, when asked, the LLM judge, using the same core functions a run uses.
  */
+import { errorText } from '../errors/describe.ts';
 import type { Engine, LoadProgress } from '../probe/engine.ts';
 import { buildJudgeMessages, judgeSchema, judgeWithRetries } from '../probe/judge.ts';
 import { EXAMPLE_CONVERSATION } from '../probe/labels.ts';
@@ -202,7 +203,7 @@ export class Playground {
 			if (signal.aborted) this.#phase = 'stopped';
 			else {
 				this.#phase = 'failed';
-				this.#error = describe(err);
+				this.#error = errorText(err);
 			}
 		} finally {
 			this.#abort = null;
@@ -290,12 +291,4 @@ export class Playground {
 		else list[at] = { ...list[at], ...p };
 		this.#samples = list;
 	}
-}
-
-function describe(err: unknown): string {
-	if (err instanceof Error) {
-		const recovery = (err as { recovery?: unknown }).recovery;
-		return typeof recovery === 'string' && recovery ? `${err.message} ${recovery}` : err.message;
-	}
-	return String(err);
 }

@@ -4,6 +4,7 @@
  */
 import type { DatasetName } from '../datasets/registry.ts';
 import { DatasetError, DatasetImportError } from '../datasets/errors.ts';
+import { errorText } from '../errors/describe.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import { thinkingDefault, userHeader } from '../probe/template.ts';
 import type { DatasetItem } from '../probe/types.ts';
@@ -211,12 +212,4 @@ export class SetupState {
 	setRows(done: number, total: number): void {
 		this.#rows = { done, total };
 	}
-}
-
-function errorText(err: unknown): string {
-	if (err instanceof Error) {
-		const recovery = (err as { recovery?: unknown }).recovery;
-		return typeof recovery === 'string' && recovery ? `${err.message} ${recovery}` : err.message;
-	}
-	return String(err);
 }
