@@ -1,7 +1,7 @@
 /** `user-turn-probe run`: the browser's probe core against OpenAI-compatible servers, into JSONL. */
 import { AppError } from '../lib/errors/appError.ts';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { DATASETS, loadDataset, type DatasetName } from '../lib/datasets/registry.ts';
+import { DATASET_NAMES, DATASETS, isDatasetName, loadDataset } from '../lib/datasets/registry.ts';
 import { parseUserDataset } from '../lib/datasets/importFile.ts';
 import { sampleItems } from '../lib/datasets/sample.ts';
 import { OpenAIEngine } from '../lib/engines/openai.ts';
@@ -32,7 +32,6 @@ import { defaultNlpCacheDir, directoryCache } from './nlpCache.ts';
 import { requireFile } from './lines.ts';
 import { errorLines, ProgressLine } from './progress.ts';
 
-const NAMED_DATASETS = Object.keys(DATASETS);
 export const CLI_VERSION = '0.1.0';
 
 export interface RunIO {
@@ -67,14 +66,14 @@ async function loadNlp(io: RunIO, opts: RunOptions): Promise<LoadedNlp> {
 	return loaded;
 }
 
-/** `hfToken` is passed to the Hub for the gated GPQA sets only; it is never written anywhere. */
+/** `hfToken` is passed to the Hub for a gated dataset only; it is never written anywhere. */
 export async function loadItems(
 	dataset: string,
 	io: RunIO,
 	hfToken?: string
 ): Promise<DatasetItem[]> {
-	if (NAMED_DATASETS.includes(dataset)) {
-		return loadDataset(dataset as DatasetName, {
+	if (isDatasetName(dataset)) {
+		return loadDataset(dataset, {
 			fetch: io.fetch ?? fetch,
 			signal: io.signal,
 			token: hfToken,
@@ -83,7 +82,7 @@ export async function loadItems(
 	}
 	if (!existsSync(dataset))
 		throw new UsageError(
-			`--dataset: "${dataset}" is neither a dataset name (${NAMED_DATASETS.join(', ')}) nor a file`
+			`--dataset: "${dataset}" is neither a dataset name (${DATASET_NAMES.join(', ')}) nor a file`
 		);
 	return parseUserDataset(readFileSync(dataset, 'utf8'), dataset);
 }
@@ -194,9 +193,7 @@ export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 			stored?.run_id ??
 			`cli-${hashSeed(opts.model, opts.dataset, opts.seed).toString(16)}`,
 		dataset: opts.dataset,
-		dataset_note: NAMED_DATASETS.includes(opts.dataset)
-			? DATASETS[opts.dataset as DatasetName].note
-			: undefined,
+		dataset_note: isDatasetName(opts.dataset) ? DATASETS[opts.dataset].note : undefined,
 		generator: { id: opts.model, template_repo: template.repo },
 		judge: { id: opts.judgeModel },
 		judge_mode: opts.judgeMode,

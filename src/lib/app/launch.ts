@@ -298,8 +298,8 @@ export async function startFromSetup(r: NewRunRequest): Promise<string> {
 			cache: services.datasetCache(),
 			signal: r.signal,
 			onProgress: (done, total) => setup.setRows(done, total),
-			// Only a gated set gets the token, and loadGpqa sends it to huggingface.co only.
-			token: DATASETS[choice].gated ? settings.hfToken : undefined
+			// loadDataset hands it only to a dataset that needs one, which sends it to the Hub only.
+			token: settings.hfToken
 		});
 		datasetName = choice;
 		datasetNote = DATASETS[choice].note;

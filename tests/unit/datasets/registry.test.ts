@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { OASST_FIRST_TURNS_WHERE } from '../../../src/lib/datasets/tasks/conversations.ts';
 import {
 	DATASETS,
-	OASST_FIRST_TURNS_WHERE,
 	datasetCacheKey,
 	loadDataset,
 	type DatasetCache

@@ -5,7 +5,7 @@ import { describeError, errorText } from '../../../src/lib/errors/describe.ts';
 import { EngineError } from '../../../src/lib/probe/engine.ts';
 import { TemplateError } from '../../../src/lib/probe/template.ts';
 import { DatasetError } from '../../../src/lib/datasets/errors.ts';
-import { GpqaAccessError } from '../../../src/lib/datasets/gpqa.ts';
+import { GpqaAccessError } from '../../../src/lib/datasets/tasks/gpqa.ts';
 import { HttpNoAnswerError, HttpStatusError } from '../../../src/lib/net/httpGet.ts';
 import { CorruptFileError } from '../../../src/cli/jsonlStore.ts';
 import { UsageError } from '../../../src/cli/args.ts';
