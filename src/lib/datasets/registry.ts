@@ -36,10 +36,12 @@ export function datasetOptions(): { open: DatasetInfo[]; gated: DatasetInfo[] } 
 	};
 }
 
-/** The CLI's list of datasets, one aligned line each, indented under --dataset. */
+/** The CLI's list of datasets, one aligned line each with what it needs, indented under --dataset. */
 export function datasetHelp(indent: string): string {
 	const width = Math.max(...DATASET_NAMES.map((n) => n.length)) + 2;
-	return TASKS.map((t) => `${indent}${t.name.padEnd(width)}${t.cliHelp}`).join('\n');
+	const needs = (t: DatasetInfo) =>
+		(t.needs.hfToken ? '; needs --hf-token' : '') + (t.needs.nlp ? '; fetches NLTK data' : '');
+	return TASKS.map((t) => `${indent}${t.name.padEnd(width)}${t.cliHelp}${needs(t)}`).join('\n');
 }
 
 /** Where loaded items are kept between sessions (Dexie in the browser, files in the CLI). */

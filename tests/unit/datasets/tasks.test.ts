@@ -62,8 +62,13 @@ describe('the task list', () => {
 	it('lists every dataset in the CLI help, each on its own line', () => {
 		expect(RUN_USAGE).toContain(datasetHelp('    '));
 		for (const task of TASKS) {
-			expect(RUN_USAGE).toMatch(new RegExp(`^ {4}${task.name} +${escape(task.cliHelp)}$`, 'm'));
+			expect(RUN_USAGE).toMatch(new RegExp(`^ {4}${task.name} +${escape(task.cliHelp)}`, 'm'));
 		}
+		const line = (name: string) => RUN_USAGE.split('\n').find((l) => l.startsWith(`    ${name} `));
+		for (const task of TASKS) {
+			expect(line(task.name)?.endsWith('; needs --hf-token')).toBe(!!task.needs.hfToken);
+		}
+		expect(line('ifbench')).toMatch(/fetches NLTK data$/);
 		expect(isDatasetName('gsm8kk')).toBe(false);
 		expect(isDatasetName('upload')).toBe(false);
 	});

@@ -229,7 +229,7 @@ function gpqaTask<const Name extends string>(name: Name, subset: GpqaSubset, tit
 		note: GPQA_CHOICE_NOTE,
 		needs: { hfToken: GPQA_TOKEN_NEED },
 		option: title,
-		cliHelp: `${title}: ${GPQA_ROWS[subset]} science questions, four options; needs --hf-token`,
+		cliHelp: `${title}: ${GPQA_ROWS[subset]} science questions, four options`,
 		cacheKey: `${name}@gpqa_${subset}.csv`,
 		async load(ctx) {
 			const items = await loadGpqa(subset, {

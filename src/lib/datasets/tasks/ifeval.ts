@@ -54,7 +54,7 @@ export const ifeval = {
 		'are approximated.',
 	needs: { nlp: true },
 	option: 'IFEval',
-	cliHelp: 'IFEval: 541 prompts with verifiable instructions, scored strict and loose',
+	cliHelp: 'IFEval: 541 prompts with verifiable instructions',
 	...hfSplitSource(NAME, {
 		dataset: 'google/IFEval',
 		config: 'default',
