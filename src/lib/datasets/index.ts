@@ -16,6 +16,5 @@ export { fetchAllRowEntries, fetchAllRows, HF_DATASETS_SERVER, PAGE_ROWS_MAX } f
 export type { FetchRowsOptions, HfRow } from './hfRows.ts';
 export type { DatasetFetch } from './http.ts';
 export { parseUserDataset } from './importFile.ts';
-export { sampleItems } from './sample.ts';
 export { cleanHfToken, GpqaAccessError, HF_TOKENS_PAGE } from './tasks/gpqa.ts';
 export type { GpqaAccessReason } from './tasks/gpqa.ts';
