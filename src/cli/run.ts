@@ -3,7 +3,7 @@ import { AppError } from '../lib/errors/appError.ts';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { DATASET_NAMES, DATASETS, isDatasetName, loadDataset } from '../lib/datasets/registry.ts';
 import { parseUserDataset } from '../lib/datasets/importFile.ts';
-import { OpenAIEngine } from '../lib/engines/openai.ts';
+import { OpenAIEngine } from '../lib/engines/server/client.ts';
 import { checkResume, type ModelFingerprint, type RunIdentity } from '../lib/probe/identity.ts';
 import { loadNlpSupport, type LoadedNlp } from '../lib/nlp/support.ts';
 import { nlpUnavailableWarning } from '../lib/nlp/warning.ts';

@@ -4,7 +4,7 @@
  * Checked on demand, never at import time; the probes are injected so tests pass fakes.
  */
 import { errorText } from '../errors/describe.ts';
-import type { GpuReport } from '../engines/webllm/gpu.ts';
+import type { GpuReport } from '../engines/webgpu/gpu.ts';
 
 export interface StorageLike {
 	estimate(): Promise<{ usage?: number; quota?: number }>;
