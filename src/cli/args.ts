@@ -1,6 +1,8 @@
 /** Flags of `user-turn-probe run`, parsed and checked into a plain options object. */
+import { AppError } from '../lib/errors/appError.ts';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { datasetHelp } from '../lib/datasets/registry.ts';
 import { PERTURBATIONS, type JudgeMode, type Perturbation } from '../lib/probe/types.ts';
 import { sidecarPaths } from './jsonlStore.ts';
 import {
@@ -18,7 +20,7 @@ export interface RunOptions {
 	baseUrl: string;
 	model: string;
 	apiKey?: string;
-	/** Hugging Face token for the gated GPQA sets; sent to huggingface.co only, never written. */
+	/** Hugging Face token for a gated dataset; sent to huggingface.co only, never written. */
 	hfToken?: string;
 	/** Replace the hosts of NLTK's data packages and syllapy's word list (a mirror, or a test). */
 	nltkDataUrl?: string;
@@ -58,10 +60,10 @@ export interface RunOptions {
 }
 
 /** The command line was wrong: exit 2, with the usage text after the message. */
-export class UsageError extends Error {
+export class UsageError extends AppError {
 	readonly usage: string;
 	constructor(message: string, usage: string = RUN_USAGE) {
-		super(message);
+		super(message, { code: 'usage' });
 		this.name = 'UsageError';
 		this.usage = usage;
 	}
@@ -78,11 +80,11 @@ export const RUN_USAGE = `Usage: user-turn-probe run --base-url URL --model ID -
   --judge-mode MODE       rules | llm | hybrid (default hybrid); rules: no judge model, and a turn
                           no rule applies to stays undecided (counted, but out of the follow-up
                           rate): the rules tell failure modes, never a genuine follow-up
-  --dataset NAME|PATH     gsm8k | ifeval | ifbench | conversations | gpqa_diamond | gpqa_main | demo |
-                          a local .jsonl/.csv
-  --hf-token T            Hugging Face token for GPQA (gated: accept its terms on huggingface.co first;
-                          or env HF_TOKEN); sent to huggingface.co only, never written to --out
-  --nltk-data-url BASE    where NLTK's data packages are read for IFBench/IFEval scoring (default
+  --dataset NAME|PATH     one of these names, or a local .jsonl/.json/.csv file:
+${datasetHelp('    ')}
+  --hf-token T            Hugging Face token for a gated dataset (accept its terms on huggingface.co
+                          first; or env HF_TOKEN); sent to huggingface.co only, never written to --out
+  --nltk-data-url BASE    where NLTK's data packages are read for instruction scoring (default
                           https://raw.githubusercontent.com/nltk/nltk_data/gh-pages/packages); cached
                           in $XDG_CACHE_HOME/user-turn-probe/nlp (default ~/.cache/…)
   --syllapy-url BASE      where syllapy 0.7.2's data.csv is read (default: its GitHub commit)

@@ -10,6 +10,7 @@
  * Memory does not grow with the file: opening streams the files once and keeps only an index
  * (key, label, byte offsets); records and answers are read back by offset when needed.
  */
+import { AppError } from '../lib/errors/appError.ts';
 import {
 	appendFileSync,
 	closeSync,
@@ -41,12 +42,13 @@ export function sidecarPaths(out: string): { records: string; answers: string; m
 }
 
 /** A line of a file this store owns that is not what it wrote: stop, and say where. */
-export class CorruptFileError extends Error {
-	readonly recovery: string;
+export class CorruptFileError extends AppError {
 	constructor(path: string, line: number, why: string) {
-		super(`${path} line ${line}: ${why}`);
+		super(`${path} line ${line}: ${why}`, {
+			code: 'corrupt_file',
+			recovery: 'Fix or delete that line, or start a new run with another --out.'
+		});
 		this.name = 'CorruptFileError';
-		this.recovery = 'Fix or delete that line, or start a new run with another --out.';
 	}
 }
 

@@ -5,6 +5,7 @@
  * Each line comes with its byte offsets, so a store can index where a record is and read it back
  * later instead of keeping it in memory.
  */
+import { AppError } from '../lib/errors/appError.ts';
 import { createReadStream, existsSync } from 'node:fs';
 
 export interface Line {
@@ -76,9 +77,9 @@ export async function* readLineBytes(path: string): AsyncGenerator<LineBytes> {
 }
 
 /** A missing input file, said plainly (not ENOENT with a stack). */
-export class MissingFileError extends Error {
+export class MissingFileError extends AppError {
 	constructor(path: string, what = 'file') {
-		super(`no such ${what}: ${path}`);
+		super(`no such ${what}: ${path}`, { code: 'missing_file' });
 		this.name = 'MissingFileError';
 	}
 }

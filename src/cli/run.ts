@@ -1,6 +1,7 @@
 /** `user-turn-probe run`: the browser's probe core against OpenAI-compatible servers, into JSONL. */
+import { AppError } from '../lib/errors/appError.ts';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { DATASETS, loadDataset, type DatasetName } from '../lib/datasets/registry.ts';
+import { DATASET_NAMES, DATASETS, isDatasetName, loadDataset } from '../lib/datasets/registry.ts';
 import { parseUserDataset } from '../lib/datasets/importFile.ts';
 import { OpenAIEngine } from '../lib/engines/server/client.ts';
 import { checkResume, type ModelFingerprint, type RunIdentity } from '../lib/probe/identity.ts';
@@ -32,9 +33,8 @@ import { UsageError, type RunOptions } from './args.ts';
 import { JsonlStore, readManifest, sidecarPaths } from './jsonlStore.ts';
 import { defaultNlpCacheDir, directoryCache } from './nlpCache.ts';
 import { requireFile } from './lines.ts';
-import { ProgressLine } from './progress.ts';
+import { errorLines, ProgressLine } from './progress.ts';
 
-const NAMED_DATASETS = Object.keys(DATASETS);
 export const CLI_VERSION = appVersion('cli');
 
 export interface RunIO {
@@ -67,14 +67,14 @@ async function loadNlp(io: RunIO, opts: RunOptions): Promise<LoadedNlp> {
 	return loaded;
 }
 
-/** `hfToken` is passed to the Hub for the gated GPQA sets only; it is never written anywhere. */
+/** `hfToken` is passed to the Hub for a gated dataset only; it is never written anywhere. */
 export async function loadItems(
 	dataset: string,
 	io: RunIO,
 	hfToken?: string
 ): Promise<DatasetItem[]> {
-	if (NAMED_DATASETS.includes(dataset)) {
-		return loadDataset(dataset as DatasetName, {
+	if (isDatasetName(dataset)) {
+		return loadDataset(dataset, {
 			fetch: io.fetch ?? fetch,
 			signal: io.signal,
 			token: hfToken,
@@ -83,15 +83,15 @@ export async function loadItems(
 	}
 	if (!existsSync(dataset))
 		throw new UsageError(
-			`--dataset: "${dataset}" is neither a dataset name (${NAMED_DATASETS.join(', ')}) nor a file`
+			`--dataset: "${dataset}" is neither a dataset name (${DATASET_NAMES.join(', ')}) nor a file`
 		);
 	return parseUserDataset(readFileSync(dataset, 'utf8'), dataset);
 }
 
 /** --out already holds a run whose records mean something else: refuse rather than mix. */
-export class ConfigChangedError extends Error {
+export class ConfigChangedError extends AppError {
 	constructor(message: string) {
-		super(message);
+		super(message, { code: 'config_changed' });
 		this.name = 'ConfigChangedError';
 	}
 }
@@ -171,9 +171,7 @@ export function cliRunValues(
 	return {
 		run_id: run.run_id,
 		dataset: opts.dataset,
-		dataset_note: NAMED_DATASETS.includes(opts.dataset)
-			? DATASETS[opts.dataset as DatasetName].note
-			: undefined,
+		dataset_note: isDatasetName(opts.dataset) ? DATASETS[opts.dataset].note : undefined,
 		items: run.items,
 		limit: opts.limit,
 		seed: opts.seed,
@@ -258,8 +256,7 @@ export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 		const judgeServed = judge === engine ? served : await judge.modelFingerprints(io.signal);
 		models = { generator: served.get(opts.model), judge: judgeServed.get(opts.judgeModel) };
 	} catch (err) {
-		const e = err as Error & { recovery?: string };
-		io.stderr.write(`error: ${e.message}\n${e.recovery ? `  → ${e.recovery}\n` : ''}`);
+		io.stderr.write(errorLines(err));
 		return 1;
 	}
 	const told =

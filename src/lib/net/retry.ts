@@ -2,7 +2,7 @@
  * The one retry policy for everything that talks to a server: the OpenAI-compatible engine and the
  * dataset downloads. One Retry-After reading, one backoff, one abortable sleep, one loop.
  */
-import { AbortError } from '../probe/engine.ts';
+import { AbortError } from '../errors/appError.ts';
 import { onAbort } from './onAbort.ts';
 
 /** Retries after the first attempt (so 5 tries in all): about 15 s of backoff at most. */

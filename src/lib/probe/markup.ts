@@ -21,6 +21,7 @@ import {
 	type UserHeaderCut
 } from './template.ts';
 import type { ChatMessage } from './types.ts';
+import { AppError } from '../errors/appError.ts';
 
 const CHANNEL = '<|channel|>';
 /** Special tokens as chat templates spell them: "<|end|>", "<|assistant|>", "<|im_start|>". */
@@ -150,12 +151,10 @@ function strippedAssistantOpener(t: ChatTemplate): string | null {
 }
 
 /** A reply or user turn came back without the markup the template says it carries. */
-export class StrippedMarkupError extends Error {
-	readonly recovery: string;
+export class StrippedMarkupError extends AppError {
 	constructor(message: string, recovery: string) {
-		super(message);
+		super(message, { code: 'stripped_markup', recovery });
 		this.name = 'StrippedMarkupError';
-		this.recovery = recovery;
 	}
 }
 

@@ -4,6 +4,7 @@
  * as the user, and the end-of-turn markers to stop on. Nothing here knows a model family: every
  * structural fact is read off renders of sentinel conversations, so a new template works unchanged.
  */
+import { AppError } from '../errors/appError.ts';
 import { Environment, Interpreter, Template } from '@huggingface/jinja';
 import type { ChatMessage } from './types.ts';
 
@@ -31,9 +32,9 @@ export interface RenderOptions {
 	date_string?: string;
 }
 
-export class TemplateError extends Error {
+export class TemplateError extends AppError {
 	constructor(message: string, options?: { cause?: unknown }) {
-		super(message, options);
+		super(message, { ...options, code: 'template' });
 		this.name = 'TemplateError';
 	}
 }

@@ -15,8 +15,12 @@ import type { TaskPrompt } from './taskPrompt.ts';
 import type { UserHeaderCut } from './template.ts';
 import type { ReasoningEffort } from './markup.ts';
 
-/** How an item's assistant answer is scored. */
-export type TaskKind = 'gsm8k' | 'multiple_choice' | 'ifeval' | 'none';
+/**
+ * How an item's assistant answer is scored: the scorers of scoring/index.ts, one per kind. Stored
+ * items name their kind, so a kind is never renamed; a dataset picks one in its task module.
+ */
+export const TASK_KINDS = ['gsm8k', 'multiple_choice', 'ifeval', 'none'] as const;
+export type TaskKind = (typeof TASK_KINDS)[number];
 
 export interface DatasetItem {
 	/** Stable within its dataset: records are keyed by it, so resume and pairing depend on it. */

@@ -4,6 +4,7 @@
  * own pipeline (runProbe over a store in memory), with a run's settings: the same token limits,
  * thinking split, prompt, rules, judge request and seeds, so a turn is labelled as a run would.
  */
+import { errorText } from '../errors/describe.ts';
 import { CONVERSATION_ITEM_ID, conversationItem, typedAnswer } from '../probe/conversation.ts';
 import type { Engine, LoadProgress } from '../probe/engine.ts';
 import type { ProbeEvent } from '../probe/events.ts';
@@ -317,7 +318,7 @@ export class Playground {
 			return;
 		}
 		this.#phase = 'failed';
-		this.#error = describe(err);
+		this.#error = errorText(err);
 	}
 
 	#patch(p: Partial<PlaygroundSample> & { index: number }): void {
@@ -327,12 +328,4 @@ export class Playground {
 		else list[at] = { ...list[at], ...p };
 		this.#samples = list;
 	}
-}
-
-function describe(err: unknown): string {
-	if (err instanceof Error) {
-		const recovery = (err as { recovery?: unknown }).recovery;
-		return typeof recovery === 'string' && recovery ? `${err.message} ${recovery}` : err.message;
-	}
-	return String(err);
 }

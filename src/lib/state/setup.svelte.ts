@@ -2,8 +2,9 @@
  * The set-up view's state: the run form (remembered between visits once a run starts), the dataset
  * choice, the template check, and the start action with its progress and errors.
  */
-import type { DatasetName } from '../datasets/registry.ts';
+import { isDatasetName, OFFLINE_DATASET, type DatasetName } from '../datasets/registry.ts';
 import { DatasetError, DatasetImportError } from '../datasets/errors.ts';
+import { errorText } from '../errors/describe.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import { thinkingDefault, userHeader } from '../probe/template.ts';
 import type { DatasetItem } from '../probe/types.ts';
@@ -60,7 +61,12 @@ export class SetupState {
 
 	constructor(storage: KeyValueStorage | undefined = browserStorage()) {
 		this.values = new Persisted('utp:run-form', { ...DEFAULT_FORM }, storage);
-		this.dataset = new Persisted<DatasetChoice>('utp:dataset', 'demo', storage);
+		this.dataset = new Persisted<DatasetChoice>('utp:dataset', OFFLINE_DATASET, storage);
+		// A choice remembered from a version that offered a dataset this one does not.
+		const remembered: unknown = this.dataset.current;
+		if (remembered !== 'upload' && !isDatasetName(remembered)) {
+			this.dataset.current = OFFLINE_DATASET;
+		}
 	}
 
 	/** The form values (a deep rune proxy: bind inputs to its fields). */
@@ -111,9 +117,9 @@ export class SetupState {
 		return this.#datasetUnreachable;
 	}
 
-	/** Switch to the built-in Demo dataset after a failed download, clearing that failure. */
+	/** Switch to the built-in offline dataset after a failed download, clearing that failure. */
 	useDemoDataset(): void {
-		this.dataset.current = 'demo';
+		this.dataset.current = OFFLINE_DATASET;
 		this.#error = null;
 		this.#datasetUnreachable = false;
 		if (this.#step === 'failed') this.#step = 'idle';
@@ -215,12 +221,4 @@ export class SetupState {
 	setRows(done: number, total: number): void {
 		this.#rows = { done, total };
 	}
-}
-
-function errorText(err: unknown): string {
-	if (err instanceof Error) {
-		const recovery = (err as { recovery?: unknown }).recovery;
-		return typeof recovery === 'string' && recovery ? `${err.message} ${recovery}` : err.message;
-	}
-	return String(err);
 }

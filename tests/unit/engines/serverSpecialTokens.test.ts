@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { OpenAIEngine } from '../../../src/lib/engines/server/client.ts';
-import { HttpError } from '../../../src/lib/engines/server/retry.ts';
+import { HttpError } from '../../../src/lib/engines/server/http.ts';
 import type { CompletionRequest } from '../../../src/lib/probe/engine.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import type { ScriptFn } from '../../helpers/script.ts';

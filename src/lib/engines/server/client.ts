@@ -12,9 +12,11 @@ import type {
 	JsonChatRequest,
 	LoadProgress
 } from '../../probe/engine.ts';
-import { AbortError, EngineError } from '../../probe/engine.ts';
+import { EngineError } from '../../probe/engine.ts';
+import { AbortError } from '../../errors/appError.ts';
 import { fingerprintOfServerModel, type ModelFingerprint } from '../../probe/identity.ts';
 import {
+	classifyEngineError,
 	Deadline,
 	fetchHints,
 	httpError,
@@ -25,7 +27,6 @@ import {
 import { contextFromModels, contextFromProps, type ServerContextWindow } from './contextWindow.ts';
 import { fallbackFor, type JsonForm, messagesFor, responseFormat } from './jsonMode.ts';
 import { Limiter } from './limit.ts';
-import { classifyEngineError } from './retry.ts';
 import { SpecialTokenFields, StopTokenIds } from './specialTokens.ts';
 import {
 	DEFAULT_RETRIES,

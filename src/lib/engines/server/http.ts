@@ -1,10 +1,11 @@
 /**
  * HTTP plumbing for OpenAI-compatible servers: URL normalisation, one attempt's deadline and
- * cancellation, and turning whatever went wrong into an EngineError a person can act on.
+ * cancellation, turning whatever went wrong into an EngineError a person can act on, and which of
+ * those are transient (the waiting itself is the shared policy in ../../net/retry.ts).
  */
-import { AbortError, EngineError } from '../../probe/engine.ts';
+import { EngineError } from '../../probe/engine.ts';
+import { AbortError } from '../../errors/appError.ts';
 import { parseRetryAfter } from '../../net/retry.ts';
-import { HttpError } from './retry.ts';
 import { onAbort } from '../../net/onAbort.ts';
 
 /** Enough of a server's error text to explain it without flooding the UI. */
@@ -143,6 +144,37 @@ export function isContextOverflow(text: string): boolean {
 
 export function contextWindowError(message: string): EngineError {
 	return new EngineError('context_window', message, 'Lower max_tokens or shorten the prompt.');
+}
+
+/** An HTTP failure; `retryAfterMs` is the server's Retry-After, when it sent one we could read. */
+export class HttpError extends EngineError {
+	readonly status: number;
+	readonly retryAfterMs?: number;
+	constructor(status: number, message: string, recovery: string, retryAfterMs?: number) {
+		super('http', message, recovery, status === 429 || status >= 500);
+		this.name = 'HttpError';
+		this.status = status;
+		this.retryAfterMs = retryAfterMs;
+	}
+}
+
+/**
+ * Only transient failures. A timeout is retried only when it is marked retryable, which the
+ * engine does for a stream that went silent mid-reply; a server that never answers is not retried
+ * (a stuck server would otherwise stall a run for minutes before saying so).
+ */
+export function isRetryable(err: unknown): err is EngineError {
+	return (
+		err instanceof EngineError &&
+		err.retryable &&
+		(err.code === 'http' || err.code === 'network' || err.code === 'timeout')
+	);
+}
+
+/** The shared loop's classifier for engine errors. */
+export function classifyEngineError(err: unknown): false | { retryAfterMs?: number } {
+	if (!isRetryable(err)) return false;
+	return { retryAfterMs: err instanceof HttpError ? err.retryAfterMs : undefined };
 }
 
 function recoveryFor(status: number): string {

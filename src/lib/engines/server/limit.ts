@@ -2,7 +2,7 @@
  * At most `max` requests in flight per engine: servers batch well, but an unbounded burst from a
  * probe run would only queue on the server and time out there instead of here.
  */
-import { AbortError } from '../../probe/engine.ts';
+import { AbortError } from '../../errors/appError.ts';
 import { onAbort } from '../../net/onAbort.ts';
 
 export class Limiter {

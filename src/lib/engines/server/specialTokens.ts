@@ -12,7 +12,7 @@
  * POST /tokenize), so a turn ends on the token itself, whatever the decoded text looks like.
  */
 import type { CompletionRequest } from '../../probe/engine.ts';
-import { HttpError } from './retry.ts';
+import { HttpError } from './http.ts';
 
 /** The request fields, as vLLM's and SGLang's sampling parameters name them. */
 export const KEEP_SPECIAL_TOKENS = {
