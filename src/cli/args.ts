@@ -13,8 +13,12 @@ import {
 	type TaskPreset,
 	type TaskPrompt
 } from '../lib/probe/taskPrompt.ts';
-import { USER_HEADER_CUTS, type UserHeaderCut } from '../lib/probe/template.ts';
-import { REASONING_EFFORTS, type ReasoningEffort } from '../lib/probe/markup.ts';
+import {
+	REASONING_EFFORTS,
+	USER_HEADER_CUTS,
+	type ReasoningEffort,
+	type UserHeaderCut
+} from '../lib/probe/types.ts';
 
 export interface RunOptions {
 	baseUrl: string;

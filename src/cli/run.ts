@@ -15,18 +15,13 @@ import {
 	parseTokenizerConfig,
 	templateFromFile
 } from '../lib/probe/templateSource.ts';
-import {
-	thinkingDefault,
-	userHeader,
-	type ChatTemplate,
-	type UserHeaderCut
-} from '../lib/probe/template.ts';
+import { thinkingDefault, userHeader, type ChatTemplate } from '../lib/probe/template.ts';
 import {
 	reasoningEffortDefault,
 	userHeaderDefault,
 	userHeaderReason
 } from '../lib/probe/markup.ts';
-import type { DatasetItem, ProbeConfig, RunManifest } from '../lib/probe/types.ts';
+import type { DatasetItem, ProbeConfig, RunManifest, UserHeaderCut } from '../lib/probe/types.ts';
 import { hashSeed } from '../lib/probe/random.ts';
 import { appVersion } from '../lib/version.ts';
 import { UsageError, type RunOptions } from './args.ts';

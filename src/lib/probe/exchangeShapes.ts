@@ -2,10 +2,15 @@
  * The field rules of the exchange format (see exchange.ts): one table per shape, used both to
  * validate what is read and to order the keys of what is written. Pure data and small helpers.
  */
-import { LABELS, PERTURBATIONS, TASK_KINDS, VERDICTS } from './types.ts';
+import {
+	LABELS,
+	PERTURBATIONS,
+	REASONING_EFFORTS,
+	TASK_KINDS,
+	USER_HEADER_CUTS,
+	VERDICTS
+} from './types.ts';
 import { TASK_PRESETS } from './taskPrompt.ts';
-import { USER_HEADER_CUTS } from './template.ts';
-import { REASONING_EFFORTS } from './markup.ts';
 import type { FinishReason, JudgeMode, RunManifest } from './types.ts';
 
 // ---- Field rules. The order of each shape is also the key order written to files. ----

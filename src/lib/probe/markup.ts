@@ -17,10 +17,14 @@ import {
 	renderChat,
 	TemplateError,
 	userHeader,
-	type ChatTemplate,
-	type UserHeaderCut
+	type ChatTemplate
 } from './template.ts';
-import type { ChatMessage } from './types.ts';
+import {
+	REASONING_EFFORTS,
+	type ChatMessage,
+	type ReasoningEffort,
+	type UserHeaderCut
+} from './types.ts';
 import { AppError } from '../errors/appError.ts';
 
 const CHANNEL = '<|channel|>';
@@ -109,9 +113,6 @@ export function keptGeneration<R extends { text: string }>(
 	checkMarkupKept(t, res.text, stage);
 	return stage === 'answer' ? res : { ...res, text: userTurnText(t, cut, res.text) };
 }
-
-export const REASONING_EFFORTS = ['low', 'medium', 'high'] as const;
-export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 
 /**
  * The template's default reasoning effort (gpt-oss: "medium", its "Reasoning:" line), or null when

@@ -6,8 +6,8 @@
 import type { ModelFingerprint } from './identity.ts';
 import { sampleItems } from './sample.ts';
 import type { TaskPrompt } from './taskPrompt.ts';
-import { DEFAULT_DATE_STRING, type UserHeaderCut } from './template.ts';
-import type { ReasoningEffort } from './markup.ts';
+import { DEFAULT_DATE_STRING } from './template.ts';
+import type { ReasoningEffort, UserHeaderCut } from './types.ts';
 import {
 	PERTURBATIONS,
 	type DatasetItem,

@@ -6,7 +6,7 @@
  */
 import { AppError } from '../errors/appError.ts';
 import { Environment, Interpreter, Template } from '@huggingface/jinja';
-import type { ChatMessage } from './types.ts';
+import type { ChatMessage, UserHeaderCut } from './types.ts';
 
 export interface ChatTemplate {
 	/** The Jinja source, exactly as the model's tokenizer_config.json carries it. */
@@ -128,14 +128,6 @@ export function assistantPrompt(
 ): string {
 	return renderChat(t, messages, { ...opts, add_generation_prompt: true });
 }
-
-/**
- * Where the probe's user header stops: `template`, the whole header the template writes before a
- * user message ("<|im_start|>user\n", gpt-oss "<|start|>user<|message|>"); `role`, right after the
- * role name ("<|start|>user"), leaving the rest of the header to the model.
- */
-export const USER_HEADER_CUTS = ['template', 'role'] as const;
-export type UserHeaderCut = (typeof USER_HEADER_CUTS)[number];
 
 export interface ProbeOptions extends RenderOptions {
 	/** Absent: `template`, the cut every run used before the setting existed. */

@@ -12,8 +12,6 @@ export interface ChatMessage {
 }
 
 import type { TaskPrompt } from './taskPrompt.ts';
-import type { UserHeaderCut } from './template.ts';
-import type { ReasoningEffort } from './markup.ts';
 
 /**
  * How an item's assistant answer is scored: the scorers of scoring/index.ts, one per kind. Stored
@@ -47,6 +45,18 @@ export interface DatasetItem {
  */
 export const PERTURBATIONS = ['none', 'truncate', 'append'] as const;
 export type Perturbation = (typeof PERTURBATIONS)[number];
+
+/**
+ * Where the probe's user header stops: `template`, the whole header the template writes before a
+ * user message ("<|im_start|>user\n", gpt-oss "<|start|>user<|message|>"); `role`, right after the
+ * role name ("<|start|>user"), leaving the rest of the header to the model.
+ */
+export const USER_HEADER_CUTS = ['template', 'role'] as const;
+export type UserHeaderCut = (typeof USER_HEADER_CUTS)[number];
+
+/** gpt-oss's reasoning effort: the values its template's "Reasoning:" line takes. */
+export const REASONING_EFFORTS = ['low', 'medium', 'high'] as const;
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 
 /** One source of truth for labels: see labels.ts for definitions and examples. */
 export const LABELS = [

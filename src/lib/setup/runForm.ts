@@ -4,8 +4,7 @@
  */
 import { planConditions } from '../probe/plan.ts';
 import { DEFAULT_ANSWER_MAX_TOKENS, runConfig, type RunValues } from '../probe/runConfig.ts';
-import type { UserHeaderCut } from '../probe/template.ts';
-import type { ReasoningEffort } from '../probe/markup.ts';
+import type { ReasoningEffort, UserHeaderCut } from '../probe/types.ts';
 import {
 	QUESTION_SLOT,
 	presetTemplate,
