@@ -108,7 +108,8 @@ export const RUN_USAGE = `Usage: user-turn-probe run --base-url URL --model ID -
 Re-running the same command resumes: only missing records are made. A changed setting that
 changes what a record means (dataset, models, template, seed, token limits, judge, truncate or
 append) is refused: pick another --out, or pass --overwrite. Adding temperatures, perturbations,
-samples or items (--limit) extends the run.`;
+samples or items (--limit) extends the run. One run writes an --out at a time (it holds
+PATH.lock; a second is refused, and the lock of a run that was killed is taken over).`;
 
 /** A comma-separated list: no empty entries, no value twice (it would make one record twice). */
 function list(name: string, value: string): string[] {

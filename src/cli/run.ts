@@ -29,6 +29,7 @@ import { UsageError, type RunOptions } from './args.ts';
 import { JsonlStore, readManifest, sidecarPaths } from './jsonlStore.ts';
 import { defaultNlpCacheDir, directoryCache } from './nlpCache.ts';
 import { requireFile } from './lines.ts';
+import { acquireRunLock } from './lock.ts';
 import { ProgressLine } from './progress.ts';
 
 const NAMED_DATASETS = Object.keys(DATASETS);
@@ -178,6 +179,17 @@ async function autoAnswerLimit(
 }
 
 export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
+	// Before anything reads or deletes --out: a second writer would lose the first one's records.
+	const lock = acquireRunLock(opts.out);
+	try {
+		if (lock.tookOver) io.stderr.write(`${lock.tookOver}\n`);
+		return await runLocked(opts, io);
+	} finally {
+		lock.release();
+	}
+}
+
+async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 	const template = await loadTemplate(opts, io);
 	const items = await loadItems(opts.dataset, io, opts.hfToken);
 	const chosen = opts.limit > 0 ? sampleItems(items, opts.limit, opts.seed) : items;
