@@ -49,6 +49,8 @@ export interface RunOptions {
 	timeoutMs: number;
 	/** Delete what --out holds and start a new run there (else a changed config is refused). */
 	overwrite: boolean;
+	/** Resume although the server no longer reports a model fingerprint the run stored. */
+	acceptUncheckedModel: boolean;
 }
 
 /** The command line was wrong: exit 2, with the usage text after the message. */
@@ -88,6 +90,8 @@ export const RUN_USAGE = `Usage: user-turn-probe run --base-url URL --model ID -
   --bos-token TOK         beginning-of-text token for a .jinja template
   --out PATH.jsonl        records; PATH.manifest.json and PATH.answers.jsonl go beside it
   --overwrite             delete what --out holds and start a new run there
+  --accept-unchecked-model  resume although the server no longer reports a fingerprint of the
+                          model's weights that the run stored (check they are the same first)
   --run-id ID             name the run (default: from the model, dataset and seed)
   --concurrency C         requests in flight (default 4; results do not depend on it)
   --max-tokens M          user-turn tokens (default 256)
@@ -167,6 +171,7 @@ export const RUN_OPTIONS = {
 	'bos-token': { type: 'string' },
 	out: { type: 'string' },
 	overwrite: { type: 'boolean' },
+	'accept-unchecked-model': { type: 'boolean' },
 	concurrency: { type: 'string' },
 	'max-tokens': { type: 'string' },
 	'answer-max-tokens': { type: 'string' },
@@ -292,6 +297,7 @@ export function parseRunArgs(
 		taskPrompt,
 		runId: values['run-id'],
 		timeoutMs: int('timeout-ms', values['timeout-ms'], 300_000, 1),
-		overwrite: values.overwrite ?? false
+		overwrite: values.overwrite ?? false,
+		acceptUncheckedModel: values['accept-unchecked-model'] ?? false
 	};
 }

@@ -7,6 +7,7 @@ import { OpenAIEngine } from '../lib/engines/openai.ts';
 import {
 	checkResume,
 	datasetSha256,
+	describeVanished,
 	identityHash,
 	runIdentity,
 	type ModelFingerprint,
@@ -99,7 +100,9 @@ export class ConfigChangedError extends Error {
 /**
  * Refuse to resume into `store` when what it holds was made with another config or other models
  * (identity.ts checkResume, the rule the browser applies too), or when records have no manifest.
- * Says on stderr what an old manifest could not check.
+ * Says on stderr what an old manifest could not check. A model fingerprint the run stored that the
+ * server no longer reports is refused unless --accept-unchecked-model says to go on.
+ * @returns the identity to store: the current one, keeping every stored fingerprint.
  * @throws ConfigChangedError naming the differing fields and how to start a new run.
  */
 export function checkStoredRun(
@@ -107,27 +110,42 @@ export function checkStoredRun(
 	hasRecords: boolean,
 	runId: string,
 	identity: RunIdentity,
-	out: string,
+	opts: Pick<RunOptions, 'out' | 'acceptUncheckedModel'>,
 	stderr: RunIO['stderr']
-): void {
+): RunIdentity {
+	const { out } = opts;
 	const how = 'to start a new run, use another --out, or --overwrite to replace it';
 	if (manifest === undefined) {
 		if (hasRecords)
 			throw new ConfigChangedError(
 				`${out} holds records but no ${sidecarPaths(out).manifest}, so its config is unknown; ${how}`
 			);
-		return;
+		return identity;
 	}
 	const check = checkResume(manifest, runId, identity);
 	if (check.conflict !== null)
 		throw new ConfigChangedError(
 			`${out} holds a run made with another config (${check.conflict}); ${how}`
 		);
+	if (check.vanished.length > 0) {
+		const what = describeVanished(manifest, check.vanished);
+		if (!opts.acceptUncheckedModel)
+			throw new ConfigChangedError(
+				`${out} was made with ${what}, which the server no longer reports, so it cannot tell ` +
+					`whether it still serves the same weights. If it does, pass --accept-unchecked-model ` +
+					`to resume (the stored fingerprint is kept); else ${how}`
+			);
+		stderr.write(
+			`warning: resuming without checking ${what} (--accept-unchecked-model); the manifest ` +
+				`keeps the stored fingerprint\n`
+		);
+	}
 	if (check.legacy)
 		stderr.write(
 			`note: ${sidecarPaths(out).manifest} predates config hashes; its recorded config matches, ` +
 				`but ${check.unchecked.join(', ') || 'nothing else'} could not be checked. Resuming and storing the hash.\n`
 		);
+	return check.identity;
 }
 
 /** A path to a .jinja or tokenizer_config.json, else a Hugging Face repo id to fetch it from. */
@@ -265,7 +283,7 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 		dataset_sha256: await datasetSha256(items),
 		...fingerprints
 	});
-	checkStoredRun(stored, hasRecords, config.run_id, identity, opts.out, io.stderr);
+	const kept = checkStoredRun(stored, hasRecords, config.run_id, identity, opts, io.stderr);
 	if (auto) io.stderr.write(`${auto.note}\n`);
 	const nlp = itemsUseNlp(config.items) ? await loadNlp(io, opts) : undefined;
 	const store = await JsonlStore.open(opts.out);
@@ -280,8 +298,8 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 		concurrency: opts.concurrency,
 		appVersion: CLI_VERSION,
 		manifestExtras: {
-			identity,
-			config_hash: await identityHash(identity),
+			identity: kept,
+			config_hash: await identityHash(kept),
 			nlp_data: nlp?.note
 		},
 		nlp: nlp?.nlp

@@ -7,6 +7,7 @@ import { sampleItems } from '../datasets/sample.ts';
 import { EngineError, type Engine } from '../probe/engine.ts';
 import {
 	checkResume,
+	describeVanished,
 	datasetSha256,
 	identityHash,
 	runIdentity,
@@ -174,7 +175,12 @@ export async function resumeRun(
 			`This run was made with another setup: ${check.conflict}. Its records would mix with new ones that mean something else; start a new run from set-up instead.`
 		);
 	}
-	await start(services, runner, config, inputs.template, choice, identity);
+	if (check.vanished.length > 0) {
+		throw new ResumeError(
+			`This run was made with ${describeVanished(manifest, check.vanished)}, which the server no longer reports, so it cannot be checked that the same weights answer; start a new run from set-up instead.`
+		);
+	}
+	await start(services, runner, config, inputs.template, choice, check.identity);
 	saveLaunch(storage(), runId, launchOf(choice));
 }
 
