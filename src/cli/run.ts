@@ -152,6 +152,7 @@ export function checkStoredRun(
 export async function loadTemplate(opts: RunOptions, io: RunIO): Promise<ChatTemplate> {
 	const spec = opts.template ?? opts.model;
 	if (spec.endsWith('.jinja') || spec.endsWith('.json')) requireFile(spec, 'template file');
+	io.stderr.write(`chat template: ${spec}\n`);
 	if (spec.endsWith('.jinja')) {
 		return templateFromFile(readFileSync(spec, 'utf8'), {
 			bos_token: opts.bosToken,

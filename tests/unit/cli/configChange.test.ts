@@ -68,7 +68,11 @@ describe('a changed config never mixes into an old run (CLI)', () => {
 			const requests = cli.server.requests.length;
 			const r = await runMain(cli.args(out, [...extra]));
 			expect(r.code).toBe(2);
-			const lines = r.stderr.trim().split('\n');
+			// The refusal is one line, after the line saying where the template came from.
+			const lines = r.stderr
+				.trim()
+				.split('\n')
+				.filter((l) => !l.startsWith('chat template:'));
 			expect(lines).toHaveLength(1);
 			expect(lines[0]).toContain(field);
 			expect(lines[0]).toMatch(/another --out.*--overwrite/);
