@@ -2,7 +2,14 @@
 import { defaultNlpCacheDir } from './nlpCache.ts';
 import { parseRunArgs, RUN_USAGE, UsageError } from './args.ts';
 import { agreementText, readRun, summarizeText } from './report.ts';
-import { ConfigChangedError, runCommand } from './run.ts';
+import { ConfigChangedError, runCommand, STOPPED_EXIT } from './run.ts';
+import { constants } from 'node:os';
+
+/** Ctrl-C, `kill` and a closed terminal all stop a run the same way: cleanly, resumable. */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** 128 + the signal's number, as shells report a process a signal stopped. */
+const exitCodeOf = (signal: NodeJS.Signals) => 128 + constants.signals[signal];
 
 const USAGE = `user-turn-probe: the user-turn generation probe against OpenAI-compatible servers
 
@@ -27,23 +34,26 @@ export async function main(
 			}
 			const ctrl = new AbortController();
 			let interrupts = 0;
-			const onSigint = () => {
-				// First Ctrl-C: stop cleanly (whole lines only, resumable). Second: leave now.
-				if (++interrupts > 1) process.exit(130);
+			let received: NodeJS.Signals = 'SIGINT';
+			const onSignal = (signal: NodeJS.Signals) => {
+				// First signal: stop cleanly (whole lines only, resumable). Second: leave now.
+				if (++interrupts > 1) process.exit(exitCodeOf(signal));
+				received = signal;
 				process.stderr.write(
-					'\nstopping after the requests in flight… (Ctrl-C again to quit now)\n'
+					`\n${signal}: stopping after the requests in flight… (Ctrl-C again to quit now)\n`
 				);
 				ctrl.abort();
 			};
-			process.on('SIGINT', onSigint);
+			for (const s of STOP_SIGNALS) process.on(s, onSignal);
 			try {
-				return await runCommand(parseRunArgs(rest, env), {
+				const code = await runCommand(parseRunArgs(rest, env), {
 					stderr: process.stderr,
 					signal: ctrl.signal,
 					nlpCacheDir: defaultNlpCacheDir(env)
 				});
+				return code === STOPPED_EXIT ? exitCodeOf(received) : code;
 			} finally {
-				process.off('SIGINT', onSigint);
+				for (const s of STOP_SIGNALS) process.off(s, onSignal);
 			}
 		}
 		if (command === 'summarize' || command === 'agreement') {

@@ -35,6 +35,8 @@ import { ProgressLine } from './progress.ts';
 
 const NAMED_DATASETS = Object.keys(DATASETS);
 export const CLI_VERSION = '0.1.0';
+/** A run stopped before its end (Ctrl-C): not a success, as 128 + SIGINT says in a shell. */
+export const STOPPED_EXIT = 130;
 
 export interface RunIO {
 	stderr: { write(s: string): unknown; isTTY?: boolean };
@@ -290,6 +292,7 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 	const store = await JsonlStore.open(opts.out);
 	const progress = new ProgressLine(io.stderr, io.now);
 	let failed = false;
+	let stopped = false;
 	for await (const event of runProbe(config, {
 		engine,
 		judge,
@@ -307,8 +310,10 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 	})) {
 		progress.render(event);
 		if (event.type === 'error' && event.fatal) failed = true;
+		if (event.type === 'done' && event.aborted) stopped = true;
 	}
-	await store.compact();
 	progress.finish();
-	return failed ? 1 : 0;
+	const note = await store.compact();
+	if (note) io.stderr.write(`${note}\n`);
+	return failed ? 1 : stopped ? STOPPED_EXIT : 0;
 }

@@ -4,7 +4,12 @@
  */
 import { EngineError } from './engine.ts';
 import type { ProbeEventOf, Stage } from './events.ts';
-import { isStorageFull, STORAGE_FULL_MESSAGE, STORAGE_FULL_RECOVERY } from './storageFull.ts';
+import {
+	isStorageFull,
+	StorageFullError,
+	STORAGE_FULL_MESSAGE,
+	STORAGE_FULL_RECOVERY
+} from './storageFull.ts';
 
 /** Errors that spoil one item (too long for the model) but not the run. */
 const PER_ITEM_CODES = new Set(['context_window']);
@@ -35,6 +40,8 @@ export function describeFailure(err: unknown): {
 	message: string;
 	recovery?: string;
 } {
+	if (err instanceof StorageFullError)
+		return { name: err.name, message: err.message, recovery: err.recovery };
 	if (isStorageFull(err)) {
 		return {
 			name: 'QuotaExceededError',

@@ -3,46 +3,17 @@
  * first writes (before, both "finished" and the records file kept 0–2 of 200 lines), a lock left by
  * a killed run is taken over with a note, and `summarize` reads while a run writes.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireRunLock, lockPath, RunLockedError } from '../../../src/cli/lock.ts';
-import { BIN, killCliWhen, startCli, type Cli } from './harness.ts';
-
-interface Exit {
-	code: number | null;
-	signal: string | null;
-	stdout: string;
-	stderr: string;
-}
-
-/** The CLI in a child process, its output collected. */
-function spawnCli(argv: string[]): { done: Promise<Exit>; pid: number | undefined } {
-	const child = spawn(process.execPath, [BIN, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
-	let stdout = '';
-	let stderr = '';
-	child.stdout.on('data', (b) => (stdout += String(b)));
-	child.stderr.on('data', (b) => (stderr += String(b)));
-	const done = new Promise<Exit>((resolve) =>
-		child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
-	);
-	return { done, pid: child.pid };
-}
+import { killCliWhen, spawnCli, startCli, until, type Cli } from './harness.ts';
 
 function recordKeys(path: string): string[] {
 	return readFileSync(path, 'utf8')
 		.split('\n')
 		.filter(Boolean)
 		.map((l) => (JSON.parse(l) as { key: string }).key);
-}
-
-async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
-	const start = Date.now();
-	while (!cond()) {
-		if (Date.now() - start > ms) throw new Error(`timed out waiting: ${what}`);
-		await new Promise((r) => setTimeout(r, 20));
-	}
 }
 
 describe('CLI: one writer per --out', () => {
