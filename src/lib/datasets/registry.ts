@@ -184,7 +184,7 @@ export interface LoadDatasetOptions {
 	signal?: AbortSignal;
 	/** Rows fetched so far and in all. Not called for the demo or a cache hit. */
 	onProgress?: (done: number, total: number) => void;
-	/** HF token, only needed for gated datasets (GPQA); sent to the Hub only, never stored here. */
+	/** HF token for the gated datasets (GPQA): sent to the Hub for those only, never stored here. */
 	token?: string;
 	/** Injected so tests do not wait out backoff. */
 	sleep?: (ms: number) => Promise<void>;
@@ -237,7 +237,7 @@ export async function loadDataset(
 		where: source.where,
 		fetch: opts.fetch,
 		signal: opts.signal,
-		token: opts.token,
+		// No token: these sets are open, and a token is the user's secret, sent only where needed.
 		onProgress: opts.onProgress,
 		sleep: opts.sleep,
 		base: opts.base
