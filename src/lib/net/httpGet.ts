@@ -151,7 +151,7 @@ export async function httpGet<T, R extends HttpResponseLike>(
 				sleep: opts.sleep,
 				random: opts.random,
 				classify: (err) => {
-					if (err instanceof HttpStatusError) return false;
+					if (err instanceof HttpStatusError || isFinal(err)) return false;
 					if (err instanceof Transient) return { retryAfterMs: err.retryAfterMs };
 					networkFailures++;
 					return networkFailures < NETWORK_ATTEMPTS_MAX ? {} : false;
@@ -159,11 +159,16 @@ export async function httpGet<T, R extends HttpResponseLike>(
 			}
 		);
 	} catch (err) {
-		if (err instanceof HttpStatusError) throw err;
+		if (err instanceof HttpStatusError || isFinal(err)) throw err;
 		if (opts.signal?.aborted || err instanceof AbortError) throw new AbortError();
 		if (err instanceof Transient) throw new HttpStatusError(url, err.status, err.reason, true);
 		throw new HttpNoAnswerError(url, networkFailures, err);
 	}
+}
+
+/** An error `read` marks `retryable: false` (a body too large): thrown as it is, never retried. */
+function isFinal(err: unknown): boolean {
+	return (err as { retryable?: unknown } | null)?.retryable === false;
 }
 
 /** The response, unless `ms` pass first: then the request is aborted and NoAnswer raised. */

@@ -6,7 +6,7 @@
  *
  * Pure TypeScript: no DOM, no Node APIs (the caller passes `fetch` and the cache).
  */
-import { unzipSync } from 'fflate';
+import { readZipMembers } from './zip.ts';
 import {
 	ATTEMPTS_MAX,
 	hostOf,
@@ -74,6 +74,8 @@ export interface LoadOptions {
 	random?: () => number;
 	/** How long one request may wait for the response headers before it counts as unreachable. */
 	timeoutMs?: number;
+	/** One file's whole download (default DOWNLOAD_DEADLINE_MS); tests shorten it. */
+	deadlineMs?: number;
 }
 
 /** A failed load, with a message that says what to do. */
@@ -114,18 +116,78 @@ function errorText(err: unknown): string {
 	return err.message + cause;
 }
 
-/** The body's bytes, reported as they arrive. */
+/** Far above the largest file the NLP data has (a zip of a few MB): a bigger body is not it. */
+export const DOWNLOAD_MAX_BYTES = 64 * 1024 * 1024;
+/** One file's whole download, both tries included: a host that trickles ends here. */
+export const DOWNLOAD_DEADLINE_MS = 300_000;
+
+/** The body passed DOWNLOAD_MAX_BYTES: not worth a second try. */
+class TooLarge extends Error {
+	readonly retryable = false;
+	constructor(readonly bytes: number) {
+		super(`larger than ${DOWNLOAD_MAX_BYTES} bytes`);
+	}
+}
+
+/** The download's deadline passed with the body unfinished: not worth a second try. */
+class TooSlow extends Error {
+	readonly retryable = false;
+	constructor(
+		readonly loaded: number,
+		readonly total: number | undefined
+	) {
+		super('too slow');
+	}
+}
+
+/** `p`, unless `deadline` (Date.now() ms) passes first: then `onLate` runs and TooSlow is thrown. */
+async function beforeDeadline<T>(
+	p: Promise<T>,
+	deadline: number,
+	late: () => TooSlow,
+	onLate: () => void
+): Promise<T> {
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const timeout = new Promise<never>((_, reject) => {
+		timer = setTimeout(
+			() => {
+				reject(late());
+				onLate();
+			},
+			Math.max(0, deadline - Date.now())
+		);
+	});
+	try {
+		return await Promise.race([p, timeout]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+/**
+ * The body's bytes, reported as they arrive, within DOWNLOAD_MAX_BYTES and before `deadline`.
+ * @throws TooLarge, TooSlow, or BrokenBody when the body breaks off.
+ */
 async function readBody(
 	url: string,
 	res: ResponseLike,
-	onProgress: LoadOptions['onProgress']
+	onProgress: LoadOptions['onProgress'],
+	deadline: number
 ): Promise<Uint8Array> {
 	const length = Number(res.headers.get('content-length'));
 	const total = Number.isFinite(length) && length > 0 ? length : undefined;
 	let loaded = 0;
+	const late = () => new TooSlow(loaded, total);
+	if (total !== undefined && total > DOWNLOAD_MAX_BYTES) {
+		await res.body?.cancel().catch(() => undefined);
+		throw new TooLarge(total);
+	}
 	try {
 		if (!res.body) {
-			const bytes = new Uint8Array(await res.arrayBuffer());
+			const bytes = new Uint8Array(
+				await beforeDeadline(res.arrayBuffer(), deadline, late, () => {})
+			);
+			if (bytes.length > DOWNLOAD_MAX_BYTES) throw new TooLarge(bytes.length);
 			loaded = bytes.length;
 			onProgress?.({ url, loaded, total, fromCache: false });
 			return bytes;
@@ -133,10 +195,16 @@ async function readBody(
 		const reader = res.body.getReader();
 		const chunks: Uint8Array[] = [];
 		for (;;) {
-			const { done, value } = await reader.read();
+			const { done, value } = await beforeDeadline(reader.read(), deadline, late, () => {
+				void reader.cancel().catch(() => undefined);
+			});
 			if (done) break;
 			chunks.push(value);
 			loaded += value.length;
+			if (loaded > DOWNLOAD_MAX_BYTES) {
+				await reader.cancel().catch(() => undefined);
+				throw new TooLarge(loaded);
+			}
 			onProgress?.({ url, loaded, total, fromCache: false });
 		}
 		const bytes = new Uint8Array(loaded);
@@ -147,6 +215,8 @@ async function readBody(
 		}
 		return bytes;
 	} catch (err) {
+		if (err instanceof AbortError || (err instanceof Error && err.name === 'AbortError')) throw err;
+		if (err instanceof TooLarge || err instanceof TooSlow) throw err;
 		throw new BrokenBody(loaded, err);
 	}
 }
@@ -157,9 +227,27 @@ async function readBody(
  * @throws NlpResourceError with a message for people; AbortError when the signal fires.
  */
 async function download(url: string, opts: LoadOptions): Promise<Uint8Array> {
+	const ms = opts.deadlineMs ?? DOWNLOAD_DEADLINE_MS;
+	const deadline = Date.now() + ms;
 	try {
-		return await httpGet(url, opts, (res) => readBody(url, res, opts.onProgress));
+		return await httpGet(url, opts, (res) => readBody(url, res, opts.onProgress, deadline));
 	} catch (err) {
+		if (err instanceof TooLarge) {
+			throw new NlpResourceError(
+				`${url} is larger than ${DOWNLOAD_MAX_BYTES / 1024 ** 2} MB (${err.bytes} bytes), so it ` +
+					`is not the expected file (a proxy's page, or the wrong address?); ${WHY} need it.`,
+				{ url }
+			);
+		}
+		if (err instanceof TooSlow) {
+			const of = err.total === undefined ? '' : ` of ${err.total}`;
+			throw new NlpResourceError(
+				`The download of ${url} did not finish within ${ms / 1000} s: ${hostOf(url)} sent ` +
+					`${err.loaded}${of} bytes. The connection or the host is too slow; try again later. ` +
+					`${WHY} need this file.`,
+				{ url, cause: err }
+			);
+		}
 		if (err instanceof AbortError)
 			throw new AbortError('Loading the English NLP data was cancelled.');
 		if (err instanceof HttpStatusError && err.exhausted) {
@@ -205,27 +293,27 @@ function utf8(bytes: Uint8Array, what: string, url: string): string {
 	}
 }
 
-/** The named members of a zip, as text. */
+/** The named members of a zip, as text, each checked against its size and CRC (zip.ts). */
 function unzipMembers(bytes: Uint8Array, url: string, members: readonly string[]): string[] {
-	const wanted = new Set(members);
-	let files: Record<string, Uint8Array>;
+	let files: (Uint8Array | undefined)[];
 	try {
-		files = unzipSync(bytes, { filter: (file) => wanted.has(file.name) });
+		files = readZipMembers(bytes, members);
 	} catch (err) {
 		throw new NlpResourceError(
 			`The zip from ${url} is corrupt (${errorText(err)}). Try again; ${WHY} need it.`,
 			{ url, cause: err }
 		);
 	}
-	return members.map((name) => {
-		if (!Object.hasOwn(files, name)) {
+	return members.map((name, i) => {
+		const file = files[i];
+		if (file === undefined) {
 			throw new NlpResourceError(
 				`The zip from ${url} has no member ${name}; its layout has changed upstream and ${WHY} ` +
 					'cannot use it.',
 				{ url }
 			);
 		}
-		return utf8(files[name], name, url);
+		return utf8(file, name, url);
 	});
 }
 

@@ -13,12 +13,12 @@ import { gsm8kLines } from '../datasets/hfFixtureRows.ts';
 const TOKEN = 'hf_secret_token';
 
 /** Every request's host, and whether it carried the token. */
-function guard(inner: (url: string, init?: RequestInit) => Promise<Response>) {
+function guard(inner: (url: string, init?: RequestInit) => Promise<unknown>) {
 	const seen: { host: string; token: boolean }[] = [];
 	const fetch = (async (url: string | URL, init?: RequestInit) => {
 		const auth = new Headers(init?.headers).get('authorization') ?? '';
 		seen.push({ host: new URL(String(url)).host, token: auth.includes(TOKEN) });
-		return inner(String(url), init);
+		return (await inner(String(url), init)) as Response;
 	}) as typeof globalThis.fetch;
 	return { seen, fetch };
 }
@@ -27,7 +27,11 @@ const silent = { write: () => true };
 
 describe('the Hugging Face token reaches only the host that needs it', () => {
 	it('is sent to no one for an open dataset', async () => {
-		const server = fakeHfServer(gsm8kLines().slice(0, 150));
+		const server = fakeHfServer(
+			gsm8kLines()
+				.slice(0, 150)
+				.map((l) => ({ ...l }))
+		);
 		const net = guard((url, init) => server.fetch(url, init as never));
 		const items = await loadItems('gsm8k', { stderr: silent, fetch: net.fetch }, TOKEN);
 		expect(items).toHaveLength(150);
