@@ -367,7 +367,8 @@ describe('loadEnglishResourceFiles', () => {
 					c.enqueue(new Uint8Array(1024 * 1024));
 				}
 			});
-		for (const headers of [{ 'content-length': String(1.5e9) }, {}]) {
+		const declared: Record<string, string>[] = [{ 'content-length': String(1.5e9) }, {}];
+		for (const headers of declared) {
 			const err = await failure(
 				loadEnglishResourceFiles(optionsFor(s, { fetch: answering(SYLLAPY, endless, headers) }))
 			);
