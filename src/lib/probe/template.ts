@@ -284,6 +284,12 @@ function turnShape(t: ChatTemplate): TurnShape {
 		finalEnd: tail
 	};
 	if (shape.userHeader === '') throw new TemplateError('Chat template has no user-role header');
+	// A template that ignores the role renders every turn with one header: the probe would ask
+	// the model to go on as the assistant, not as the user.
+	if (shape.assistantHeader !== '' && shape.userHeader.trim() === shape.assistantHeader.trim())
+		throw new TemplateError(
+			`Chat template renders user turns with the assistant header ${JSON.stringify(shape.assistantHeader)}, so it has no user-role header`
+		);
 	entry.shapes.set(key, shape);
 	return shape;
 }
