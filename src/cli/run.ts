@@ -88,7 +88,26 @@ export async function loadItems(
 		throw new UsageError(
 			`--dataset: "${dataset}" is neither a dataset name (${NAMED_DATASETS.join(', ')}) nor a file`
 		);
+	const bytes = statSync(dataset).size;
+	if (bytes > DATASET_FILE_MAX_BYTES) throw new DatasetFileTooLargeError(dataset, bytes);
 	return parseUserDataset(readFileSync(dataset, 'utf8'), dataset);
+}
+
+/**
+ * A dataset file is read whole, as one string, and V8 strings stop at 512 MiB; far below that,
+ * a file this large is not a probe dataset (each item is one question).
+ */
+export const DATASET_FILE_MAX_BYTES = 256 * 1024 * 1024;
+
+export class DatasetFileTooLargeError extends Error {
+	readonly recovery = 'use a smaller file (the probe samples --limit items from it anyway)';
+	constructor(path: string, bytes: number) {
+		super(
+			`${path} is ${(bytes / 1024 ** 2).toFixed(0)} MB; a dataset file may be at most ` +
+				`${DATASET_FILE_MAX_BYTES / 1024 ** 2} MB`
+		);
+		this.name = 'DatasetFileTooLargeError';
+	}
 }
 
 /** --out already holds a run whose records mean something else: refuse rather than mix. */
