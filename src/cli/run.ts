@@ -31,6 +31,7 @@ import { JsonlStore, readManifest, sidecarPaths } from './jsonlStore.ts';
 import { defaultNlpCacheDir, directoryCache } from './nlpCache.ts';
 import { requireFile } from './lines.ts';
 import { acquireRunLock } from './lock.ts';
+import { downloadProgress } from './downloadProgress.ts';
 import { ProgressLine } from './progress.ts';
 
 const NAMED_DATASETS = Object.keys(DATASETS);
@@ -59,7 +60,8 @@ async function loadNlp(io: RunIO, opts: RunOptions): Promise<LoadedNlp> {
 		signal: io.signal,
 		cache: directoryCache(dir),
 		nltkDataBase: opts.nltkDataUrl,
-		syllapyBase: opts.syllapyUrl
+		syllapyBase: opts.syllapyUrl,
+		onProgress: downloadProgress(io.stderr)
 	});
 	if ('unavailable' in loaded.nlp) {
 		io.stderr.write(

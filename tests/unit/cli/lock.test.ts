@@ -29,11 +29,15 @@ describe('CLI: one writer per --out', () => {
 
 	it('refuses a second run on the same --out while the first writes, and loses nothing', async () => {
 		const out = join(cli.dir, 'two.jsonl');
-		cli.server.tokenDelayMs = 15;
+		// Slow enough that the first run still writes when the second starts (a loaded machine too).
+		cli.server.tokenDelayMs = 80;
 		try {
 			const first = spawnCli(args(out));
+			let firstEnded = false;
+			void first.done.then(() => (firstEnded = true));
 			await until(() => existsSync(out), 30_000, 'the first run stores a record');
 			const second = await spawnCli(args(out)).done;
+			expect(firstEnded, 'the first run ended before the second was refused').toBe(false);
 			expect(second.code).toBe(1);
 			expect(second.stderr).toContain(`being written by another run (pid ${first.pid}`);
 			expect(second.stderr).toContain(lockPath(out));

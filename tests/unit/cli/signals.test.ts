@@ -13,7 +13,7 @@ describe('CLI: stopped by a signal', () => {
 	let cli: Cli;
 	beforeAll(async () => {
 		cli = await startCli(6);
-		cli.server.tokenDelayMs = 20;
+		cli.server.tokenDelayMs = 50;
 	});
 	afterAll(() => cli.close());
 
