@@ -100,8 +100,9 @@ export const RUN_USAGE = `Usage: user-turn-probe run --base-url URL --model ID -
   --thinking, --no-thinking  enable_thinking on or off (default: the template's own default,
                           on for Qwen3, Qwen3.5 and GLM-4.7; the manifest records what was used)
   --truncate-fraction F   share of the answer kept by truncate, in (0, 1] (default 0.5)
-  --append-text TEXT      what append adds to the answer (default "What do you think?")
-                          (both this app's defaults, not values taken from the paper)
+  --append-text TEXT      what append adds to the answer (default "What do you think?", the
+                          paper's appended question as one summary of the paper gives it;
+                          the 0.5 fraction is this app's default, not the paper's)
   --task-prompt P         bare | paper | custom (default bare: the question as is). paper: GSM8K
                           items ask for at most 6 short steps and a final line "Answer: <final
                           answer>", the two instructions the paper's appendix example quotes

@@ -13,8 +13,9 @@ export interface PerturbParams {
 }
 
 /**
- * This app's defaults, not the paper's: the paper names truncation and appending but these
- * parameters are not taken from it.
+ * The paper names truncation and appending. "What do you think?" is the question it appends, as
+ * one summary of the paper gives it; the 0.5 truncation fraction is this app's default, not a
+ * value taken from the paper.
  */
 export const DEFAULT_PERTURB_PARAMS: PerturbParams = {
 	truncate_fraction: 0.5,

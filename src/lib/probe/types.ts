@@ -35,8 +35,9 @@ export interface DatasetItem {
 
 /**
  * The answer edits this app offers: none, and truncate and append, the two perturbations the paper
- * reports numbers for. Their parameters (how much to keep, what to append) are this app's defaults,
- * not the paper's; they live in the run config. Names are record keys.
+ * reports numbers for. Their parameters live in the run config: the appended question is the
+ * paper's as one summary of it gives it, the kept fraction is this app's default (perturb.ts).
+ * Names are record keys.
  */
 export const PERTURBATIONS = ['none', 'truncate', 'append'] as const;
 export type Perturbation = (typeof PERTURBATIONS)[number];

@@ -1,9 +1,14 @@
 /**
- * The paper's published numbers for the overlay (static/paper-figures.json, which we write by
- * hand from the paper; tests/unit/paperFigures.test.ts checks every number). Imported, not
- * fetched, so the overlay works offline; only the results chunk pulls it in.
+ * The paper's published numbers for the overlay (static/paper-figures.json, written by hand, each
+ * number with where in the paper it is; tests/unit/results/paperFigures.test.ts checks every one).
+ * Imported, not fetched, so the overlay works offline; only the results chunk pulls it in.
+ *
+ * Like with like: a number is shown only beside a run of its benchmark, and a verdict ("differs",
+ * "cannot tell") is given only against the paper model the run's generator is. The other models'
+ * numbers are context: the same benchmark, another model.
  */
 import figures from '../../../static/paper-figures.json';
+import type { ModelRef } from '../probe/types.ts';
 import type { ConditionSummary } from '../stats/aggregate.ts';
 import type { PaperPoint } from '../stats/charts.ts';
 import type { Rate } from '../stats/interval.ts';
@@ -22,12 +27,20 @@ export interface PaperFigures {
 	notes: string[];
 	points: PaperPoint[];
 	/** Published accuracies without a follow-up rate beside them: listed, never drawn. */
-	accuracy_only: { model: string; benchmark: string; accuracy: number }[];
+	accuracy_only: { model: string; benchmark: string; accuracy: number; source: string }[];
 	/**
 	 * Published shares of user turns whose text changes under a perturbation (vs the unperturbed
-	 * turn); benchmark null when the paper's statement names none.
+	 * turn), with the benchmark and models they were measured on.
 	 */
-	text_change: { benchmark: string | null; condition: string; rate: number; source: string }[];
+	text_change: TextChangeFigure[];
+}
+
+export interface TextChangeFigure {
+	benchmark: string;
+	models: string[];
+	condition: string;
+	rate: number;
+	source: string;
 }
 
 /** Typed by assignment: a field of the wrong type in the JSON fails the type check. */
@@ -38,19 +51,41 @@ function squash(name: string): string {
 	return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-/** The benchmarks the paper reports on, in the order of its figures file. */
+/** The benchmarks this app holds paper numbers for, in the order of its figures file. */
 export function paperBenchmarks(points: readonly PaperPoint[]): string[] {
 	return [...new Set(points.map((p) => p.benchmark))];
 }
 
 /**
- * The paper points about the run's benchmark when the dataset name mentions one (a GSM8K run is
- * compared with GSM8K points), else none: an IFEval, conversation or demo run has nothing of the
- * paper's to be compared with.
+ * The published numbers about the run's benchmark when the dataset name mentions one (a GSM8K run
+ * gets GSM8K numbers), else none: this app holds no paper number for an IFEval, GPQA Main,
+ * conversation or demo run.
  */
-export function overlayFor(points: readonly PaperPoint[], dataset: string): PaperPoint[] {
+export function overlayFor<T extends { benchmark: string }>(
+	figures: readonly T[],
+	dataset: string
+): T[] {
 	const name = squash(dataset);
-	return points.filter((p) => name.includes(squash(p.benchmark)));
+	return figures.filter((f) => name.includes(squash(f.benchmark)));
+}
+
+/** "Qwen/Qwen3.5-2B" → "qwen3.5-2b"; "Qwen3.5-2B (base)" → "qwen3.5-2b": the repo name, no owner. */
+function modelName(name: string): string {
+	const bare = name.replace(/\s*\([^)]*\)\s*$/, '').trim();
+	return bare.slice(bare.lastIndexOf('/') + 1).toLowerCase();
+}
+
+/**
+ * Whether the run's generator is this paper model: its id or its template repo names the same
+ * model ("openai/gpt-oss-20b" is gpt-oss-20B; an MLC id "Qwen3.5-2B-q4f16_1-MLC" is Qwen3.5-2B
+ * through its template repo "Qwen/Qwen3.5-2B"). Exact names only, so Qwen3.5-2B is not Qwen3.5-27B
+ * and a quantised file under another name is not claimed to be the paper's model.
+ */
+export function isPaperModel(paperModel: string, generator: ModelRef): boolean {
+	const want = modelName(paperModel);
+	return [generator.id, generator.template_repo].some(
+		(n) => n !== undefined && modelName(n) === want
+	);
 }
 
 /** What a run's own number says about one of the paper's. */
@@ -62,14 +97,16 @@ export type Verdict =
 	/** The paper's number lies inside this run's 95% interval: the run cannot tell them apart. */
 	| 'indistinguishable'
 	/** The paper's number lies outside this run's 95% interval. */
-	| 'differs';
+	| 'differs'
+	/** Another model's number: shown for context, never compared with this run. */
+	| 'other_model';
 
 export interface PaperComparison {
 	point: PaperPoint;
 	measure: 'followup' | 'accuracy';
 	/** The paper's number for that measure. */
 	paper: number;
-	/** This run's rate at the same temperature and condition, when it has that condition. */
+	/** This run's rate at the same temperature and condition; null for another model's number. */
 	run: Rate | null;
 	verdict: Verdict;
 }
@@ -82,36 +119,31 @@ function judge(paper: number, run: Rate | null): Verdict {
 }
 
 /**
- * Every overlay point beside this run's rate at the same temperature and condition: the follow-up
- * rate for each point, and the accuracy too where the paper published one. With the default 10
- * items, 0/10 is [0, 28%], so most published rates fall inside it: the run cannot distinguish them.
+ * Every overlay number, the follow-up rate of each point and the accuracy too where the paper
+ * published one. A number of the paper model the generator is stands beside this run's rate at the
+ * same temperature and condition, with a verdict; every other model's is context ('other_model').
+ * With the default 10 items, 0/10 is [0, 28%], so most published rates fall inside it: the run
+ * cannot distinguish them.
  */
 export function compareWithPaper(
 	summaries: readonly ConditionSummary[],
-	overlay: readonly PaperPoint[]
+	overlay: readonly PaperPoint[],
+	generator: ModelRef
 ): PaperComparison[] {
 	const out: PaperComparison[] = [];
 	for (const point of overlay) {
+		const same = isPaperModel(point.model, generator);
 		const s = summaries.find(
 			(x) => x.temperature === point.temperature && x.perturbation === point.condition
 		);
-		const followup = s?.followup ?? null;
-		out.push({
-			point,
-			measure: 'followup',
-			paper: point.followup,
-			run: followup,
-			verdict: judge(point.followup, followup)
-		});
-		if (point.accuracy !== undefined) {
-			const accuracy = s?.accuracy ?? null;
-			out.push({
-				point,
-				measure: 'accuracy',
-				paper: point.accuracy,
-				run: accuracy,
-				verdict: judge(point.accuracy, accuracy)
-			});
+		const measures: [PaperComparison['measure'], number, Rate | undefined][] = [
+			['followup', point.followup, s?.followup]
+		];
+		if (point.accuracy !== undefined) measures.push(['accuracy', point.accuracy, s?.accuracy]);
+		for (const [measure, paper, rate] of measures) {
+			const run = same ? (rate ?? null) : null;
+			const verdict = same ? judge(paper, run) : 'other_model';
+			out.push({ point, measure, paper, run, verdict });
 		}
 	}
 	return out;

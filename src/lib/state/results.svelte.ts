@@ -13,7 +13,7 @@ import { summarize } from '../stats/aggregate.ts';
 import type { ConditionSummary } from '../stats/aggregate.ts';
 import type { PaperPoint, RunPoint } from '../stats/charts.ts';
 import { compareWithPaper, overlayFor, PAPER_FIGURES } from '../results/paperFigures.ts';
-import type { PaperComparison } from '../results/paperFigures.ts';
+import type { PaperComparison, TextChangeFigure } from '../results/paperFigures.ts';
 import {
 	cutAnswerItems,
 	overall,
@@ -133,7 +133,15 @@ export class ResultsState {
 	);
 	/** Needs the user turns' text: null until every record is read. */
 	#textChange = $derived(this.#recordsComplete ? textChangeRates(this.#records) : null);
-	#comparisons = $derived(compareWithPaper(this.#summaries, this.#overlay));
+	#comparisons = $derived(
+		this.#run
+			? compareWithPaper(this.#summaries, this.#overlay, this.#run.manifest.config.generator)
+			: []
+	);
+	/** The paper's text-change shares for this run's benchmark: none unless the run is of one. */
+	#paperTextChange = $derived(
+		this.#run ? overlayFor(PAPER_FIGURES.text_change, this.#run.manifest.config.dataset) : []
+	);
 
 	readonly #source: ResultsSource;
 	readonly #otherRuns: number;
@@ -218,6 +226,10 @@ export class ResultsState {
 	/** Each overlay point beside this run's rate and interval, with what they allow to say. */
 	get paperComparisons(): PaperComparison[] {
 		return this.#comparisons;
+	}
+	/** The paper's text-change shares measured on this run's benchmark (IFBench's only, so far). */
+	get paperTextChange(): TextChangeFigure[] {
+		return this.#paperTextChange;
 	}
 
 	/** How long reading what the first paint needs took, shown beside the record count. */

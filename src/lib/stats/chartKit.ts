@@ -17,8 +17,10 @@ export interface PaperPoint {
 	condition: string;
 	accuracy?: number;
 	followup: number;
-	/** Where the number was taken from (static/paper-figures.json says how far that was checked). */
+	/** Where in the paper the number is, and how it was read (static/paper-figures.json's notes). */
 	source: string;
+	/** Set when part of the placement was inferred, not read (e.g. the temperature): what and why. */
+	inferred?: string;
 	/** Set when the attribution is in doubt: what is uncertain. Drawn hollow, the doubt in the tooltip. */
 	uncertain?: string;
 }

@@ -133,9 +133,13 @@ function paperFill(p: PaperPoint, fill: string): string {
 	return p.uncertain ? 'transparent' : fill;
 }
 
-/** The tooltip's note on a paper point whose attribution is in doubt. */
+/** The tooltip's note on a paper point whose attribution is in doubt or placement inferred. */
 function doubt(p: PaperPoint): string {
-	return p.uncertain ? ' (uncertain attribution, drawn hollow)' : '';
+	const notes = [
+		p.uncertain ? 'uncertain attribution, drawn hollow' : '',
+		p.inferred ? `inferred ${p.inferred.split(':')[0]}` : ''
+	].filter(Boolean);
+	return notes.length > 0 ? ` (${notes.join('; ')})` : '';
 }
 
 function paperSeriesName(p: PaperPoint): string {

@@ -125,22 +125,58 @@ describe('results view', () => {
 				.every((l) => l.includes('GSM8K'))
 		).toBe(true);
 		expect(screen.getByText(/arXiv:2604\.02315/)).toBeTruthy();
+		// Qwen3.5-2B base's GSM8K accuracy, listed with its follow-up rates on the other benchmarks.
+		expect(screen.getByTestId('paper-accuracy-only').textContent).toMatch(
+			/Qwen3\.5-2B \(base\)\s+GSM8K accuracy 62\.9%.*IFBench 1\.0%, GPQA-Diamond 2\.0%/s
+		);
 
+		// The generator is none of the paper's models: every number is context, none compared.
+		expect(screen.getByTestId('paper-no-own').textContent).toContain('Qwen3-0.6B-q4f16_1-MLC');
+		expect(screen.queryByTestId('paper-compare')).toBeNull();
+		const context = within(screen.getByTestId('paper-context')).getAllByRole('row').slice(1);
+		expect(context.length).toBeGreaterThan(0);
+		expect(context.every((r) => r.getAttribute('data-verdict') === 'other_model')).toBe(true);
+
+		view.unmount();
+		expect(charts.live.every((c) => c.destroyed)).toBe(true);
+	});
+
+	it('compares a Qwen3.5-0.8B run with Qwen3.5-0.8B’s numbers only, the rest as context', async () => {
+		const base = makeManifest().config;
+		await new DexieRunStore(dbRef.current as ProbeDB).importRun({
+			manifest: makeManifest({
+				run_id: 'run-q',
+				config: {
+					...base,
+					run_id: 'run-q',
+					dataset: 'gsm8k',
+					generator: { id: 'Qwen3.5-0.8B-q4f16_1-MLC', template_repo: 'Qwen/Qwen3.5-0.8B' }
+				}
+			}),
+			records: records.map((r) => ({ ...r, run_id: 'run-q' }))
+		});
+		renderResults('run-q');
+		await screen.findByTestId('results-table');
+		await fireEvent.click(screen.getByTestId('paper-overlay-toggle'));
 		// Beside the overlay: this run's n and interval at the paper point's condition, and whether
 		// the run can tell them apart (the paper's number inside its 95% interval or not).
 		const at0 = summarize(records).find((s) => s.temperature === 0 && s.perturbation === 'none');
 		const f = at0?.followup;
 		if (!f) throw new Error('the synthetic run has T=0 · none');
-		const row = within(screen.getByTestId('paper-compare'))
+		const rows = within(await screen.findByTestId('paper-compare'))
 			.getAllByRole('row')
-			.find((r) => r.textContent?.includes('Qwen3.5-0.8B · T=0 · none · follow-up'));
+			.slice(1);
+		expect(rows.every((r) => r.textContent?.startsWith('Qwen3.5-0.8B · '))).toBe(true);
+		const row = rows.find((r) => r.textContent?.includes('Qwen3.5-0.8B · T=0 · none · follow-up'));
 		expect(row?.textContent).toContain(`(${f.k}/${f.n}, ${ci(f)})`);
+		expect(row?.textContent).toContain('Abstract');
 		const inside = f.lo <= 0.01 && 0.01 <= f.hi;
 		expect(row?.getAttribute('data-verdict')).toBe(inside ? 'indistinguishable' : 'differs');
 		expect(row?.textContent).toContain(inside ? 'cannot distinguish' : 'outside');
-
-		view.unmount();
-		expect(charts.live.every((c) => c.destroyed)).toBe(true);
+		const context = within(screen.getByTestId('paper-context')).getAllByRole('row').slice(1);
+		expect(context.some((r) => r.textContent?.startsWith('Qwen3.5-397B-A17B'))).toBe(true);
+		expect(context.some((r) => r.textContent?.includes('cannot distinguish'))).toBe(false);
+		expect(screen.queryByTestId('paper-no-own')).toBeNull();
 	});
 
 	it('draws no paper number on a run of a dataset the paper has none for, and says why', async () => {
@@ -155,6 +191,7 @@ describe('results view', () => {
 		await screen.findByTestId('results-table');
 		await fireEvent.click(screen.getByTestId('paper-overlay-toggle'));
 		const none = await screen.findByTestId('paper-none');
+		expect(none.textContent).toContain("This app holds none of the paper's numbers for “demo”");
 		expect(none.textContent).toContain('GSM8K, GPQA-Diamond, IFBench');
 		expect(screen.queryByTestId('paper-compare')).toBeNull();
 		const labels = charts.live
@@ -173,6 +210,36 @@ describe('results view', () => {
 			expected.map((e) => `T=${e.temperature} · ${e.perturbation}`)
 		);
 		expect(rows[0].textContent).toContain(`${expected[0].changed.k}/${expected[0].changed.n}`);
+		// A GSM8K run: the paper's 99.0% was measured on IFBench, so it is not shown here.
+		expect(screen.queryByTestId('text-change-paper')).toBeNull();
+		expect(table.textContent).not.toContain('99.0%');
+	});
+
+	it('shows the paper’s 99.0% text-change rate beside an IFBench run with its models', async () => {
+		const appended = records.map((r) =>
+			r.perturbation === 'truncate' ? { ...r, perturbation: 'append' as const } : r
+		);
+		await new DexieRunStore(dbRef.current as ProbeDB).importRun({
+			manifest: makeManifest({
+				run_id: 'run-if',
+				config: {
+					...makeManifest().config,
+					run_id: 'run-if',
+					dataset: 'ifbench',
+					perturbations: ['none', 'append']
+				}
+			}),
+			records: appended.map((r) => ({ ...r, run_id: 'run-if' }))
+		});
+		renderResults('run-if');
+		const paper = await screen.findByTestId('text-change-paper');
+		expect(paper.textContent).toContain(
+			'99.0% under append on IFBench, for gpt-oss-120B and GLM-4.7'
+		);
+		const appendRow = within(screen.getByTestId('text-change'))
+			.getAllByRole('row')
+			.find((r) => r.textContent?.includes('· append'));
+		expect(appendRow?.textContent).toContain('99.0%');
 	});
 
 	it('lists the samples of the run', async () => {

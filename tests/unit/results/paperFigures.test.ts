@@ -1,8 +1,9 @@
 /**
  * static/paper-figures.json against the numbers published in Shekkizhar, Cosentino, Earle (2026),
- * arXiv:2604.02315, as listed in the project brief and in issue #13 (the paper itself was not
- * readable when the issue's numbers were added), and against the PaperPoint shape the charts read.
- * The JSON is read from disk, not through the typed import, so a bad field fails here too.
+ * arXiv:2604.02315, as summaries of the paper list them (its tables could not be read here), and
+ * against the PaperPoint shape the charts read. The JSON is read from disk, not through the typed
+ * import, so a bad field fails here too. Then like with like: each number only beside a run of its
+ * benchmark, and a verdict only against the paper model the run's generator is.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { wilson } from '../../../src/lib/stats/interval.ts';
 import type { ConditionSummary } from '../../../src/lib/stats/aggregate.ts';
 import {
 	compareWithPaper,
+	isPaperModel,
 	overlayFor,
 	PAPER_FIGURES,
 	paperBenchmarks
@@ -47,7 +49,6 @@ const PUBLISHED: Published[] = [
 	['GLM-4.7', 'GSM8K', 0, 'truncate', undefined, 0.55],
 	['gpt-oss-120B', 'GSM8K', 0, 'none', undefined, 0.0],
 	['gpt-oss-120B', 'GSM8K', 0, 'truncate', undefined, 0.242],
-	// Issue #13's list of published numbers that were missing.
 	['Qwen3.5-27B', 'GSM8K', 0, 'none', undefined, 0],
 	['Qwen3.5-9B', 'GPQA-Diamond', 0, 'none', undefined, 0.131],
 	['gpt-oss-120B', 'GPQA-Diamond', 0, 'none', undefined, 0.207],
@@ -57,16 +58,26 @@ const PUBLISHED: Published[] = [
 	['gpt-oss-120B', 'IFBench', 0, 'none', undefined, 0.013],
 	['gpt-oss-120B', 'IFBench', 0, 'append', undefined, 0.257],
 	['GLM-4.7', 'IFBench', 0, 'none', undefined, 0.047],
-	['GLM-4.7', 'IFBench', 0, 'append', undefined, 0.05]
+	['GLM-4.7', 'IFBench', 0, 'append', undefined, 0.05],
+	// Qwen3.5-2B before the paper's post-training, beside its GSM8K accuracy (accuracy_only).
+	['Qwen3.5-2B (base)', 'IFBench', 0, 'none', undefined, 0.01],
+	['Qwen3.5-2B (base)', 'GPQA-Diamond', 0, 'none', undefined, 0.02]
 ];
 
-/** Issue #13's own words for each number it added, which the point's source must quote. */
-const ISSUE_PAIRS: [model: string, benchmark: string, words: string][] = [
-	['gpt-oss-120B', 'GPQA-Diamond', '20.7% to 65.7%'],
-	['GLM-4.7', 'GPQA-Diamond', '2.0% to 39.4%'],
-	['gpt-oss-120B', 'IFBench', '1.3% to 25.7%'],
-	['GLM-4.7', 'IFBench', '4.7% to 5.0%']
+/** The perturbation pairs, whose temperature no source gives: placed at T=0 and marked inferred. */
+const PAIRS: [model: string, benchmark: string][] = [
+	['GLM-4.7', 'GSM8K'],
+	['gpt-oss-120B', 'GSM8K'],
+	['gpt-oss-120B', 'GPQA-Diamond'],
+	['GLM-4.7', 'GPQA-Diamond'],
+	['gpt-oss-120B', 'IFBench'],
+	['GLM-4.7', 'IFBench']
 ];
+
+/** A source names where in the paper the number is: the abstract, or a part marked inferred. */
+const PLACE = /^Abstract\b|^[A-Z][^,;(]* results \(place inferred\)/;
+/** No source may point at this project's tracker instead of the paper. */
+const TRACKER = /\bissue\b|#\d|brief/i;
 
 const POINT_KEYS = [
 	'model',
@@ -76,6 +87,7 @@ const POINT_KEYS = [
 	'accuracy',
 	'followup',
 	'source',
+	'inferred',
 	'uncertain'
 ];
 const BENCHMARKS = ['GSM8K', 'GPQA-Diamond', 'IFBench'];
@@ -114,9 +126,19 @@ describe('paper figures', () => {
 		expect(points).toHaveLength(PUBLISHED.length);
 	});
 
-	it('keeps the Qwen3.5-2B base GSM8K accuracy as a number that is never drawn', () => {
+	it('keeps the Qwen3.5-2B base GSM8K accuracy beside its follow-up rates, never drawn', () => {
 		expect(raw.accuracy_only).toEqual([
-			{ model: 'Qwen3.5-2B (base)', benchmark: 'GSM8K', accuracy: 0.629 }
+			{
+				model: 'Qwen3.5-2B (base)',
+				benchmark: 'GSM8K',
+				accuracy: 0.629,
+				source: expect.stringMatching(PLACE)
+			}
+		]);
+		const base = points.filter((p) => p.model === 'Qwen3.5-2B (base)');
+		expect(base.map((p) => [p.benchmark, p.followup])).toEqual([
+			['IFBench', 0.01],
+			['GPQA-Diamond', 0.02]
 		]);
 	});
 
@@ -135,18 +157,36 @@ describe('paper figures', () => {
 		}
 	});
 
-	it('gives every point its source, saying which list it comes from', () => {
-		for (const p of points) {
-			expect(typeof p.source).toBe('string');
-			expect(p.source).toMatch(/^(Project brief|Issue #13)'s list of the paper's numbers/);
+	it('gives every number a source that names where in the paper it is, and no tracker', () => {
+		const sources = [
+			...points.map((p) => p.source),
+			...(raw.accuracy_only as { source: unknown }[]).map((a) => a.source),
+			...(raw.text_change as { source: unknown }[]).map((t) => t.source)
+		];
+		for (const source of sources) {
+			expect(source).toMatch(PLACE);
+			expect(source).not.toMatch(TRACKER);
 		}
-		for (const [model, benchmark, words] of ISSUE_PAIRS) {
-			const pair = points.filter((p) => p.model === model && p.benchmark === benchmark);
-			const sourced = pair.filter((p) => String(p.source).includes(words));
-			expect(sourced.map((p) => p.condition).sort()).toEqual(
-				benchmark === 'IFBench' ? ['append', 'none'] : ['none', 'truncate']
-			);
-		}
+		// Only what the abstract states is placed there: the 397B's 96.8%, the 0.8B's 41%, the 22%.
+		const abstract = points.filter((p) => String(p.source).startsWith('Abstract'));
+		expect(abstract.map((p) => `${p.model} ${p.benchmark} T=${p.temperature}`).sort()).toEqual([
+			'Qwen3.5-0.8B GSM8K T=0',
+			'Qwen3.5-27B GSM8K T=1',
+			'Qwen3.5-397B-A17B GSM8K T=0'
+		]);
+		for (const note of raw.notes as string[]) expect(note).not.toMatch(TRACKER);
+	});
+
+	it('marks the temperature of every perturbation pair and of the 2B base rates as inferred', () => {
+		const inferred = points.filter((p) => p.inferred !== undefined);
+		const expected = [
+			...PAIRS.flatMap(([m, b]) => points.filter((p) => p.model === m && p.benchmark === b)),
+			...points.filter((p) => p.model === 'Qwen3.5-2B (base)')
+		].filter((p) => p.temperature === 0);
+		expect(new Set(inferred)).toEqual(new Set(expected));
+		for (const p of inferred) expect(p.inferred).toMatch(/^temperature/);
+		// No note argues a placement from the number it places.
+		expect((raw.notes as string[]).join(' ')).not.toMatch(/matches its deterministic rate/);
 	});
 
 	it('marks both attributions of the GPQA-Diamond 20.7% as uncertain, and nothing else', () => {
@@ -158,10 +198,11 @@ describe('paper figures', () => {
 		for (const p of uncertain) expect(p.uncertain).toMatch(/gpt-oss-20B.*gpt-oss-120B/);
 	});
 
-	it('keeps the published text-change rate under append with its source', () => {
+	it('keeps the 99.0% text-change rate as IFBench, gpt-oss-120B and GLM-4.7 under append', () => {
 		expect(raw.text_change).toEqual([
 			{
-				benchmark: null,
+				benchmark: 'IFBench',
+				models: ['gpt-oss-120B', 'GLM-4.7'],
 				condition: 'append',
 				rate: 0.99,
 				source: expect.stringContaining('99.0% of user turns change text under append')
@@ -181,7 +222,7 @@ describe('paper figures', () => {
 		const walk = (v: unknown, key: string) => {
 			if (
 				typeof v === 'string' &&
-				!['title', 'citation', 'notes', 'source', 'uncertain'].includes(key)
+				!['title', 'citation', 'notes', 'source', 'uncertain', 'inferred'].includes(key)
 			)
 				strings.push(v);
 			else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
@@ -217,8 +258,47 @@ describe('overlayFor', () => {
 		}
 	);
 
-	it('names the benchmarks the paper reports on', () => {
+	it('names the benchmarks this app holds paper numbers for', () => {
 		expect(paperBenchmarks(PAPER_FIGURES.points)).toEqual(['GSM8K', 'GPQA-Diamond', 'IFBench']);
+	});
+
+	it.each(['gsm8k', 'gpqa_diamond', 'demo', 'ifeval', 'conversations'])(
+		'shows the 99.0%% text-change rate on no %s run: it was measured on IFBench',
+		(dataset) => {
+			expect(overlayFor(PAPER_FIGURES.text_change, dataset)).toEqual([]);
+		}
+	);
+
+	it('shows the 99.0% text-change rate beside an IFBench run', () => {
+		expect(overlayFor(PAPER_FIGURES.text_change, 'ifbench').map((t) => t.rate)).toEqual([0.99]);
+	});
+
+	it('lists the 2B base GSM8K accuracy on a GSM8K run only', () => {
+		expect(overlayFor(PAPER_FIGURES.accuracy_only, 'gsm8k')).toHaveLength(1);
+		expect(overlayFor(PAPER_FIGURES.accuracy_only, 'ifbench')).toEqual([]);
+	});
+});
+
+describe('isPaperModel', () => {
+	it.each([
+		['Qwen3.5-2B (base)', { id: 'Qwen/Qwen3.5-2B' }],
+		['Qwen3.5-2B (base)', { id: 'Qwen3.5-2B-q4f16_1-MLC', template_repo: 'Qwen/Qwen3.5-2B' }],
+		['gpt-oss-20B', { id: 'openai/gpt-oss-20b' }],
+		['GLM-4.7', { id: 'glm', template_repo: 'zai-org/GLM-4.7' }],
+		['Qwen3.5-397B-A17B', { id: 'Qwen/Qwen3.5-397B-A17B' }]
+	])('knows %s in a run of %j', (model, generator) => {
+		expect(isPaperModel(model, generator)).toBe(true);
+	});
+
+	it.each([
+		['Qwen3.5-2B (base)', { id: 'Qwen/Qwen3.5-27B' }],
+		['Qwen3.5-27B', { id: 'Qwen/Qwen3.5-2B' }],
+		['gpt-oss-20B', { id: 'openai/gpt-oss-120b' }],
+		['GLM-4.7', { id: 'zai-org/GLM-4.7-Flash' }],
+		['Qwen3.5-0.8B', { id: 'Qwen3-0.6B-q4f16_1-MLC', template_repo: 'Qwen/Qwen3-0.6B' }],
+		['Qwen3.5-0.8B', { id: 'qwen' }]
+	])('does not take %s for a run of %j', (model, generator) => {
+		expect(isPaperModel(model, generator)).toBe(false);
 	});
 });
 
@@ -245,6 +325,7 @@ function summary(
 
 describe('compareWithPaper', () => {
 	const gsm = overlayFor(PAPER_FIGURES.points, 'gsm8k');
+	const QWEN_08B = { id: 'Qwen3.5-0.8B-q4f16_1-MLC', template_repo: 'Qwen/Qwen3.5-0.8B' };
 	const find = (
 		rows: ReturnType<typeof compareWithPaper>,
 		model: string,
@@ -260,33 +341,62 @@ describe('compareWithPaper', () => {
 				r.measure === measure
 		);
 
-	it('says the default 10 items cannot tell 0/10 from the paper numbers inside [0, 28%]', () => {
-		const rows = compareWithPaper([summary(0, 'none', 0, 10, 4, 10)], gsm);
-		const none0 = rows.filter((r) => r.point.temperature === 0 && r.point.condition === 'none');
-		// 0/10 → Wilson [0, 27.8%]: Qwen3.5-0.8B's 1.0%, GLM-4.7's 1.0%, gpt-oss-120B's 0% all inside.
-		expect(rows[0].run?.hi).toBeCloseTo(0.2775, 3);
-		for (const r of none0.filter((r) => r.measure === 'followup'))
-			expect(r.verdict).toBe('indistinguishable');
-		// 4/10 correct → [16.8, 68.7%]: the 397B's 96.8% lies outside, the 0.8B's 41.6% inside.
-		expect(find(rows, 'Qwen3.5-397B-A17B', 0, 'none', 'accuracy')?.verdict).toBe('differs');
+	it('says the default 10 items cannot tell 0/10 from the model’s number inside [0, 28%]', () => {
+		const rows = compareWithPaper([summary(0, 'none', 0, 10, 4, 10)], gsm, QWEN_08B);
+		// 0/10 → Wilson [0, 27.8%]: Qwen3.5-0.8B's 1.0% is inside.
+		const followup = find(rows, 'Qwen3.5-0.8B', 0, 'none');
+		expect(followup?.run?.hi).toBeCloseTo(0.2775, 3);
+		expect(followup?.verdict).toBe('indistinguishable');
+		// 4/10 correct → [16.8, 68.7%]: the 0.8B's 41.6% inside.
 		expect(find(rows, 'Qwen3.5-0.8B', 0, 'none', 'accuracy')?.verdict).toBe('indistinguishable');
 	});
 
-	it('says a large run differs when the paper number is outside its interval', () => {
-		const rows = compareWithPaper([summary(0, 'none', 300, 1000)], gsm);
+	it('says a large run differs when its model’s number is outside its interval', () => {
+		const rows = compareWithPaper([summary(0, 'none', 300, 1000, 300, 1000)], gsm, QWEN_08B);
 		expect(find(rows, 'Qwen3.5-0.8B', 0, 'none')?.verdict).toBe('differs');
 		expect(find(rows, 'Qwen3.5-0.8B', 0, 'none')?.run?.n).toBe(1000);
+		expect(find(rows, 'Qwen3.5-0.8B', 0, 'none', 'accuracy')?.verdict).toBe('differs');
+	});
+
+	it('gives a Qwen3.5-2B run a verdict only against Qwen3.5-2B’s numbers', () => {
+		const ifbench = overlayFor(PAPER_FIGURES.points, 'ifbench');
+		const run = compareWithPaper([summary(0, 'none', 0, 10)], ifbench, {
+			id: 'Qwen3.5-2B-q4f16_1-MLC',
+			template_repo: 'Qwen/Qwen3.5-2B'
+		});
+		const judged = run.filter((r) => r.verdict !== 'other_model');
+		expect(judged.map((r) => `${r.point.model} ${r.measure}`)).toEqual([
+			'Qwen3.5-2B (base) followup'
+		]);
+		expect(judged[0].verdict).toBe('indistinguishable');
+		// The others stay as context: every one listed, none with this run's rate or a verdict.
+		const context = run.filter((r) => r.verdict === 'other_model');
+		expect(context.length).toBe(run.length - 1);
+		expect(new Set(context.map((r) => r.point.model))).toEqual(
+			new Set(['Qwen3.5-397B-A17B', 'Qwen3.5-27B', 'gpt-oss-120B', 'GLM-4.7'])
+		);
+		for (const r of context) expect(r.run).toBeNull();
+	});
+
+	it('compares nothing with a generator that is none of the paper’s models', () => {
+		const rows = compareWithPaper([summary(0, 'none', 0, 10, 4, 10)], gsm, {
+			id: 'Qwen3-0.6B-q4f16_1-MLC',
+			template_repo: 'Qwen/Qwen3-0.6B'
+		});
+		expect(rows.length).toBeGreaterThan(0);
+		expect(rows.every((r) => r.verdict === 'other_model' && r.run === null)).toBe(true);
 	});
 
 	it('has no verdict where the run lacks the condition or has counted nothing', () => {
-		const rows = compareWithPaper([summary(0, 'none', 0, 0)], gsm);
+		const glm = { id: 'zai-org/GLM-4.7' };
+		const rows = compareWithPaper([summary(0, 'none', 0, 0)], gsm, glm);
 		expect(find(rows, 'GLM-4.7', 1, 'none')?.verdict).toBe('no_condition');
 		expect(find(rows, 'GLM-4.7', 1, 'none')?.run).toBeNull();
-		expect(find(rows, 'gpt-oss-120B', 0, 'truncate')?.verdict).toBe('no_condition');
+		expect(find(rows, 'GLM-4.7', 0, 'truncate')?.verdict).toBe('no_condition');
 		expect(find(rows, 'GLM-4.7', 0, 'none')?.verdict).toBe('no_data');
 	});
 
 	it('compares nothing when nothing is overlaid', () => {
-		expect(compareWithPaper([summary(0, 'none', 1, 10)], [])).toEqual([]);
+		expect(compareWithPaper([summary(0, 'none', 1, 10)], [], QWEN_08B)).toEqual([]);
 	});
 });

@@ -147,6 +147,27 @@ describe('followupVsTemperature', () => {
 		expect(at(1)).not.toContain('uncertain');
 	});
 
+	it('says in the tooltip when a paper point’s temperature was inferred, not read', () => {
+		const inferred = paper.map((p) =>
+			p.temperature === 1 ? { ...p, inferred: 'temperature: none given; placed at T=1' } : p
+		);
+		const config = followupVsTemperature(summaries, { overlay: inferred });
+		const index = config.data.datasets.findIndex(
+			(d) => d.label === 'Paper: Qwen3-8B · gsm8k · none'
+		);
+		const label = config.options?.plugins?.tooltip?.callbacks?.label as (
+			item: TooltipItem<'line'>
+		) => string;
+		const at = (dataIndex: number) =>
+			label({
+				datasetIndex: index,
+				dataIndex,
+				dataset: config.data.datasets[index]
+			} as unknown as TooltipItem<'line'>);
+		expect(at(1)).toContain('(inferred temperature)');
+		expect(at(0)).not.toContain('inferred');
+	});
+
 	it('renders in Chart.js with each band filling down to its own lower edge', () => {
 		const chart = renderChart(followupVsTemperature(summaries, { overlay: paper }));
 		try {
