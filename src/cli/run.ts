@@ -2,30 +2,28 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { DATASETS, loadDataset, type DatasetName } from '../lib/datasets/registry.ts';
 import { parseUserDataset } from '../lib/datasets/importFile.ts';
-import { sampleItems } from '../lib/datasets/sample.ts';
 import { OpenAIEngine } from '../lib/engines/openai.ts';
 import {
 	checkResume,
-	datasetSha256,
 	describeVanished,
 	identityHash,
-	runIdentity,
 	type ModelFingerprint,
 	type RunIdentity
 } from '../lib/probe/identity.ts';
-import { judgePromptHash } from '../lib/probe/judge.ts';
 import { loadNlpSupport, type LoadedNlp } from '../lib/nlp/support.ts';
+import { nlpUnavailableWarning } from '../lib/nlp/warning.ts';
 import { runProbe } from '../lib/probe/pipeline.ts';
-import { itemsUseNlp } from '../lib/probe/scoring/index.ts';
+import { prepareRun } from '../lib/probe/prepare.ts';
+import { DEFAULT_ANSWER_MAX_TOKENS, type RunValues } from '../lib/probe/runConfig.ts';
 import {
 	fetchChatTemplate,
 	parseTokenizerConfig,
 	templateFromFile
 } from '../lib/probe/templateSource.ts';
 import { thinkingDefault, type ChatTemplate } from '../lib/probe/template.ts';
-import type { DatasetItem, ProbeConfig, RunManifest } from '../lib/probe/types.ts';
+import type { DatasetItem, RunManifest } from '../lib/probe/types.ts';
 import { hashSeed } from '../lib/probe/random.ts';
-import { answerTokenLimit } from '../lib/setup/runForm.ts';
+import { appVersion } from '../lib/version.ts';
 import { UsageError, type RunOptions } from './args.ts';
 import { JsonlStore, readManifest, sidecarPaths } from './jsonlStore.ts';
 import { defaultNlpCacheDir, directoryCache } from './nlpCache.ts';
@@ -35,7 +33,7 @@ import { downloadProgress } from './downloadProgress.ts';
 import { ProgressLine } from './progress.ts';
 
 const NAMED_DATASETS = Object.keys(DATASETS);
-export const CLI_VERSION = '0.1.0';
+export const CLI_VERSION = appVersion('cli');
 /** A run stopped before its end (Ctrl-C): not a success, as 128 + SIGINT says in a shell. */
 export const STOPPED_EXIT = 130;
 
@@ -64,10 +62,8 @@ async function loadNlp(io: RunIO, opts: RunOptions): Promise<LoadedNlp> {
 		onProgress: downloadProgress(io.stderr)
 	});
 	if ('unavailable' in loaded.nlp) {
-		io.stderr.write(
-			`warning: ${loaded.note}\n  → the run goes on; IFBench instructions that need it are ` +
-				`unscored and IFEval's sentence and capital-word counts are approximate\n`
-		);
+		const { message, consequence } = nlpUnavailableWarning(loaded.nlp.unavailable);
+		io.stderr.write(`warning: ${message}\n  → ${consequence}\n`);
 	}
 	return loaded;
 }
@@ -186,38 +182,57 @@ export async function loadTemplate(opts: RunOptions, io: RunIO): Promise<ChatTem
 	return fetchChatTemplate({ repos: [spec], fetch: io.fetch ?? fetch, signal: io.signal });
 }
 
-/** The answer limit when the server does not tell its context window (the browser's default too). */
-const FALLBACK_ANSWER_TOKENS = 1024;
-
 /**
- * --answer-max-tokens auto: what the model's context window leaves once the question and the user
- * turn have their room (the browser's rule, answerTokenLimit), where the server tells it; else 1024.
- * The note says which, so a reader of the log knows where the number came from.
+ * What the command line, the template, the dataset and the servers say, as the plain values a run
+ * is prepared from (probe/prepare.ts): the CLI's side of the one run preparation.
  */
-async function autoAnswerLimit(
-	engine: OpenAIEngine,
+export function cliRunValues(
 	opts: RunOptions,
-	signal?: AbortSignal
-): Promise<{ limit: number; note: string }> {
-	const told = await engine.contextWindow(opts.model, signal);
-	if (!told) {
-		return {
-			limit: FALLBACK_ANSWER_TOKENS,
-			note: `answer limit: ${FALLBACK_ANSWER_TOKENS} tokens (the server does not tell its context window; --answer-max-tokens N sets it)`
-		};
+	run: {
+		run_id: string;
+		template: ChatTemplate;
+		/** The whole dataset as loaded: --limit of them are drawn. */
+		items: DatasetItem[];
+		/** The generator's context window, where the server tells it (--answer-max-tokens auto). */
+		context_window?: number;
+		models?: RunValues['models'];
 	}
-	const limit = answerTokenLimit(
-		{
-			answer_tokens_auto: true,
-			answer_max_tokens: FALLBACK_ANSWER_TOKENS,
-			max_tokens: opts.maxTokens
-		},
-		told.tokens
-	);
+): RunValues {
+	const auto = opts.answerMaxTokens === 'auto';
 	return {
-		limit,
-		note: `answer limit: ${limit} tokens (context window ${told.tokens} from ${told.source}, less the user turn and the prompt's room)`
+		run_id: run.run_id,
+		dataset: opts.dataset,
+		dataset_note: NAMED_DATASETS.includes(opts.dataset)
+			? DATASETS[opts.dataset as DatasetName].note
+			: undefined,
+		items: run.items,
+		limit: opts.limit,
+		seed: opts.seed,
+		temperatures: opts.temperatures,
+		perturbations: opts.perturbations,
+		samples: opts.samples,
+		judge_mode: opts.judgeMode,
+		generator: { id: opts.model, template_repo: run.template.repo },
+		judge: { id: opts.judgeModel },
+		max_tokens: opts.maxTokens,
+		answer_max_tokens: auto ? DEFAULT_ANSWER_MAX_TOKENS : (opts.answerMaxTokens as number),
+		answer_tokens_auto: auto,
+		context_window: run.context_window,
+		thinking: opts.thinking ?? null,
+		thinking_default: thinkingDefault(run.template),
+		truncate_fraction: opts.truncateFraction,
+		append_text: opts.appendText,
+		task_prompt: opts.taskPrompt,
+		template_sha256: run.template.sha256,
+		models: run.models
 	};
+}
+
+/** Where --answer-max-tokens auto took its number from, so a reader of the log knows. */
+function answerLimitNote(limit: number, told?: { tokens: number; source: string }): string {
+	return told
+		? `answer limit: ${limit} tokens (context window ${told.tokens} from ${told.source}, less the user turn and the prompt's room)`
+		: `answer limit: ${limit} tokens (the server does not tell its context window; --answer-max-tokens N sets it)`;
 }
 
 export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
@@ -234,42 +249,16 @@ export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 	const template = await loadTemplate(opts, io);
 	const items = await loadItems(opts.dataset, io, opts.hfToken);
-	const chosen = opts.limit > 0 ? sampleItems(items, opts.limit, opts.seed) : items;
 	if (opts.overwrite)
 		for (const path of Object.values(sidecarPaths(opts.out))) rmSync(path, { force: true });
 	const paths = sidecarPaths(opts.out);
 	// Checked before the store opens, so a refused run leaves even a torn tail as it was.
 	const stored = readManifest(paths.manifest);
 	const hasRecords = existsSync(paths.records) && statSync(paths.records).size > 0;
-	const config: ProbeConfig = {
-		run_id:
-			opts.runId ??
-			stored?.run_id ??
-			`cli-${hashSeed(opts.model, opts.dataset, opts.seed).toString(16)}`,
-		dataset: opts.dataset,
-		dataset_note: NAMED_DATASETS.includes(opts.dataset)
-			? DATASETS[opts.dataset as DatasetName].note
-			: undefined,
-		generator: { id: opts.model, template_repo: template.repo },
-		judge: { id: opts.judgeModel },
-		judge_mode: opts.judgeMode,
-		items: chosen,
-		seed: opts.seed,
-		temperatures: opts.temperatures,
-		perturbations: opts.perturbations,
-		samples: opts.samples,
-		answer_temperature: 0,
-		top_p: 1,
-		max_tokens: opts.maxTokens,
-		// Set below once the server has been asked, when 'auto'.
-		answer_max_tokens:
-			opts.answerMaxTokens === 'auto' ? FALLBACK_ANSWER_TOKENS : opts.answerMaxTokens,
-		thinking: opts.thinking ?? thinkingDefault(template) ?? false,
-		truncate_fraction: opts.truncateFraction,
-		append_text: opts.appendText,
-		date_string: '26 Jul 2024',
-		task_prompt: opts.taskPrompt
-	};
+	const runId =
+		opts.runId ??
+		stored?.run_id ??
+		`cli-${hashSeed(opts.model, opts.dataset, opts.seed).toString(16)}`;
 	const engine = new OpenAIEngine({
 		baseUrl: opts.baseUrl,
 		apiKey: opts.apiKey,
@@ -287,29 +276,25 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 					fetch: io.fetch
 				})
 			: engine;
-	let fingerprints: { generator?: ModelFingerprint; judge?: ModelFingerprint };
+	let models: { generator?: ModelFingerprint; judge?: ModelFingerprint };
 	try {
 		const served = await engine.modelFingerprints(io.signal);
 		const judgeServed = judge === engine ? served : await judge.modelFingerprints(io.signal);
-		fingerprints = { generator: served.get(opts.model), judge: judgeServed.get(opts.judgeModel) };
+		models = { generator: served.get(opts.model), judge: judgeServed.get(opts.judgeModel) };
 	} catch (err) {
 		const e = err as Error & { recovery?: string };
 		io.stderr.write(`error: ${e.message}\n${e.recovery ? `  → ${e.recovery}\n` : ''}`);
 		return 1;
 	}
-	const auto =
-		opts.answerMaxTokens === 'auto' ? await autoAnswerLimit(engine, opts, io.signal) : undefined;
-	if (auto) config.answer_max_tokens = auto.limit;
-	const identity = runIdentity({
-		config,
-		template_sha256: template.sha256,
-		judge_prompt_hash: config.judge_mode === 'rules' ? undefined : await judgePromptHash(),
-		dataset_sha256: await datasetSha256(items),
-		...fingerprints
-	});
+	const told =
+		opts.answerMaxTokens === 'auto' ? await engine.contextWindow(opts.model, io.signal) : undefined;
+	const { config, identity, manifestExtras, needs } = await prepareRun(
+		cliRunValues(opts, { run_id: runId, template, items, context_window: told?.tokens, models })
+	);
 	const kept = checkStoredRun(stored, hasRecords, config.run_id, identity, opts, io.stderr);
-	if (auto) io.stderr.write(`${auto.note}\n`);
-	const nlp = itemsUseNlp(config.items) ? await loadNlp(io, opts) : undefined;
+	if (opts.answerMaxTokens === 'auto')
+		io.stderr.write(`${answerLimitNote(config.answer_max_tokens, told)}\n`);
+	const nlp = needs.nlp ? await loadNlp(io, opts) : undefined;
 	const store = await JsonlStore.open(opts.out);
 	const progress = new ProgressLine(io.stderr, io.now);
 	let failed = false;
@@ -322,7 +307,9 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 		signal: io.signal,
 		concurrency: opts.concurrency,
 		appVersion: CLI_VERSION,
+		// The identity as checked: every fingerprint the run stored is kept (identity.ts).
 		manifestExtras: {
+			...manifestExtras,
 			identity: kept,
 			config_hash: await identityHash(kept),
 			nlp_data: nlp?.note

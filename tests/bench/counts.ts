@@ -8,10 +8,9 @@ import { planConditions } from '../../src/lib/probe/plan.ts';
 import { MemoryStore } from '../../src/lib/probe/store.ts';
 import type { ProbeConfig } from '../../src/lib/probe/types.ts';
 import { asksForUserTurn, createProbeScript } from '../helpers/mockScripts.ts';
-import { probeConfig } from '../helpers/factories.ts';
 import { fixtureTemplate } from '../helpers/fixtures.ts';
 import { ScriptedEngine } from '../helpers/scriptedEngine.ts';
-import { gsm8kItems } from './items.ts';
+import { realisticConfig } from './items.ts';
 
 export const COUNT_ITEMS = 50;
 
@@ -39,19 +38,7 @@ export interface WorkCounts {
  * (one at T=0, where decoding is greedy).
  */
 export function countConfig(): ProbeConfig {
-	return probeConfig({
-		run_id: 'bench-counts',
-		dataset: 'gsm8k',
-		generator: { id: 'gen-model', template_repo: 'Qwen/Qwen2.5-0.5B-Instruct' },
-		judge: { id: 'judge-model' },
-		judge_mode: 'hybrid',
-		items: gsm8kItems(COUNT_ITEMS),
-		temperatures: [0, 0.5, 1],
-		perturbations: ['none', 'truncate', 'append'],
-		samples: 3,
-		answer_max_tokens: 512,
-		max_tokens: 128
-	});
+	return realisticConfig('bench-counts', COUNT_ITEMS);
 }
 
 /**

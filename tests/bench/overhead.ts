@@ -17,10 +17,9 @@ import { planConditions } from '../../src/lib/probe/plan.ts';
 import type { RunStore } from '../../src/lib/probe/store.ts';
 import type { ProbeConfig } from '../../src/lib/probe/types.ts';
 import { createProbeScript } from '../helpers/mockScripts.ts';
-import { probeConfig } from '../helpers/factories.ts';
 import { fixtureTemplate } from '../helpers/fixtures.ts';
 import { ScriptedEngine } from '../helpers/scriptedEngine.ts';
-import { gsm8kItems } from './items.ts';
+import { realisticConfig } from './items.ts';
 import { median, quantile, round } from './stats.ts';
 import { TimedEngine } from './timedEngine.ts';
 
@@ -53,17 +52,7 @@ export interface OverheadResult {
 }
 
 export function overheadConfig(items = OVERHEAD_ITEMS): ProbeConfig {
-	return probeConfig({
-		run_id: 'bench-10k',
-		dataset: 'gsm8k',
-		judge_mode: 'hybrid',
-		items: gsm8kItems(items),
-		temperatures: [0, 0.5, 1],
-		perturbations: ['none', 'truncate', 'append'],
-		samples: 3,
-		answer_max_tokens: 512,
-		max_tokens: 128
-	});
+	return realisticConfig('bench-10k', items);
 }
 
 function cpuMs(): number {

@@ -20,7 +20,8 @@ import type {
 } from '../../src/lib/probe/engine.ts';
 import { runProbe } from '../../src/lib/probe/pipeline.ts';
 import { startLlamaCppServer } from '../helpers/llamaCppServer.ts';
-import { probeConfig } from '../helpers/factories.ts';
+import { prepareRun } from '../../src/lib/probe/prepare.ts';
+import { runValues } from '../helpers/factories.ts';
 import { fixtureTemplate } from '../helpers/fixtures.ts';
 import { buildTinyModel } from '../helpers/tinyModel/index.ts';
 import { gsm8kItems } from './items.ts';
@@ -87,19 +88,22 @@ export async function measureRealEngine(): Promise<RealEngineResult> {
 	const db = createDB('bench-real-engine', { indexedDB: new IDBFactory(), IDBKeyRange });
 	try {
 		const engine = new AwaitedTimeEngine(new OpenAIEngine({ baseUrl: server.url }));
-		const config = probeConfig({
-			run_id: 'bench-real',
-			dataset: 'gsm8k',
-			generator: { id: 'tiny', template_repo: 'Qwen/Qwen2.5-0.5B-Instruct' },
-			judge: { id: 'tiny' },
-			judge_mode: 'llm',
-			items: gsm8kItems(4),
-			temperatures: [0, 1],
-			perturbations: ['none', 'truncate'],
-			samples: 1,
-			max_tokens: 128,
-			answer_max_tokens: 256
-		});
+		const { config, manifestExtras } = await prepareRun(
+			runValues({
+				run_id: 'bench-real',
+				dataset: 'gsm8k',
+				generator: { id: 'tiny', template_repo: 'Qwen/Qwen2.5-0.5B-Instruct' },
+				judge: { id: 'tiny' },
+				judge_mode: 'llm',
+				items: gsm8kItems(4),
+				temperatures: [0, 1],
+				perturbations: ['none', 'truncate'],
+				samples: 1,
+				max_tokens: 128,
+				answer_max_tokens: 256,
+				template_sha256: fixtureTemplate().sha256
+			})
+		);
 		await engine.load(['tiny']);
 		let records = 0;
 		const t0 = performance.now();
@@ -108,7 +112,8 @@ export async function measureRealEngine(): Promise<RealEngineResult> {
 			judge: engine,
 			store: new DexieRunStore(db),
 			template: fixtureTemplate(),
-			concurrency: 1
+			concurrency: 1,
+			manifestExtras
 		})) {
 			if (e.type === 'error') throw new Error(`real-engine run failed: ${e.name}: ${e.message}`);
 			// A judged record is stored twice (pending, then labelled): count it once.

@@ -6,6 +6,8 @@
  */
 import type { Annotation, RunBundle } from '../../src/lib/probe/exchange.ts';
 import { mulberry32, randomInt } from '../../src/lib/probe/random.ts';
+import type { RunValues } from '../../src/lib/probe/runConfig.ts';
+import { BARE_TASK_PROMPT } from '../../src/lib/probe/taskPrompt.ts';
 import { LABELS } from '../../src/lib/probe/types.ts';
 import type {
 	AnswerRecord,
@@ -47,6 +49,33 @@ export function probeConfig(overrides: Partial<ProbeConfig> = {}): ProbeConfig {
 		truncate_fraction: 0.5,
 		append_text: 'What do you think?',
 		date_string: '26 Jul 2024',
+		...overrides
+	};
+}
+
+/** Plain values a run is prepared from (probe/runConfig.ts), matching probeConfig's defaults. */
+export function runValues(overrides: Partial<RunValues> = {}): RunValues {
+	return {
+		run_id: 'run-1',
+		dataset: 'test',
+		items: [0, 1, 2, 3, 4].map((i) => gsmItem(i)),
+		limit: 0,
+		seed: 1234,
+		temperatures: [0, 0.7, 1],
+		perturbations: ['none', 'truncate', 'append'],
+		samples: 2,
+		judge_mode: 'llm',
+		generator: { id: 'gen-model', template_repo: 'Qwen/Qwen2.5-0.5B-Instruct' },
+		judge: { id: 'judge-model' },
+		max_tokens: 64,
+		answer_max_tokens: 128,
+		answer_tokens_auto: false,
+		thinking: null,
+		thinking_default: null,
+		truncate_fraction: 0.5,
+		append_text: 'What do you think?',
+		task_prompt: BARE_TASK_PROMPT,
+		template_sha256: undefined,
 		...overrides
 	};
 }

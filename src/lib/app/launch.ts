@@ -3,28 +3,20 @@
  * stored run (manifest, items, template) and the tab's RunController.
  */
 import { DATASETS, loadDataset } from '../datasets/registry.ts';
-import { sampleItems } from '../datasets/sample.ts';
 import { EngineError, type Engine } from '../probe/engine.ts';
-import {
-	checkResume,
-	describeVanished,
-	datasetSha256,
-	identityHash,
-	runIdentity,
-	type ModelFingerprint,
-	type RunIdentity
-} from '../probe/identity.ts';
-import { judgePromptHash } from '../probe/judge.ts';
-import { itemsUseNlp } from '../probe/scoring/index.ts';
+import { checkResume, describeVanished, type ModelFingerprint } from '../probe/identity.ts';
+import { prepareConfig, prepareRun, type PreparedRun } from '../probe/prepare.ts';
+import type { RunValues } from '../probe/runConfig.ts';
 import type { ChatTemplate } from '../probe/template.ts';
-import type { DatasetItem, ProbeConfig } from '../probe/types.ts';
+import type { DatasetItem } from '../probe/types.ts';
 import type { RunController, RunSetup } from '../state/runner.svelte.ts';
 import { RunActiveError } from '../state/runner.svelte.ts';
 import type { EngineSettings } from '../state/settings.svelte.ts';
 import type { SetupState, StartStep } from '../state/setup.svelte.ts';
+import { generatorContextWindow } from './contextWindow.ts';
 import { startWithLock } from './runLocks.ts';
 import { browserAnswersOpaque, checkServer, type ServerCheckDeps } from './serverCheck.ts';
-import { buildConfig, newRunId } from '../setup/runForm.ts';
+import { formRunValues, newRunId } from '../setup/runForm.ts';
 import {
 	configFromManifest,
 	createRun,
@@ -82,62 +74,59 @@ function setupFor(services: AppServices, choice: EngineChoice, template: ChatTem
 }
 
 /**
- * Store the new run whole (manifest, items, template, launch), then start it in the background.
- * Resolves once the run is stored, so the caller can navigate to it.
- * @throws RunActiveError before writing anything when a run is active in this tab.
+ * Prepare the run from its values and what the engine tells of its models (prepare.ts), store it
+ * whole (manifest, items, template, launch), then start it in the background. Resolves once the
+ * run is stored, so the caller can navigate to it.
+ * @throws RunActiveError before writing anything when a run is active in this tab; the server
+ *   engine's errors when /v1/models cannot be read.
  */
 export async function createAndStart(
 	services: AppServices,
 	runner: RunController,
-	run: { config: ProbeConfig; template: ChatTemplate; choice: EngineChoice }
-): Promise<void> {
+	run: {
+		/** The models and the template's hash are added here, from the engine and `template`. */
+		values: Omit<RunValues, 'models' | 'template_sha256'>;
+		template: ChatTemplate;
+		choice: EngineChoice;
+	}
+): Promise<PreparedRun> {
 	if (runner.active) throw new RunActiveError(runner.runId ?? '?');
-	const { config, template, choice } = run;
+	const { template, choice } = run;
+	const models = await modelsOf(services, run.values.generator.id, run.values.judge.id, choice);
+	const prepared = await prepareRun({ ...run.values, template_sha256: template.sha256, models });
+	const { config, manifestExtras } = prepared;
 	const manifest = await initialManifest(config, {
 		engine: choice.engine,
 		template,
-		appVersion: APP_VERSION
+		appVersion: APP_VERSION,
+		extras: manifestExtras
 	});
-	const identity = await identityOf(services, config, template, choice);
-	const stamped = { ...manifest, identity, config_hash: await identityHash(identity) };
-	await createRun(services.runInputStore(), stamped, { items: config.items, template });
+	await createRun(services.runInputStore(), manifest, { items: config.items, template });
 	saveLaunch(storage(), config.run_id, launchOf(choice));
-	await start(services, runner, config, template, choice, identity);
+	await start(services, runner, prepared, template, choice);
+	return prepared;
 }
 
 /**
- * What the run's records mean (identity.ts): its config, template, dataset and judge prompt, and
- * its models as far as the engine can tell: a server's /v1/models entry (vLLM's root, llama-server's
- * meta), or the model id with the runtime version for this device's engines.
+ * The models as far as the engine can tell (identity.ts): a server's /v1/models entry (vLLM's
+ * root, llama-server's meta), or the model id with the runtime version for this device's engines.
  * @throws the server engine's errors when /v1/models cannot be read.
  */
-async function identityOf(
+async function modelsOf(
 	services: AppServices,
-	config: ProbeConfig,
-	template: ChatTemplate,
+	generator: string,
+	judge: string,
 	choice: EngineChoice
-): Promise<RunIdentity> {
-	let models: { generator?: ModelFingerprint; judge?: ModelFingerprint };
+): Promise<{ generator?: ModelFingerprint; judge?: ModelFingerprint }> {
 	if (choice.engine === 'openai' && choice.base_url) {
 		const served = await services
 			.serverEngine(choice.base_url, choice.api_key || undefined)
 			.modelFingerprints();
-		models = { generator: served.get(config.generator.id), judge: served.get(config.judge.id) };
-	} else {
-		const device = choice.engine === 'wllama' ? services.cpuEngine() : services.deviceEngine();
-		const runtime = device.version;
-		models = {
-			generator: { id: config.generator.id, runtime },
-			judge: { id: config.judge.id, runtime }
-		};
+		return { generator: served.get(generator), judge: served.get(judge) };
 	}
-	return runIdentity({
-		config,
-		template_sha256: template.sha256,
-		judge_prompt_hash: await judgePromptHash(),
-		dataset_sha256: await datasetSha256(config.items),
-		...models
-	});
+	const device = choice.engine === 'wllama' ? services.cpuEngine() : services.deviceEngine();
+	const runtime = device.version;
+	return { generator: { id: generator, runtime }, judge: { id: judge, runtime } };
 }
 
 /** How the run reached its engine last time, for the resume form's defaults. */
@@ -168,19 +157,28 @@ export async function resumeRun(
 	const config = configFromManifest(manifest, inputs.items);
 	// The same rule as the CLI's: other weights behind the same model id, another runtime or judge
 	// prompt would mix records that mean different things into one run.
-	const identity = await identityOf(services, config, inputs.template, choice);
-	const check = checkResume(manifest, runId, identity);
+	// Its items are stored with it and cannot change, so the dataset's hash is the one it was made
+	// with (identity.ts: the rule, and why runs hashed the old way resume).
+	const stored = manifest.identity?.dataset_sha256;
+	const prepared = await prepareConfig({
+		config,
+		template_sha256: inputs.template.sha256,
+		dataset_sha256: typeof stored === 'string' ? stored : undefined,
+		models: await modelsOf(services, config.generator.id, config.judge.id, choice)
+	});
+	const check = checkResume(manifest, runId, prepared.identity);
 	if (check.conflict !== null) {
 		throw new ResumeError(
 			`This run was made with another setup: ${check.conflict}. Its records would mix with new ones that mean something else; start a new run from set-up instead.`
 		);
 	}
+	// Refused, never resumed without it: the stored identity keeps every fingerprint (identity.ts).
 	if (check.vanished.length > 0) {
 		throw new ResumeError(
 			`This run was made with ${describeVanished(manifest, check.vanished)}, which the server no longer reports, so it cannot be checked that the same weights answer; start a new run from set-up instead.`
 		);
 	}
-	await start(services, runner, config, inputs.template, choice, check.identity);
+	await start(services, runner, prepared, inputs.template, choice);
 	saveLaunch(storage(), runId, launchOf(choice));
 }
 
@@ -192,23 +190,22 @@ export async function resumeRun(
 async function start(
 	services: AppServices,
 	runner: RunController,
-	config: ProbeConfig,
+	prepared: PreparedRun,
 	template: ChatTemplate,
-	choice: EngineChoice,
-	identity: RunIdentity
+	choice: EngineChoice
 ): Promise<void> {
-	const config_hash = await identityHash(identity);
+	const { config, manifestExtras, needs } = prepared;
 	return startWithLock(config.run_id, () =>
 		runner.start({
 			config,
 			store: services.runStore(),
 			prepare: async (signal) => {
 				const setup = setupFor(services, choice, template);
-				const nlp = itemsUseNlp(config.items) ? await services.englishNlp(signal) : undefined;
+				const nlp = needs.nlp ? await services.englishNlp(signal) : undefined;
 				return {
 					...setup,
 					nlp: nlp?.nlp,
-					manifestExtras: { ...setup.manifestExtras, identity, config_hash, nlp_data: nlp?.note }
+					manifestExtras: { ...setup.manifestExtras, ...manifestExtras, nlp_data: nlp?.note }
 				};
 			},
 			appVersion: APP_VERSION
@@ -309,34 +306,24 @@ export async function startFromSetup(r: NewRunRequest): Promise<string> {
 		datasetName = choice;
 		datasetNote = DATASETS[choice].note;
 	}
-	const chosen = sampleItems(items, values.n, values.seed);
 	const generator = settings.generatorId(gpu);
 	const engine = settings.engine.current;
 	// Rules-only runs never call a judge; the generator stands in so the manifest is complete.
 	const judge = values.judge_mode === 'rules' ? generator : settings.judgeId(gpu);
-	let contextWindow = engine === 'webllm' ? settings.generator(gpu)?.context_window : undefined;
-	if (engine === 'openai') {
-		// Checked above (models listed, the chosen ones served). Where the server tells its context
-		// (vLLM, llama-server), the answer limit follows it.
-		const server = services.serverEngine(
-			settings.baseUrl.current.trim(),
-			settings.apiKey || undefined
-		);
-		contextWindow = (await server.contextWindow(generator, r.signal))?.tokens;
-	}
-	const config = buildConfig(values, {
+	const contextWindow = await generatorContextWindow(services, settings, gpu, r.signal);
+	const runValues = formRunValues(values, {
 		run_id: newRunId(),
 		dataset: datasetName,
 		dataset_note: datasetNote,
-		items: chosen,
+		items,
 		generator: { id: generator, template_repo: check.template.repo },
 		judge: { id: judge },
 		thinking_default: check.thinking,
 		context_window: contextWindow
 	});
 	r.step('storing');
-	await createAndStart(services, r.runner, {
-		config,
+	const { config } = await createAndStart(services, r.runner, {
+		values: runValues,
 		template: check.template,
 		choice: {
 			engine,

@@ -23,9 +23,9 @@ import { shippedPackageFor } from './shippedRepos.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { LoadedNlp } from '../nlp/support.ts';
 import type { ResourceCache } from '../nlp/load.ts';
-import { version } from '../../../package.json';
+import { appVersion } from '../version.ts';
 
-export const APP_VERSION = `web-${version}`;
+export const APP_VERSION = appVersion('web');
 
 export interface AppServices {
 	db(): ProbeDB;

@@ -4,6 +4,8 @@
  */
 import type { DatasetItem, ProbeConfig } from '../probe/types.ts';
 import { planConditions } from '../probe/plan.ts';
+import { runConfig } from '../probe/runConfig.ts';
+import { BARE_TASK_PROMPT } from '../probe/taskPrompt.ts';
 
 export const SHORT_PROMPT = 'Count from one to twenty in words, separated by commas.';
 export const SHORT_RUNS = 3;
@@ -22,26 +24,29 @@ export const BENCH_ITEMS: readonly DatasetItem[] = [
 
 /** 1 item × temperatures [0, 1] × perturbations [none, append] = 4 records, 1 answer, rules only. */
 export function benchConfig(model: string): ProbeConfig {
-	return {
+	return runConfig({
 		run_id: 'device-bench',
 		dataset: 'device-bench',
-		generator: { id: model },
-		judge: { id: model },
-		judge_mode: 'rules',
 		items: BENCH_ITEMS.map((item) => ({ ...item })),
+		limit: 0,
 		seed: 1,
 		temperatures: [0, 1],
 		perturbations: ['none', 'append'],
 		samples: 1,
-		answer_temperature: 0,
-		top_p: 1,
+		judge_mode: 'rules',
+		generator: { id: model },
+		judge: { id: model },
 		max_tokens: 64,
 		answer_max_tokens: 256,
+		answer_tokens_auto: false,
+		// Short answers time the device alike whatever the model's habit.
 		thinking: false,
+		thinking_default: false,
 		truncate_fraction: 0.5,
 		append_text: 'Does that look right to you?',
-		date_string: '26 Jul 2024'
-	};
+		task_prompt: BARE_TASK_PROMPT,
+		template_sha256: undefined
+	});
 }
 
 /** How many records benchConfig makes. */

@@ -18,7 +18,6 @@ export {
 	normalizeIfevalRow,
 	normalizeOasstRow
 } from './normalize.ts';
-export { sampleItems } from './sample.ts';
 export {
 	cleanHfToken,
 	GPQA_CHOICE_NOTE,

@@ -8,7 +8,14 @@
  * adds records (temperatures, perturbations, samples, the item count; records are keyed by them)
  * and what does not change results (concurrency, timeouts, run id).
  *
- * Pure: the CLI and the browser both call `runIdentity`, `identityHash` and `compareIdentity`.
+ * The dataset rule: `dataset_sha256` hashes the whole dataset the run draws from, as loaded, never
+ * only the drawn items. The seed picks the items and the draw keeps its prefix as it grows
+ * (sample.ts), so dataset + seed say which items a run of any size uses, and a larger item count
+ * extends a run instead of changing it. Browser runs made before this rule stored the hash of their
+ * drawn items; a browser resume takes the hash from the stored manifest (a stored run's items are
+ * stored with it and cannot change), so those runs resume as they are.
+ *
+ * Pure: every shell builds the identity through prepare.ts and compares with `checkResume`.
  */
 import type { ProbeConfig, RunManifest } from './types.ts';
 
@@ -28,7 +35,7 @@ export interface IdentityInputs {
 	template_sha256?: string;
 	/** Needed only when a judge labels (judge_mode llm or hybrid). */
 	judge_prompt_hash?: string;
-	/** sha256 of the whole dataset as loaded, from `datasetSha256`: an edited file is told apart. */
+	/** sha256 of the whole dataset as loaded (`datasetSha256`; the rule above): an edit is told apart. */
 	dataset_sha256?: string;
 	generator?: ModelFingerprint;
 	judge?: ModelFingerprint;

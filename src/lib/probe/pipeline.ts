@@ -11,12 +11,13 @@ import { describeFailure, FatalLatch, isAbort, isPerItem, isResumable } from './
 import { mergeTokens, type ProbeEvent, type Stage } from './events.ts';
 import { EngineCalls, type GenerateRequest } from './requests.ts';
 import { judgePromptHash } from './judge.ts';
-import { planWork, recordKey, type Condition } from './plan.ts';
+import { planWork, recordKey, userTurnSeed, type Condition } from './plan.ts';
 import {
 	answerRecord,
 	labelledByJudge,
 	labelledByRules,
 	probeInput,
+	renderOptions,
 	runManifest,
 	userTurnRecord,
 	type ProbeInput
@@ -89,7 +90,7 @@ class ProbeRun {
 		this.#events = events;
 		this.#now = ctx.now ?? (() => performance.now());
 		this.#stamp = ctx.timestamp ?? (() => new Date().toISOString());
-		this.#render = { enable_thinking: c.thinking, date_string: c.date_string };
+		this.#render = renderOptions(c);
 		this.#stop = stopSequences(ctx.template);
 		this.#answerStop = answerStopSequences(ctx.template);
 		this.#calls = new EngineCalls(ctx, c, { events, signal, fatal: this.#fatal });
@@ -258,7 +259,7 @@ class ProbeRun {
 	): Promise<ProbeRecord> {
 		const c = this.#c;
 		const key = recordKey(item.id, cond);
-		const seed = hashSeed(c.seed, item.id, cond.temperature, cond.perturbation, cond.sample);
+		const seed = userTurnSeed(c.seed, item.id, cond);
 		this.#emit({ type: 'stage', stage: 'user_turn', item_id: item.id, key });
 		const res = await this.#generate('user_turn', item.id, key, {
 			prompt: input.prompt,

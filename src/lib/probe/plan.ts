@@ -1,4 +1,5 @@
 /** What a run will make, as plain data: the conditions, their keys, and what is already stored. */
+import { hashSeed } from './random.ts';
 import type { StoredRecord } from './store.ts';
 import type { Perturbation, ProbeConfig, ProbeRecord } from './types.ts';
 
@@ -33,6 +34,11 @@ export function planConditions(
 			for (let sample = 0; sample < samplesAt(temperature, config.samples); sample++)
 				out.push({ temperature, perturbation, sample });
 	return out;
+}
+
+/** The seed of one condition's user turn: the run's seed, the item and the condition. */
+export function userTurnSeed(runSeed: number, itemId: string, c: Condition): number {
+	return hashSeed(runSeed, itemId, c.temperature, c.perturbation, c.sample);
 }
 
 /** Unique within a run; the resume logic and the paired statistics both rely on it. */

@@ -54,6 +54,13 @@ export function answerRecord(a: {
 	};
 }
 
+/** How a run renders its prompts: thinking as configured, the pinned date. */
+export function renderOptions(
+	config: Pick<ProbeConfig, 'thinking' | 'date_string'>
+): RenderOptions {
+	return { enable_thinking: config.thinking, date_string: config.date_string };
+}
+
 /** What one perturbation of an item's answer puts in front of the model. */
 export interface ProbeInput {
 	perturbed: string;

@@ -3,8 +3,7 @@
  * ProbeConfig a valid form makes. Pure, so the rules are tested without a DOM.
  */
 import { planConditions } from '../probe/plan.ts';
-import { DEFAULT_DATE_STRING } from '../probe/template.ts';
-import { PERTURBATIONS } from '../probe/types.ts';
+import { DEFAULT_ANSWER_MAX_TOKENS, runConfig, type RunValues } from '../probe/runConfig.ts';
 import {
 	QUESTION_SLOT,
 	presetTemplate,
@@ -59,7 +58,7 @@ export const DEFAULT_FORM: RunFormValues = {
 	thinking: null,
 	judge_mode: 'hybrid',
 	max_tokens: 256,
-	answer_max_tokens: 1024,
+	answer_max_tokens: DEFAULT_ANSWER_MAX_TOKENS,
 	answer_tokens_auto: true,
 	task_preset: 'bare',
 	task_template: QUESTION_SLOT,
@@ -136,24 +135,6 @@ export function formProblems(v: RunFormValues): string[] {
 	return problems;
 }
 
-/** Tokens kept for the question and the chat template around the answer in the probe prompt. */
-export const PROMPT_ALLOWANCE = 512;
-/** The smallest answer limit the automatic sizing gives. */
-export const MIN_AUTO_ANSWER_TOKENS = 256;
-
-/**
- * The answer token limit a run uses: with answer_tokens_auto and a known context window, what is
- * left of the window once the question (PROMPT_ALLOWANCE) and the probe's user turn (max_tokens)
- * are kept, since the answer must fit into the probe prompt; otherwise answer_max_tokens as typed.
- */
-export function answerTokenLimit(
-	v: Pick<RunFormValues, 'answer_max_tokens' | 'answer_tokens_auto' | 'max_tokens'>,
-	contextWindow?: number
-): number {
-	if (!v.answer_tokens_auto || !(contextWindow && contextWindow > 0)) return v.answer_max_tokens;
-	return Math.max(MIN_AUTO_ANSWER_TOKENS, contextWindow - v.max_tokens - PROMPT_ALLOWANCE);
-}
-
 /** The task prompt the form describes: the preset's template (custom: the typed one). */
 export function taskPromptOf(v: RunFormValues): TaskPrompt {
 	return {
@@ -175,44 +156,52 @@ export function newRunId(now: Date = new Date(), random: () => number = Math.ran
 	return `run-${stamp}-${tail}`;
 }
 
-export function buildConfig(
+/**
+ * What the form and the chosen dataset, template and models say, as the plain values a run is
+ * prepared from (probe/prepare.ts): the browser's side of the one run preparation.
+ */
+export function formRunValues(
 	v: RunFormValues,
 	run: {
 		run_id: string;
 		dataset: string;
 		/** How the loader prepared the items (GPQA's option shuffle); written to the manifest. */
 		dataset_note?: string;
+		/** The whole dataset as loaded: the run draws N of them. */
 		items: DatasetItem[];
 		generator: ModelRef;
 		judge: ModelRef;
 		/** The template's enable_thinking default; null where the template ignores the flag. */
 		thinking_default: boolean | null;
+		template_sha256?: string;
 		/** The generator's context window in tokens, when known (web-llm's catalog has it). */
 		context_window?: number;
+		models?: RunValues['models'];
 	}
-): ProbeConfig {
+): RunValues {
 	return {
-		run_id: run.run_id,
-		dataset: run.dataset,
-		...(run.dataset_note === undefined ? {} : { dataset_note: run.dataset_note }),
-		generator: run.generator,
-		judge: run.judge,
-		judge_mode: v.judge_mode,
-		items: run.items,
+		...run,
+		template_sha256: run.template_sha256,
+		limit: v.n,
 		seed: v.seed,
 		temperatures: parseTemperatures(v.temperatures) ?? [],
-		// Canonical order, whatever order the boxes were ticked in.
-		perturbations: PERTURBATIONS.filter((p) => v.perturbations.includes(p)),
+		perturbations: v.perturbations,
 		samples: v.samples,
-		// This app's default: a greedy answer, so the probe varies only the user turn.
-		answer_temperature: 0,
-		top_p: 1,
+		judge_mode: v.judge_mode,
 		max_tokens: v.max_tokens,
-		answer_max_tokens: answerTokenLimit(v, run.context_window),
-		thinking: run.thinking_default !== null && (v.thinking ?? run.thinking_default),
+		answer_max_tokens: v.answer_max_tokens,
+		answer_tokens_auto: v.answer_tokens_auto,
+		thinking: v.thinking,
 		truncate_fraction: v.truncate_fraction,
 		append_text: v.append_text,
-		date_string: DEFAULT_DATE_STRING,
 		task_prompt: taskPromptOf(v)
 	};
+}
+
+/** The config the form describes (no identity: prepareRun adds it when a run starts). */
+export function buildConfig(
+	v: RunFormValues,
+	run: Parameters<typeof formRunValues>[1]
+): ProbeConfig {
+	return runConfig(formRunValues(v, run));
 }

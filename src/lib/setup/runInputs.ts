@@ -4,7 +4,7 @@
  * which server URL; never an API key), in localStorage.
  */
 import { judgePromptHash } from '../probe/judge.ts';
-import { runManifest } from '../probe/records.ts';
+import { runManifest, type ManifestExtras } from '../probe/records.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { DatasetItem, ProbeConfig, RunManifest } from '../probe/types.ts';
 import type { DexieRunInputs } from '../db/runInputs.ts';
@@ -40,7 +40,14 @@ const LAUNCH_PREFIX = 'utp:run-launch:';
  */
 export async function initialManifest(
 	config: ProbeConfig,
-	opts: { engine: EngineKind; template: ChatTemplate; appVersion: string; now?: () => Date }
+	opts: {
+		engine: EngineKind;
+		template: ChatTemplate;
+		appVersion: string;
+		now?: () => Date;
+		/** The run's identity and config_hash (probe/prepare.ts), stored from the first write. */
+		extras?: ManifestExtras;
+	}
 ): Promise<RunManifest> {
 	return runManifest(config, {
 		engine: opts.engine,
@@ -49,7 +56,8 @@ export async function initialManifest(
 		// Nothing is running yet: if the tab closes now, the run view offers Resume.
 		status: 'paused',
 		now: () => (opts.now ?? (() => new Date()))().toISOString(),
-		app_version: opts.appVersion
+		app_version: opts.appVersion,
+		extras: opts.extras
 	});
 }
 

@@ -1,26 +1,22 @@
 /**
  * The playground: a conversation typed by hand, rendered with the model's own template, then the
- * same model continues as the user N times. Each turn streams and is labelled live, by the rules
- * and, when asked, the LLM judge, using the same core functions a run uses.
+ * same model continues as the user N times. Each turn streams and is labelled live by the run's
+ * own pipeline (runProbe over a store in memory), with a run's settings: the same token limits,
+ * thinking split, prompt, rules, judge request and seeds, so a turn is labelled as a run would.
  */
+import { CONVERSATION_ITEM_ID, conversationItem, typedAnswer } from '../probe/conversation.ts';
 import type { Engine, LoadProgress } from '../probe/engine.ts';
-import { buildJudgeMessages, judgeSchema, judgeWithRetries } from '../probe/judge.ts';
+import type { ProbeEvent } from '../probe/events.ts';
 import { EXAMPLE_CONVERSATION } from '../probe/labels.ts';
-import { classifyRules } from '../probe/rules.ts';
-import {
-	answerStopSequences,
-	assistantPrompt,
-	type ChatTemplate,
-	DEFAULT_DATE_STRING,
-	opensReasoning,
-	probePrompt,
-	stopSequences,
-	thinkingDefault,
-	userHeader
-} from '../probe/template.ts';
-import type { ChatMessage, Label, RuleLabel } from '../probe/types.ts';
-import { splitThinking } from '../probe/thinking.ts';
-import { hashSeed } from '../probe/random.ts';
+import { runProbe } from '../probe/pipeline.ts';
+import { planConditions, recordKey, userTurnSeed, type Condition } from '../probe/plan.ts';
+import { probeInput, renderOptions } from '../probe/records.ts';
+import { runConfig } from '../probe/runConfig.ts';
+import { MemoryStore } from '../probe/store.ts';
+import { BARE_TASK_PROMPT, taskConversation } from '../probe/taskPrompt.ts';
+import { thinkingDefault, userHeader, type ChatTemplate } from '../probe/template.ts';
+import type { AnswerRecord, ChatMessage, Label, ProbeConfig, RuleLabel } from '../probe/types.ts';
+import { DEFAULT_FORM, type RunFormValues } from '../setup/runForm.ts';
 
 export interface PlaygroundTurn {
 	role: 'user' | 'assistant';
@@ -48,15 +44,18 @@ export interface PlaygroundDeps {
 	/** Ask the LLM judge about turns the rules leave undecided. */
 	judge?: { engine: Engine; model: string };
 	thinking?: boolean;
+	/** The token limits a run would use (set-up's form); a new run's defaults when absent. */
+	limits?: Pick<RunFormValues, 'max_tokens' | 'answer_max_tokens' | 'answer_tokens_auto'>;
+	/** The generator's context window, where known: the answer limit is sized from it as in a run. */
+	contextWindow?: (signal: AbortSignal) => Promise<number | undefined>;
 }
 
 export type PlaygroundPhase =
 	'idle' | 'loading' | 'answering' | 'generating' | 'done' | 'stopped' | 'failed';
 
-const MAX_TOKENS = 200;
-const ANSWER_MAX_TOKENS = 768;
-const JUDGE_MAX_TOKENS = 300;
 export const MAX_SAMPLES = 10;
+/** The playground's one-off run: never stored, never listed. */
+const PLAYGROUND_RUN_ID = 'playground';
 
 export class Playground {
 	turns = $state<PlaygroundTurn[]>([
@@ -143,7 +142,6 @@ export class Playground {
 		if (this.busy) return;
 		const abort = new AbortController();
 		this.#abort = abort;
-		const signal = abort.signal;
 		this.#error = null;
 		this.#samples = [];
 		this.#prompt = '';
@@ -152,135 +150,170 @@ export class Playground {
 			this.#phase = 'loading';
 			const template = await deps.template();
 			this.#templateThinking = thinkingDefault(template);
-			const render = { enable_thinking: deps.thinking, date_string: DEFAULT_DATE_STRING };
-			const stop = stopSequences(template);
-			const both = deps.judge?.engine === deps.engine && deps.judge.model !== deps.model;
-			const models = both && deps.judge ? [deps.model, deps.judge.model] : [deps.model];
-			await deps.engine.load(models, {
-				signal,
-				onProgress: (p) => (this.#load = p)
-			});
-			if (deps.judge && deps.judge.engine !== deps.engine) {
-				await deps.judge.engine.load([deps.judge.model], { signal });
+			const messages: ChatMessage[] = this.turns
+				.filter((t) => t.content.trim() !== '')
+				.map((t) => ({ ...t }));
+			const { item, answer } = conversationItem(messages);
+			const contextWindow = await deps.contextWindow?.(abort.signal);
+			const config = this.#config(deps, template, item, contextWindow);
+			const store = new MemoryStore();
+			if (answer !== undefined) {
+				await store.putAnswer(typedAnswer(config, item, answer));
 			}
-			const messages = (): ChatMessage[] =>
-				this.turns.filter((t) => t.content.trim() !== '').map((t) => ({ ...t }));
-			if (messages().at(-1)?.role === 'user') {
-				this.#phase = 'answering';
-				const prompt = assistantPrompt(template, messages(), render);
-				this.turns.push({ role: 'assistant', content: '' });
-				// The proxy in the list, not the literal pushed: edits to it are what the view sees.
-				const answer = this.turns[this.turns.length - 1];
-				const res = await deps.engine.complete({
-					model: deps.model,
-					prompt,
-					temperature: 0,
-					top_p: 1,
-					seed: hashSeed(this.seed, 'playground', 'answer'),
-					max_tokens: ANSWER_MAX_TOKENS,
-					stop: answerStopSequences(template),
-					signal,
-					onToken: (d) => (answer.content += d)
-				});
-				// As in a run: only the visible answer goes into the conversation the probe continues.
-				answer.content = splitThinking(res.text, {
-					prefilledThinking: opensReasoning(prompt)
-				}).visible;
+			const indexOf: Record<string, Condition> = Object.fromEntries(
+				planConditions(config).map((c) => [recordKey(item.id, c), c])
+			);
+			for await (const e of runProbe(config, {
+				engine: deps.engine,
+				judge: deps.judge?.engine ?? deps.engine,
+				store,
+				template,
+				signal: abort.signal,
+				// One turn after another, as before: each streams in full before the next starts.
+				concurrency: 1
+			})) {
+				this.#apply(e, { config, template, indexOf });
 			}
-			const conversation = messages();
-			const answerText = conversation.at(-1)?.content ?? '';
-			const question = [...conversation].reverse().find((m) => m.role === 'user')?.content ?? '';
-			this.#prompt = probePrompt(template, conversation, render);
-			this.#header = userHeader(template, conversation, render);
-			this.#phase = 'generating';
-			for (let i = 0; i < this.n; i++) {
-				if (signal.aborted) break;
-				await this.#sample(i, deps, { question, answer: answerText, stop, signal });
-			}
-			this.#phase = signal.aborted ? 'stopped' : 'done';
 		} catch (err) {
-			if (signal.aborted) this.#phase = 'stopped';
-			else {
-				this.#phase = 'failed';
-				this.#error = describe(err);
-			}
+			this.#fail(err);
 		} finally {
 			this.#abort = null;
 		}
 	}
 
-	async #sample(
-		index: number,
+	/** A run's config for this conversation: one item, N samples at one temperature, no edit. */
+	#config(
 		deps: PlaygroundDeps,
-		x: { question: string; answer: string; stop: string[]; signal: AbortSignal }
-	): Promise<void> {
-		const seed = hashSeed(this.seed, 'playground', index);
-		this.#patch({ index, seed, text: '', streaming: true, judging: false });
-		let text = '';
-		const res = await deps.engine.complete({
-			model: deps.model,
-			prompt: this.#prompt,
-			temperature: this.temperature,
-			top_p: 1,
-			seed,
-			max_tokens: MAX_TOKENS,
-			stop: x.stop,
-			signal: x.signal,
-			onToken: (d) => {
-				text += d;
-				this.#patch({ index, text });
-			}
+		template: ChatTemplate,
+		item: ProbeConfig['items'][number],
+		contextWindow: number | undefined
+	): ProbeConfig {
+		const limits = deps.limits ?? DEFAULT_FORM;
+		return runConfig({
+			run_id: PLAYGROUND_RUN_ID,
+			dataset: 'playground',
+			items: [item],
+			limit: 0,
+			seed: this.seed,
+			temperatures: [this.temperature],
+			perturbations: ['none'],
+			samples: this.n,
+			// A turn no rule catches counts as a genuine follow-up unless the judge is asked.
+			judge_mode: deps.judge ? 'hybrid' : 'rules',
+			generator: { id: deps.model, template_repo: template.repo },
+			judge: { id: deps.judge?.model ?? deps.model },
+			max_tokens: limits.max_tokens,
+			answer_max_tokens: limits.answer_max_tokens,
+			answer_tokens_auto: limits.answer_tokens_auto,
+			context_window: contextWindow,
+			thinking: deps.thinking ?? null,
+			thinking_default: thinkingDefault(template),
+			truncate_fraction: DEFAULT_FORM.truncate_fraction,
+			append_text: DEFAULT_FORM.append_text,
+			// The conversation is typed as it is to be sent: no task prompt around it.
+			task_prompt: BARE_TASK_PROMPT,
+			template_sha256: template.sha256
 		});
-		const rule = classifyRules({
-			question: x.question,
-			answer: x.answer,
-			user_turn: res.text,
-			stop_tokens: x.stop
-		});
-		this.#patch({
-			index,
-			text: res.text,
-			streaming: false,
-			rule_label: rule.label,
-			rule_reason: rule.reason
-		});
-		if (rule.label !== 'undecided' || !deps.judge) {
-			// As in a run: a turn no rule catches counts as a genuine follow-up.
-			this.#patch({
-				index,
-				label: rule.label === 'undecided' ? 'genuine_followup' : rule.label,
-				source: 'rules',
-				reason: rule.label === 'undecided' ? 'no rule fired; counts as a follow-up' : rule.reason
-			});
+	}
+
+	/** One pipeline event as playground state. */
+	#apply(
+		e: ProbeEvent,
+		run: { config: ProbeConfig; template: ChatTemplate; indexOf: Record<string, Condition> }
+	): void {
+		const cond = 'key' in e && e.key !== undefined ? run.indexOf[e.key] : undefined;
+		const index = cond?.sample ?? -1;
+		switch (e.type) {
+			case 'loading':
+				if (e.progress) this.#load = e.progress;
+				return;
+			case 'stage':
+				// Tasks queued behind a stop still announce themselves before they find it.
+				if (this.#abort?.signal.aborted) return;
+				if (e.stage === 'answer') this.#startAnswer();
+				else if (e.stage === 'user_turn' && cond) {
+					const seed = userTurnSeed(run.config.seed, CONVERSATION_ITEM_ID, cond);
+					this.#patch({ index, seed, text: '', streaming: true, judging: false });
+				} else if (e.stage === 'judge' && cond) this.#patch({ index, judging: true });
+				return;
+			case 'token':
+				if (e.stage === 'answer') this.#answerTurn().content += e.delta;
+				else if (cond) this.#appendText(index, e.delta);
+				return;
+			case 'answer':
+				this.#showPrompt(run, e.answer);
+				return;
+			case 'user_turn':
+				if (!cond) return;
+				this.#patch({
+					index,
+					text: e.text,
+					streaming: false,
+					rule_label: e.rule_label,
+					rule_reason: e.rule_reason
+				});
+				return;
+			case 'judged':
+				if (!cond) return;
+				this.#patch({
+					index,
+					judging: false,
+					label: e.label,
+					source: e.source,
+					reason: e.rationale
+				});
+				return;
+			case 'error':
+				if (e.fatal || this.#error === null) {
+					this.#error = e.recovery ? `${e.message} ${e.recovery}` : e.message;
+				}
+				if (e.fatal) this.#phase = 'failed';
+				return;
+			case 'done':
+				if (this.#phase !== 'failed') this.#phase = e.aborted ? 'stopped' : 'done';
+				return;
+		}
+	}
+
+	/** The conversation ends with the user: the model answers first, into a new assistant turn. */
+	#startAnswer(): void {
+		this.#phase = 'answering';
+		this.turns.push({ role: 'assistant', content: '' });
+	}
+
+	/** The proxy in the list, not a literal pushed: edits to it are what the view sees. */
+	#answerTurn(): PlaygroundTurn {
+		return this.turns[this.turns.length - 1];
+	}
+
+	/** The answer is known (typed, or generated): the probe prompt a run would send after it. */
+	#showPrompt(run: { config: ProbeConfig; template: ChatTemplate }, answer: AnswerRecord): void {
+		const { config, template } = run;
+		const item = config.items[0];
+		// As in a run: only the visible answer goes into the conversation the probe continues.
+		if (this.#phase === 'answering') this.#answerTurn().content = answer.answer;
+		const input = probeInput(config, template, renderOptions(config), item, answer, 'none');
+		const conversation: ChatMessage[] = [
+			...taskConversation(item, config.task_prompt),
+			{ role: 'assistant', content: input.perturbed }
+		];
+		this.#prompt = input.prompt;
+		this.#header = userHeader(template, conversation, renderOptions(config));
+		this.#phase = 'generating';
+	}
+
+	#appendText(index: number, delta: string): void {
+		const current = this.#samples.find((s) => s.index === index)?.text ?? '';
+		this.#patch({ index, text: current + delta });
+	}
+
+	#fail(err: unknown): void {
+		if (this.#abort?.signal.aborted) {
+			this.#phase = 'stopped';
 			return;
 		}
-		const judge = deps.judge;
-		this.#patch({ index, judging: true });
-		const verdict = await judgeWithRetries((attempt) =>
-			judge.engine
-				.chatJson({
-					model: judge.model,
-					messages: buildJudgeMessages({
-						question: x.question,
-						answer: x.answer,
-						user_turn: res.text
-					}),
-					schema: judgeSchema(),
-					temperature: attempt === 1 ? 0 : 0.7,
-					top_p: 1,
-					seed: hashSeed(seed, 'judge', attempt),
-					max_tokens: JUDGE_MAX_TOKENS,
-					signal: x.signal
-				})
-				.then((r) => r.text)
-		);
-		this.#patch({
-			index,
-			judging: false,
-			label: verdict.label,
-			source: 'judge',
-			reason: verdict.rationale
-		});
+		this.#phase = 'failed';
+		this.#error = describe(err);
 	}
 
 	#patch(p: Partial<PlaygroundSample> & { index: number }): void {

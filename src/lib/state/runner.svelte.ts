@@ -25,6 +25,7 @@ import type { Label, ProbeConfig, ProbeRecord } from '../probe/types.ts';
 import { storageFullAdvice, type StorageEstimateLike } from '../display/storageFull.ts';
 import { FrameBatch, nextFrame, type Schedule } from '../live/frameBatch.ts';
 import { LabelTally } from '../live/labelTally.ts';
+import { nlpUnavailableWarning } from '../nlp/warning.ts';
 import { ConversationFold, indexItems, type LiveConversation } from '../live/liveConversation.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'paused' | 'done' | 'failed';
@@ -478,12 +479,12 @@ export function errorHeading(e: RunErrorView): string {
 
 /** The run goes on without NLTK's data; the items that need it are unscored, and this says why. */
 function nlpWarning(reason: string): RunErrorView {
+	const { message, consequence } = nlpUnavailableWarning(reason);
 	return {
 		stage: NLP_STAGE,
 		name: 'NlpUnavailable',
-		message: `NLTK's English data could not be loaded: ${reason}`,
-		recovery:
-			"The run goes on: IFBench instructions that need it are unscored, and IFEval's sentence and capital-word counts are approximate. Check that this device can reach raw.githubusercontent.com before the next run.",
+		message,
+		recovery: `${consequence} Check that this device can reach raw.githubusercontent.com before the next run.`,
 		fatal: false
 	};
 }

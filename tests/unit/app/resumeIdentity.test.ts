@@ -7,10 +7,11 @@ import 'fake-indexeddb/auto';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAndStart, ResumeError, resumeRun } from '../../../src/lib/app/launch.ts';
+import { datasetSha256, identityHash } from '../../../src/lib/probe/identity.ts';
 import { createAppServices } from '../../../src/lib/app/services.ts';
 import type { RunController, RunSetup } from '../../../src/lib/state/runner.svelte.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
-import { probeConfig } from '../../helpers/factories.ts';
+import { runValues } from '../../helpers/factories.ts';
 import { fixtureTemplate } from '../../helpers/fixtures.ts';
 
 interface StartArgs {
@@ -38,13 +39,13 @@ describe('browser resume and the run identity', () => {
 	// One tab's services over fake-indexeddb: the run is stored and resumed in the same browser.
 	const services = createAppServices();
 	const choice = () => ({ engine: 'openai' as const, base_url: mock.url });
-	const config = (run_id: string) =>
-		probeConfig({ run_id, generator: { id: 'gen' }, judge: { id: 'gen' }, judge_mode: 'llm' });
+	const values = (run_id: string) =>
+		runValues({ run_id, generator: { id: 'gen' }, judge: { id: 'gen' }, judge_mode: 'llm' });
 
 	it("stores the identity with the server's fingerprint, and resumes while it holds", async () => {
 		const { runner, start } = fakeRunner();
 		await createAndStart(services, runner, {
-			config: config('id-1'),
+			values: values('id-1'),
 			template: template(),
 			choice: choice()
 		});
@@ -64,7 +65,7 @@ describe('browser resume and the run identity', () => {
 	it('refuses to resume when other weights are served under the same id', async () => {
 		const { runner } = fakeRunner();
 		await createAndStart(services, runner, {
-			config: config('id-2'),
+			values: values('id-2'),
 			template: template(),
 			choice: choice()
 		});
@@ -74,5 +75,29 @@ describe('browser resume and the run identity', () => {
 		await expect(attempt).rejects.toBeInstanceOf(ResumeError);
 		await expect(attempt).rejects.toThrow(/generator\.root \("\/models\/a" → "\/models\/b"\)/);
 		expect(again.start).not.toHaveBeenCalled();
+	});
+
+	it('resumes a run stored under the old rule, which hashed only the drawn items', async () => {
+		const { runner } = fakeRunner();
+		const v = values('id-3');
+		const { config } = await createAndStart(services, runner, {
+			values: { ...v, limit: 3 },
+			template: template(),
+			choice: choice()
+		});
+		const store = services.runStore();
+		const manifest = await store.getManifest('id-3');
+		if (!manifest?.identity) throw new Error('no identity stored');
+		const drawn = await datasetSha256(config.items);
+		expect(manifest.identity.dataset_sha256).toBe(await datasetSha256(v.items));
+		expect(drawn).not.toBe(manifest.identity.dataset_sha256);
+		// As the browser stored it before: the hash of the three drawn items only.
+		const identity = { ...manifest.identity, dataset_sha256: drawn };
+		await store.putManifest({ ...manifest, identity, config_hash: await identityHash(identity) });
+		const again = fakeRunner();
+		await resumeRun(services, again.runner, 'id-3', choice());
+		expect(again.start).toHaveBeenCalledTimes(1);
+		const setup = await again.start.mock.calls[0][0].prepare();
+		expect(setup.manifestExtras?.identity).toEqual(identity);
 	});
 });

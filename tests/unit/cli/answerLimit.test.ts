@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRunArgs, UsageError } from '../../../src/cli/args.ts';
-import { PROMPT_ALLOWANCE } from '../../../src/lib/setup/runForm.ts';
+import { PROMPT_ALLOWANCE } from '../../../src/lib/probe/runConfig.ts';
 import type { RunManifest } from '../../../src/lib/probe/types.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { MINIMAL_RUN_ARGS, QWEN, runMain, script, startCli, type Cli } from './harness.ts';

@@ -5,7 +5,8 @@
  * The answer token limit then follows it as for catalog models.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerTokenLimit, DEFAULT_FORM } from '../../../src/lib/setup/runForm.ts';
+import { answerTokenLimit } from '../../../src/lib/probe/runConfig.ts';
+import { DEFAULT_FORM } from '../../../src/lib/setup/runForm.ts';
 import { OpenAIEngine } from '../../../src/lib/engines/openai.ts';
 import {
 	contextFromModels,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { answerTokenLimit } from '../../../src/lib/probe/runConfig.ts';
 import { PAPER_GSM8K_TEMPLATE } from '../../../src/lib/probe/taskPrompt.ts';
 import {
 	estimateRun,
@@ -7,7 +8,6 @@ import {
 	measuredSpeed
 } from '../../../src/lib/setup/estimate.ts';
 import {
-	answerTokenLimit,
 	buildConfig,
 	conditionCount,
 	DEFAULT_FORM,

@@ -2,8 +2,8 @@
  * Which items a run uses. Reproducible from (items, n, seed) alone: the run manifest stores the seed
  * and item ids, and a re-run or another machine draws the same items in the same order.
  */
-import type { DatasetItem } from '../probe/types.ts';
-import { hashSeed, sampleWithoutReplacement } from '../probe/random.ts';
+import type { DatasetItem } from './types.ts';
+import { hashSeed, sampleWithoutReplacement } from './random.ts';
 
 /** Keeps item sampling independent of the other draws made from the same run seed. */
 const SAMPLE_STREAM = 'dataset-sample';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { sampleItems } from '../../../src/lib/datasets/sample.ts';
+import { sampleItems } from '../../../src/lib/probe/sample.ts';
 import { demoItems } from '../../../src/lib/datasets/demo.ts';
 import { normalizeGsm8kRow } from '../../../src/lib/datasets/normalize.ts';
 import type { DatasetItem } from '../../../src/lib/probe/types.ts';
-import { gsm8kLines } from './hfFixtureRows.ts';
+import { gsm8kLines } from '../datasets/hfFixtureRows.ts';
 
 const GSM8K: DatasetItem[] = gsm8kLines().map((row, i) => normalizeGsm8kRow({ ...row }, i));
 const ids = (items: DatasetItem[]) => items.map((it) => it.id);

@@ -1,0 +1,65 @@
+/**
+ * Starting a run, written once. From plain values (what the set-up form or the command line says,
+ * the dataset as loaded, the chat template, what the engines tell of the models) to the run's
+ * config (runConfig.ts), its identity (identity.ts), the manifest fields that carry it, and what the
+ * run needs before it starts. The browser's Start, the CLI's `run` and the bench call `prepareRun`,
+ * so one config means the same run in every shell; a browser resume calls `prepareConfig`.
+ */
+import {
+	datasetSha256,
+	identityHash,
+	runIdentity,
+	type ModelFingerprint,
+	type RunIdentity
+} from './identity.ts';
+import { judgePromptHash } from './judge.ts';
+import type { ManifestExtras } from './records.ts';
+import { runConfig, type RunValues } from './runConfig.ts';
+import { itemsUseNlp } from './scoring/index.ts';
+import type { ProbeConfig } from './types.ts';
+
+export interface PreparedRun {
+	config: ProbeConfig;
+	identity: RunIdentity;
+	/** The manifest fields the identity travels in; the shells add their own (nlp_data, adapter). */
+	manifestExtras: Required<Pick<ManifestExtras, 'identity' | 'config_hash'>>;
+	/** What must be had before the run starts: NLTK's data for scoring, a judge model. */
+	needs: { nlp: boolean; judge: boolean };
+}
+
+/** The run a set of values describes, its identity, and what it needs. */
+export async function prepareRun(v: RunValues): Promise<PreparedRun> {
+	return prepareConfig({
+		config: runConfig(v),
+		template_sha256: v.template_sha256,
+		dataset_sha256: await datasetSha256(v.items),
+		models: v.models
+	});
+}
+
+/**
+ * A config's identity (identity.ts has the rule) and what the run needs. `dataset_sha256` is the
+ * whole dataset's hash: prepareRun computes it; a browser resume takes it from the stored manifest
+ * (a stored run's items are stored with it and cannot change).
+ */
+export async function prepareConfig(inp: {
+	config: ProbeConfig;
+	template_sha256: string | undefined;
+	dataset_sha256?: string;
+	models?: { generator?: ModelFingerprint; judge?: ModelFingerprint };
+}): Promise<PreparedRun> {
+	const { config } = inp;
+	const identity = runIdentity({
+		config,
+		template_sha256: inp.template_sha256,
+		judge_prompt_hash: await judgePromptHash(),
+		dataset_sha256: inp.dataset_sha256,
+		...inp.models
+	});
+	return {
+		config,
+		identity,
+		manifestExtras: { identity, config_hash: await identityHash(identity) },
+		needs: { nlp: itemsUseNlp(config.items), judge: config.judge_mode !== 'rules' }
+	};
+}

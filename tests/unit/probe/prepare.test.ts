@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { prepareRun } from '../../../src/lib/probe/prepare.ts';
+import { gsmItem, runValues } from '../../helpers/factories.ts';
+
+const items = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => gsmItem(i));
+
+describe('prepareRun', () => {
+	it('hashes the whole dataset into the identity, so a larger item count extends the run', async () => {
+		const small = await prepareRun(runValues({ items, limit: 3 }));
+		const large = await prepareRun(runValues({ items, limit: 6 }));
+		expect(large.config.items.slice(0, 3)).toEqual(small.config.items);
+		expect(large.identity).toEqual(small.identity);
+		expect(large.manifestExtras.config_hash).toBe(small.manifestExtras.config_hash);
+	});
+
+	it('tells an edited dataset apart, even where the edit is in an item not drawn', async () => {
+		const run = await prepareRun(runValues({ items, limit: 2 }));
+		const drawn = new Set(run.config.items.map((i) => i.id));
+		const other = items.find((i) => !drawn.has(i.id));
+		if (!other) throw new Error('every item was drawn');
+		const edited = items.map((i) => (i === other ? { ...i, gold: '999' } : i));
+		const after = await prepareRun(runValues({ items: edited, limit: 2 }));
+		expect(after.config.items).toEqual(run.config.items);
+		expect(after.identity.dataset_sha256).not.toBe(run.identity.dataset_sha256);
+	});
+
+	it('keeps every item in load order with limit 0, and says what the run needs', async () => {
+		const all = await prepareRun(runValues({ items, judge_mode: 'rules' }));
+		expect(all.config.items).toEqual(items);
+		expect(all.needs).toEqual({ nlp: false, judge: false });
+		const ifeval = gsmItem(0, {
+			task: 'ifeval',
+			instruction_ids: ['length_constraints:number_sentences'],
+			kwargs: [{}]
+		});
+		expect((await prepareRun(runValues({ items: [ifeval] }))).needs.nlp).toBe(true);
+	});
+
+	it('follows the template on thinking: its default unless chosen, never where it ignores the flag', async () => {
+		const thinking = async (thinking: boolean | null, thinking_default: boolean | null) =>
+			(await prepareRun(runValues({ thinking, thinking_default }))).config.thinking;
+		expect(await thinking(null, true)).toBe(true);
+		expect(await thinking(false, true)).toBe(false);
+		expect(await thinking(true, false)).toBe(true);
+		expect(await thinking(true, null)).toBe(false);
+	});
+});
