@@ -4,6 +4,9 @@ import { parseRunArgs, RUN_USAGE, UsageError } from './args.ts';
 import { agreementText, readRun, summarizeText } from './report.ts';
 import { ConfigChangedError, runCommand, STOPPED_EXIT } from './run.ts';
 import { constants } from 'node:os';
+import { AbortError } from '../lib/probe/engine.ts';
+import { useTemplateChecker } from '../lib/probe/templateCheck.ts';
+import { workerTemplateChecker } from './templateChecker.ts';
 
 /** Ctrl-C, `kill` and a closed terminal all stop a run the same way: cleanly, resumable. */
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -45,6 +48,8 @@ export async function main(
 				ctrl.abort();
 			};
 			for (const s of STOP_SIGNALS) process.on(s, onSignal);
+			// A user's template renders in a worker thread: stoppable, and this thread hears signals.
+			useTemplateChecker(workerTemplateChecker(ctrl.signal));
 			try {
 				const code = await runCommand(parseRunArgs(rest, env), {
 					stderr: process.stderr,
@@ -52,7 +57,12 @@ export async function main(
 					nlpCacheDir: defaultNlpCacheDir(env)
 				});
 				return code === STOPPED_EXIT ? exitCodeOf(received) : code;
+			} catch (err) {
+				// Stopped before the run began (while its template was checked, say).
+				if (ctrl.signal.aborted && err instanceof AbortError) return exitCodeOf(received);
+				throw err;
 			} finally {
+				useTemplateChecker(null);
 				for (const s of STOP_SIGNALS) process.off(s, onSignal);
 			}
 		}

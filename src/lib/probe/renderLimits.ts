@@ -81,8 +81,12 @@ export function runBounded(program: Program, env: Environment): Value {
 }
 
 function checkClock(deadline: number): void {
-	if (performance.now() > deadline)
-		throw new TemplateLimitError(`it ran longer than ${RENDER_TIME_LIMIT_MS / 1000} s`);
+	if (performance.now() > deadline) throw renderTimeLimitError();
+}
+
+/** The render ran past the time limit (also what a worker terminated at it reports). */
+export function renderTimeLimitError(): TemplateLimitError {
+	return new TemplateLimitError(`it ran longer than ${RENDER_TIME_LIMIT_MS / 1000} s`);
 }
 
 /** Python's range(), refusing more items than a template needs before allocating them. */

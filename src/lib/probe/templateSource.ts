@@ -4,7 +4,8 @@
  * and the tests (a stub) share this code. We never guess a template: the probe's whole point is the
  * model's own user-role header, so a missing template is an error that names every place we looked.
  */
-import { TemplateError, validateTemplate, type ChatTemplate } from './template.ts';
+import { TemplateError, type ChatTemplate } from './template.ts';
+import { checkTemplate } from './templateCheck.ts';
 
 export interface FetchLike {
 	(
@@ -103,7 +104,7 @@ async function finish(
 	repo: string | undefined
 ): Promise<ChatTemplate> {
 	const t: ChatTemplate = { source, bos_token, eos_token };
-	validateTemplate(t);
+	await checkTemplate(t);
 	t.sha256 = await sha256Hex(source);
 	if (repo !== undefined) t.repo = repo;
 	return t;

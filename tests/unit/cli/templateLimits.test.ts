@@ -48,13 +48,14 @@ describe('CLI: a runaway chat template', () => {
 		}, 30_000);
 	}
 
-	it('stops on Ctrl-C while the looping template renders', async () => {
+	it('stops at once on Ctrl-C while the looping template renders', async () => {
 		const file = join(cli.dir, 'ctrl-c.jinja');
 		writeFileSync(file, withPrefix(RUNAWAY_TEMPLATES['a loop of 3000 × 3000'].prefix).source);
 		const r = await runCli(cli.args(join(cli.dir, 'ctrl-c.jsonl'), ['--template', file]), true);
-		expect(r.code).toBe(1);
-		expect(r.stderr).toContain('ran longer than 2 s');
-		// The render gives up within its 2 s limit, whatever the signal.
-		expect(r.ms).toBeLessThan(RENDER_TIME_LIMIT_MS + 1_500);
+		// The render runs in a worker thread, so the signal is heard and the worker terminated.
+		expect(r.code).toBe(130);
+		expect(r.stderr).toContain('SIGINT: stopping');
+		expect(r.stderr).not.toContain('ran longer than');
+		expect(r.ms).toBeLessThan(RENDER_TIME_LIMIT_MS / 2);
 	}, 30_000);
 });
