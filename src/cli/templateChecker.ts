@@ -13,8 +13,10 @@ function startWorker(): Worker {
 	const here = import.meta.url;
 	if (!here.endsWith('.ts')) return new Worker(new URL('./templateWorker.js', here));
 	const file = new URL('./templateWorker.ts', here).href;
+	// Resolved here: an eval'd worker would resolve packages from wherever the command was started.
+	const tsx = import.meta.resolve('tsx/esm/api');
 	return new Worker(
-		`import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(file)}, ${JSON.stringify(here)}))`,
+		`import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(file)}, ${JSON.stringify(here)}))`,
 		{ eval: true }
 	);
 }
