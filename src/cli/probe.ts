@@ -5,7 +5,7 @@ import { agreementText, readRun, summarizeText } from './report.ts';
 import { ConfigChangedError, runCommand, STOPPED_EXIT } from './run.ts';
 import { constants } from 'node:os';
 import { AbortError } from '../lib/probe/engine.ts';
-import { useTemplateChecker } from '../lib/probe/templateCheck.ts';
+import { useTemplateChecker } from '../lib/probe/templateChecker.ts';
 import { workerTemplateChecker } from './templateChecker.ts';
 
 /** Ctrl-C, `kill` and a closed terminal all stop a run the same way: cleanly, resumable. */

@@ -3,7 +3,8 @@
  * Ctrl-C is heard while it renders (a render on the main thread blocks signal handlers).
  */
 import { Worker } from 'node:worker_threads';
-import { checkIsolated, type CheckTemplate, type CheckWorker } from '../lib/probe/templateCheck.ts';
+import { checkIsolated, type CheckWorker } from '../lib/probe/templateCheck.ts';
+import type { CheckTemplate } from '../lib/probe/templateChecker.ts';
 
 /**
  * The bundle (bin/dist) ships the worker beside itself as JavaScript; run from the sources (tsx,

@@ -10,10 +10,8 @@
 import { AbortError } from './engine.ts';
 import { RENDER_TIME_LIMIT_MS, renderTimeLimitError, withRenderDeadline } from './renderLimits.ts';
 import { thinkingDefault, validateTemplate, type ChatTemplate } from './template.ts';
+import type { CheckTemplate } from './templateChecker.ts';
 import { TemplateError } from './templateError.ts';
-
-/** Checks a template: resolves when it renders a probe exchange, else rejects with why. */
-export type CheckTemplate = (t: ChatTemplate) => Promise<void>;
 
 /** What a check worker answers: `null` when the template passed. */
 export type CheckReply = { error: null } | { error: { name: string; message: string } };
@@ -60,7 +58,7 @@ export function checkIsolated(
 	t: ChatTemplate,
 	spawn: () => CheckWorker,
 	signal?: AbortSignal
-): Promise<void> {
+): ReturnType<CheckTemplate> {
 	if (signal?.aborted) return Promise.reject(new AbortError());
 	return new Promise<void>((resolve, reject) => {
 		const worker = spawn();
@@ -99,17 +97,3 @@ export function checkIsolated(
 		});
 	});
 }
-
-const inProcess: CheckTemplate = async (t) => validateTemplate(t);
-let installed: CheckTemplate = inProcess;
-
-/**
- * Route every template check of this process through `check` (a shell's worker), or back to the
- * in-process one with null. The loaders call `checkTemplate` and never learn which it is.
- */
-export function useTemplateChecker(check: CheckTemplate | null): void {
-	installed = check ?? inProcess;
-}
-
-/** Check `t` with the checker in use. @throws TemplateError describing what is wrong. */
-export const checkTemplate: CheckTemplate = (t) => installed(t);

@@ -4,8 +4,8 @@
  * and the tests (a stub) share this code. We never guess a template: the probe's whole point is the
  * model's own user-role header, so a missing template is an error that names every place we looked.
  */
-import { TemplateError, type ChatTemplate } from './template.ts';
-import { checkTemplate } from './templateCheck.ts';
+import { TemplateError, validateTemplate, type ChatTemplate } from './template.ts';
+import { templateChecker } from './templateChecker.ts';
 
 export interface FetchLike {
 	(
@@ -104,7 +104,10 @@ async function finish(
 	repo: string | undefined
 ): Promise<ChatTemplate> {
 	const t: ChatTemplate = { source, bos_token, eos_token };
-	await checkTemplate(t);
+	// In a shell's worker when it installed one: a runaway template can then be stopped.
+	const check = templateChecker();
+	if (check) await check(t);
+	else validateTemplate(t);
 	t.sha256 = await sha256Hex(source);
 	if (repo !== undefined) t.repo = repo;
 	return t;

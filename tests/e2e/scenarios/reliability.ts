@@ -50,6 +50,14 @@ export const reliability: Scenario<E2EContext> = {
 			const t0 = Date.now();
 			await (await need(page, V, 'template-file')).setInputFiles(file);
 			const status = await need(page, V, 'template-status');
+			// While the check renders (in a worker), the tab answers within a second.
+			const during = Date.now();
+			const answered = await page.evaluate(() => document.title.length >= 0);
+			const waited = Date.now() - during;
+			const stillChecking = !says.test(await status.innerText());
+			check(answered && waited < 1_000, `${name}: the tab took ${waited} ms to answer`);
+			if (name === 'a loop of 3000 × 3000')
+				check(stillChecking, `${name}: the check ended before the tab was asked`);
 			await status.getByText(says).waitFor({ timeout: UI_TIMEOUT_MS });
 			const text = await status.innerText();
 			check(says.test(text), `${name}: the check says "${text}"`);
