@@ -9,7 +9,9 @@
 import { readZipMembers } from './zip.ts';
 import {
 	ATTEMPTS_MAX,
+	DOWNLOAD_DEADLINE_MS,
 	hostOf,
+	HttpDeadlineError,
 	HttpNoAnswerError,
 	HttpStatusError,
 	httpGet
@@ -118,8 +120,6 @@ function errorText(err: unknown): string {
 
 /** Far above the largest file the NLP data has (a zip of a few MB): a bigger body is not it. */
 export const DOWNLOAD_MAX_BYTES = 64 * 1024 * 1024;
-/** One file's whole download, both tries included: a host that trickles ends here. */
-export const DOWNLOAD_DEADLINE_MS = 300_000;
 
 /** The body passed DOWNLOAD_MAX_BYTES: not worth a second try. */
 class TooLarge extends Error {
@@ -129,64 +129,34 @@ class TooLarge extends Error {
 	}
 }
 
-/** The download's deadline passed with the body unfinished: not worth a second try. */
-class TooSlow extends Error {
-	readonly retryable = false;
-	constructor(
-		readonly loaded: number,
-		readonly total: number | undefined
-	) {
-		super('too slow');
-	}
-}
-
-/** `p`, unless `deadline` (Date.now() ms) passes first: then `onLate` runs and TooSlow is thrown. */
-async function beforeDeadline<T>(
-	p: Promise<T>,
-	deadline: number,
-	late: () => TooSlow,
-	onLate: () => void
-): Promise<T> {
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	const timeout = new Promise<never>((_, reject) => {
-		timer = setTimeout(
-			() => {
-				reject(late());
-				onLate();
-			},
-			Math.max(0, deadline - Date.now())
-		);
-	});
-	try {
-		return await Promise.race([p, timeout]);
-	} finally {
-		clearTimeout(timer);
-	}
+/** How much of a body has arrived, for the message when its download runs out of time. */
+interface Received {
+	loaded: number;
+	total?: number;
 }
 
 /**
- * The body's bytes, reported as they arrive, within DOWNLOAD_MAX_BYTES and before `deadline`.
- * @throws TooLarge, TooSlow, or BrokenBody when the body breaks off.
+ * The body's bytes, reported as they arrive (and counted in `got`), within DOWNLOAD_MAX_BYTES.
+ * @throws TooLarge, or BrokenBody when the body breaks off.
  */
 async function readBody(
 	url: string,
 	res: ResponseLike,
 	onProgress: LoadOptions['onProgress'],
-	deadline: number
+	got: Received
 ): Promise<Uint8Array> {
 	const length = Number(res.headers.get('content-length'));
 	const total = Number.isFinite(length) && length > 0 ? length : undefined;
 	let loaded = 0;
-	const late = () => new TooSlow(loaded, total);
+	got.loaded = 0;
+	got.total = total;
 	if (total !== undefined && total > DOWNLOAD_MAX_BYTES) {
 		await res.body?.cancel().catch(() => undefined);
 		throw new TooLarge(total);
 	}
 	try {
 		if (!res.body) {
-			const bytes = new Uint8Array(
-				await beforeDeadline(res.arrayBuffer(), deadline, late, () => {})
-			);
+			const bytes = new Uint8Array(await res.arrayBuffer());
 			if (bytes.length > DOWNLOAD_MAX_BYTES) throw new TooLarge(bytes.length);
 			loaded = bytes.length;
 			onProgress?.({ url, loaded, total, fromCache: false });
@@ -195,12 +165,11 @@ async function readBody(
 		const reader = res.body.getReader();
 		const chunks: Uint8Array[] = [];
 		for (;;) {
-			const { done, value } = await beforeDeadline(reader.read(), deadline, late, () => {
-				void reader.cancel().catch(() => undefined);
-			});
+			const { done, value } = await reader.read();
 			if (done) break;
 			chunks.push(value);
 			loaded += value.length;
+			got.loaded = loaded;
 			if (loaded > DOWNLOAD_MAX_BYTES) {
 				await reader.cancel().catch(() => undefined);
 				throw new TooLarge(loaded);
@@ -216,7 +185,7 @@ async function readBody(
 		return bytes;
 	} catch (err) {
 		if (err instanceof AbortError || (err instanceof Error && err.name === 'AbortError')) throw err;
-		if (err instanceof TooLarge || err instanceof TooSlow) throw err;
+		if (err instanceof TooLarge) throw err;
 		throw new BrokenBody(loaded, err);
 	}
 }
@@ -227,10 +196,9 @@ async function readBody(
  * @throws NlpResourceError with a message for people; AbortError when the signal fires.
  */
 async function download(url: string, opts: LoadOptions): Promise<Uint8Array> {
-	const ms = opts.deadlineMs ?? DOWNLOAD_DEADLINE_MS;
-	const deadline = Date.now() + ms;
+	const got: Received = { loaded: 0 };
 	try {
-		return await httpGet(url, opts, (res) => readBody(url, res, opts.onProgress, deadline));
+		return await httpGet(url, opts, (res) => readBody(url, res, opts.onProgress, got));
 	} catch (err) {
 		if (err instanceof TooLarge) {
 			throw new NlpResourceError(
@@ -239,11 +207,11 @@ async function download(url: string, opts: LoadOptions): Promise<Uint8Array> {
 				{ url }
 			);
 		}
-		if (err instanceof TooSlow) {
-			const of = err.total === undefined ? '' : ` of ${err.total}`;
+		if (err instanceof HttpDeadlineError) {
+			const of = got.total === undefined ? '' : ` of ${got.total}`;
 			throw new NlpResourceError(
-				`The download of ${url} did not finish within ${ms / 1000} s: ${hostOf(url)} sent ` +
-					`${err.loaded}${of} bytes. The connection or the host is too slow; try again later. ` +
+				`The download of ${url} did not finish within ${err.ms / 1000} s: ${hostOf(url)} sent ` +
+					`${got.loaded}${of} bytes. The connection or the host is too slow; try again later. ` +
 					`${WHY} need this file.`,
 				{ url, cause: err }
 			);
