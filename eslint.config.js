@@ -77,7 +77,7 @@ export default ts.config(
 		// src/lib/db speaks Dexie: elsewhere its modules are imported for their types (and its error
 		// classes), and the composition root (app/services.ts) wires the stores.
 		files: ['src/**/*.ts', 'src/**/*.svelte'],
-		ignores: ['src/workers/**', 'src/lib/engines/webllm/worker/**'],
+		ignores: ['src/workers/**', 'src/lib/engines/webgpu/worker/**'],
 		rules: {
 			'@typescript-eslint/no-restricted-imports': [
 				'error',

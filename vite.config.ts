@@ -31,10 +31,10 @@ export default defineConfig({
 				// web-llm (2 MB gzipped) and wllama (its worker and 8 MB wasm) are not precached: a visitor
 				// who only opens shared runs never downloads them. Each is cached the first time its
 				// engine worker starts instead.
-				globIgnores: ['**/engine.worker-*.js', '**/cpu.worker-*.js'],
+				globIgnores: ['**/webgpu.worker-*.js', '**/cpu.worker-*.js'],
 				runtimeCaching: [
 					{
-						urlPattern: /\/engine\.worker-[\w-]+\.js$/,
+						urlPattern: /\/webgpu\.worker-[\w-]+\.js$/,
 						handler: 'CacheFirst',
 						options: { cacheName: 'engine-worker', expiration: { maxEntries: 2 } }
 					},

@@ -71,7 +71,9 @@ export const RUN_USAGE = `Usage: user-turn-probe run --base-url URL --model ID -
   --judge-base-url URL    server of the judge (default: --base-url)
   --judge-model ID        judge model id (default with --judge-mode rules: --model)
   --judge-api-key K       bearer token of the judge server (default: --api-key)
-  --judge-mode MODE       rules | llm | hybrid (default hybrid)
+  --judge-mode MODE       rules | llm | hybrid (default hybrid); rules: no judge model, and a turn
+                          no rule applies to stays undecided (counted, but out of the follow-up
+                          rate): the rules tell failure modes, never a genuine follow-up
   --dataset NAME|PATH     gsm8k | ifeval | ifbench | conversations | gpqa_diamond | gpqa_main | demo |
                           a local .jsonl/.csv
   --hf-token T            Hugging Face token for GPQA (gated: accept its terms on huggingface.co first;

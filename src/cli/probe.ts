@@ -1,7 +1,14 @@
 /** Node entry: `user-turn-probe run | summarize | agreement`. No Svelte, Dexie or DOM in here. */
 import { defaultNlpCacheDir } from './nlpCache.ts';
 import { parseRunArgs, RUN_USAGE, UsageError } from './args.ts';
-import { agreementText, readRun, summarizeText } from './report.ts';
+import { resultsTable } from '../lib/results/resultsTable.ts';
+import {
+	agreementText,
+	formatSummary,
+	parseSummarizeArgs,
+	readRun,
+	SUMMARIZE_USAGE
+} from './report.ts';
 import { ConfigChangedError, runCommand, STOPPED_EXIT } from './run.ts';
 import { constants } from 'node:os';
 import { AbortError } from '../lib/probe/engine.ts';
@@ -18,6 +25,7 @@ const USAGE = `user-turn-probe: the user-turn generation probe against OpenAI-co
 
   user-turn-probe run ...            generate, label and store records (see: run --help)
   user-turn-probe summarize FILE     accuracy and follow-up rates with 95% CIs per condition
+                                     (--json, --csv; see: summarize --help)
   user-turn-probe agreement FILE     Cohen's κ between the labelers present (rules, judge, humans)
 `;
 
@@ -67,21 +75,30 @@ export async function main(
 			}
 		}
 		if (command === 'summarize' || command === 'agreement') {
+			const usage = command === 'summarize' ? SUMMARIZE_USAGE + '\n' : USAGE;
 			if (rest.includes('--help')) {
-				process.stdout.write(USAGE);
+				process.stdout.write(usage);
 				return 0;
 			}
-			const file = rest[0];
-			if (!file || rest.length > 1)
-				throw new UsageError(`${command} needs exactly one records file (.jsonl)`, USAGE);
-			const { records, annotations, problems, invalid } = await readRun(file);
+			let summary: ReturnType<typeof parseSummarizeArgs> | undefined;
+			try {
+				if (command === 'summarize') summary = parseSummarizeArgs(rest);
+				else if (rest.length !== 1)
+					throw new Error(`${command} needs exactly one records file (.jsonl)`);
+			} catch (e) {
+				throw new UsageError((e as Error).message, usage);
+			}
+			const file = summary?.file ?? rest[0];
+			const { records, answers, annotations, problems, invalid } = await readRun(file);
 			for (const p of problems.slice(0, MAX_PROBLEMS)) process.stderr.write(`${file}: ${p}\n`);
 			if (problems.length > MAX_PROBLEMS)
 				process.stderr.write(
 					`${file}: … and ${problems.length - MAX_PROBLEMS} more lines skipped\n`
 				);
 			process.stdout.write(
-				command === 'summarize' ? summarizeText(records) : agreementText(records, annotations)
+				summary
+					? formatSummary(resultsTable(records, answers, summary.options), summary.format)
+					: agreementText(records, annotations)
 			);
 			return invalid ? 1 : 0;
 		}

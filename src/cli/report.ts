@@ -1,9 +1,21 @@
-/** `summarize` and `agreement`: read a records file (and its manifest), print plain-text tables. */
+/**
+ * `summarize` and `agreement`: read a records file (and its manifest and answers), print tables.
+ * summarize prints the results view's table (results/resultsTable.ts), as text, JSON or CSV.
+ */
 import { existsSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import Papa from 'papaparse';
 import type { Annotation } from '../lib/probe/exchange.ts';
-import { LABELS, type ProbeRecord } from '../lib/probe/types.ts';
+import { LABELS, VERDICTS, type FinishReason, type ProbeRecord } from '../lib/probe/types.ts';
 import { collectLabelings, pairwiseAgreement } from '../lib/stats/agreement.ts';
-import { summarize } from '../lib/stats/aggregate.ts';
+import type { Tally } from '../lib/stats/aggregate.ts';
+import {
+	answerFacts,
+	COUNT_DEFAULTS,
+	type AnswerFacts,
+	type CountOptions,
+	type ResultsTable
+} from '../lib/results/resultsTable.ts';
 import { sidecarPaths } from './jsonlStore.ts';
 import { readLines, requireFile } from './lines.ts';
 
@@ -30,6 +42,7 @@ export type ReportRecord = Pick<
 	| 'perturbation'
 	| 'sample'
 	| 'label'
+	| 'verdict'
 	| 'correct'
 	| 'rule_label'
 	| 'judge_label'
@@ -37,6 +50,11 @@ export type ReportRecord = Pick<
 
 export interface RunReport {
 	records: ReportRecord[];
+	/**
+	 * One per item: whether its answer was cut, and where. From the answers file beside the records
+	 * when there is one, else from the records' own answer fields (absent in older records).
+	 */
+	answers: AnswerFacts[];
 	annotations: Annotation[];
 	/** Lines that were skipped, each said with its line number. */
 	problems: string[];
@@ -47,6 +65,8 @@ export interface RunReport {
 const isNum = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
 const isStr = (v: unknown) => typeof v === 'string' && v !== '';
 const LABEL_SET = new Set<unknown>(LABELS);
+const VERDICT_SET = new Set<unknown>(VERDICTS);
+const FINISH_SET = new Set<unknown>(['stop', 'length', 'abort', 'error'] satisfies FinishReason[]);
 const CHECKS: [keyof ReportRecord, (v: unknown) => boolean][] = [
 	['run_id', isStr],
 	['key', isStr],
@@ -56,9 +76,45 @@ const CHECKS: [keyof ReportRecord, (v: unknown) => boolean][] = [
 	['sample', isNum],
 	['label', (v) => v === null || LABEL_SET.has(v)],
 	['correct', (v) => v === null || typeof v === 'boolean'],
-	['rule_label', (v) => v === 'undecided' || LABEL_SET.has(v)],
-	['judge_label', (v) => v === null || v === undefined || LABEL_SET.has(v)]
+	['rule_label', (v) => LABEL_SET.has(v)],
+	['judge_label', (v) => v === null || v === undefined || LABEL_SET.has(v)],
+	['verdict', (v) => v === null || v === undefined || VERDICT_SET.has(v)]
 ];
+
+/** An item's answer fields as a record carries them, when it does (records since answer limits). */
+function answerOfRecord(value: Record<string, unknown>): AnswerFacts | undefined {
+	const { item_id, answer_finish_reason, answer } = value;
+	if (!FINISH_SET.has(answer_finish_reason) || typeof answer !== 'string') return undefined;
+	return answerFacts({
+		item_id: item_id as string,
+		finish_reason: answer_finish_reason as FinishReason,
+		answer
+	});
+}
+
+/** The answers file's items, or undefined when there is none; unreadable lines are skipped. */
+async function readAnswers(file: string): Promise<Map<string, AnswerFacts> | undefined> {
+	if (!existsSync(file)) return undefined;
+	const out = new Map<string, AnswerFacts>();
+	for await (const line of readLines(file)) {
+		try {
+			const a = JSON.parse(line.text) as Record<string, unknown>;
+			if (typeof a.item_id !== 'string' || typeof a.answer !== 'string') continue;
+			if (!FINISH_SET.has(a.finish_reason)) continue;
+			out.set(
+				a.item_id,
+				answerFacts({
+					item_id: a.item_id,
+					finish_reason: a.finish_reason as FinishReason,
+					answer: a.answer
+				})
+			);
+		} catch {
+			// A torn or foreign line: the records' own answer fields stand in for it.
+		}
+	}
+	return out;
+}
 
 /**
  * Read a records file line by line (any size) and never write it: a run may be appending to it,
@@ -68,6 +124,7 @@ const CHECKS: [keyof ReportRecord, (v: unknown) => boolean][] = [
 export async function readRun(file: string): Promise<RunReport> {
 	requireFile(file, 'records file');
 	const latest = new Map<string, ReportRecord>();
+	const answers = new Map<string, AnswerFacts>();
 	const problems: string[] = [];
 	let invalid = false;
 	for await (const line of readLines(file)) {
@@ -101,13 +158,18 @@ export async function readRun(file: string): Promise<RunReport> {
 			perturbation: value.perturbation as ReportRecord['perturbation'],
 			sample: value.sample as number,
 			label: value.label as ReportRecord['label'],
+			verdict: (value.verdict ?? null) as ReportRecord['verdict'],
 			correct: value.correct as boolean | null,
 			rule_label: value.rule_label as ReportRecord['rule_label'],
 			judge_label: (value.judge_label ?? null) as ReportRecord['judge_label']
 		};
 		latest.set(`${r.run_id}\u0000${r.key}`, r);
+		const answer = answerOfRecord(value);
+		if (answer) answers.set(answer.item_id, answer);
 	}
-	const manifestPath = sidecarPaths(file).manifest;
+	const paths = sidecarPaths(file);
+	for (const [item, answer] of (await readAnswers(paths.answers)) ?? []) answers.set(item, answer);
+	const manifestPath = paths.manifest;
 	let annotations: Annotation[] = [];
 	if (existsSync(manifestPath)) {
 		const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
@@ -115,29 +177,169 @@ export async function readRun(file: string): Promise<RunReport> {
 		};
 		annotations = manifest.annotations ?? [];
 	}
-	return { records: [...latest.values()], annotations, problems, invalid };
+	return {
+		records: [...latest.values()],
+		answers: [...answers.values()],
+		annotations,
+		problems,
+		invalid
+	};
 }
 
-export function summarizeText(records: readonly ReportRecord[]): string {
-	const rows = summarize(records).map((s) => [
-		`T=${s.temperature} ${s.perturbation}`,
+export type SummaryFormat = 'text' | 'json' | 'csv';
+
+export const SUMMARIZE_USAGE = `Usage: user-turn-probe summarize FILE [--json | --csv] [--include-cut-answers] [--include-cut-reasoning]
+
+The results view's table: accuracy and genuine follow-up rates (from the binary verdicts) with 95% CIs,
+per condition and for the whole run, with the same defaults as the app.
+  --json                    every number as JSON (for tables over many runs)
+  --csv                     one row per condition and a last row "all"
+  --include-cut-answers     count answers cut at the answer token limit in accuracy (default: left out)
+  --include-cut-reasoning   count the probes of answers cut while still reasoning (empty answers)
+                            in follow-up rates (default: left out)
+Turns the rules left undecided (--judge-mode rules) are counted in "undecided", never in the rate.
+The answers file beside FILE (FILE.answers.jsonl) says which answers were cut.`;
+
+export interface SummarizeArgs {
+	file: string;
+	format: SummaryFormat;
+	options: CountOptions;
+}
+
+/** @throws Error with a message for the user when the flags are wrong. */
+export function parseSummarizeArgs(argv: string[]): SummarizeArgs {
+	const { values, positionals } = parseArgs({
+		args: argv,
+		allowPositionals: true,
+		options: {
+			json: { type: 'boolean' },
+			csv: { type: 'boolean' },
+			'include-cut-answers': { type: 'boolean' },
+			'include-cut-reasoning': { type: 'boolean' }
+		}
+	});
+	if (positionals.length !== 1)
+		throw new Error('summarize needs exactly one records file (.jsonl)');
+	if (values.json && values.csv) throw new Error('--json and --csv: pick one');
+	return {
+		file: positionals[0],
+		format: values.json ? 'json' : values.csv ? 'csv' : 'text',
+		options: {
+			include_cut_answers: values['include-cut-answers'] ?? COUNT_DEFAULTS.include_cut_answers,
+			include_cut_reasoning: values['include-cut-reasoning'] ?? COUNT_DEFAULTS.include_cut_reasoning
+		}
+	};
+}
+
+/**
+ * One CSV row per condition and a last row "all" for the whole run; rates as fractions, a rate
+ * with no records empty, then the count of each label (label_<id>).
+ */
+export function resultsCsv(table: ResultsTable): string {
+	const rate = (name: string) => [name, `${name}_lo`, `${name}_hi`, `${name}_k`, `${name}_n`];
+	const fields = [
+		'temperature',
+		'perturbation',
+		'records',
+		...rate('accuracy'),
+		...rate('followup'),
+		'judged',
+		'pending',
+		'undecided',
+		'cut_reasoning',
+		'judge_errors',
+		...LABELS.map((l) => `label_${l}`)
+	];
+	const row = (t: Tally, temperature: number | string, perturbation: string) => {
+		const r = (x: Tally['accuracy']) => [x.p, x.lo, x.hi, x.k, x.n].map(finite);
+		return [
+			temperature,
+			perturbation,
+			t.n,
+			...r(t.accuracy),
+			...r(t.followup),
+			t.judged,
+			t.pending,
+			t.undecided,
+			t.cut_reasoning,
+			t.judge_errors,
+			...LABELS.map((l) => t.labels[l])
+		];
+	};
+	const data = [
+		...table.conditions.map((c) => row(c, c.temperature, c.perturbation)),
+		row(table.overall, 'all', 'all')
+	];
+	return Papa.unparse({ fields, data }, { newline: '\n' }) + '\n';
+}
+
+const finite = (x: number) => (Number.isFinite(x) ? x : '');
+
+/** The table as `summarize` prints it; JSON writes a rate with no records as p: null. */
+export function formatSummary(t: ResultsTable, format: SummaryFormat): string {
+	if (format === 'json') return JSON.stringify(t, null, 2) + '\n';
+	if (format === 'csv') return resultsCsv(t);
+	return summarizeText(t);
+}
+
+const rateCell = (r: ResultsTable['overall']['accuracy']) =>
+	`${pct(r.p)} [${pct(r.lo)}, ${pct(r.hi)}] n=${r.n}`;
+
+export function summarizeText(t: ResultsTable): string {
+	const row = (name: string, s: ResultsTable['overall']) => [
+		name,
 		String(s.n),
-		`${pct(s.accuracy.p)} [${pct(s.accuracy.lo)}, ${pct(s.accuracy.hi)}] n=${s.accuracy.n}`,
-		`${pct(s.followup.p)} [${pct(s.followup.lo)}, ${pct(s.followup.hi)}] n=${s.followup.n}`,
+		rateCell(s.accuracy),
+		rateCell(s.followup),
+		String(s.undecided),
 		String(s.judge_errors),
-		String(s.pending)
-	]);
-	return table(
+		String(s.pending),
+		String(s.cut_reasoning)
+	];
+	const rows = [
+		...t.conditions.map((s) => row(`T=${s.temperature} ${s.perturbation}`, s)),
+		row('all', t.overall)
+	];
+	const body = table(
 		[
 			'condition',
 			'records',
 			'accuracy (95% CI)',
 			'genuine follow-up (95% CI)',
+			'undecided',
 			'judge errors',
-			'pending'
+			'pending',
+			'cut in reasoning'
 		],
 		rows
 	);
+	return body + notes(t).join('');
+}
+
+/** What the defaults left out, and how to count it, below the table. */
+function notes(t: ResultsTable): string[] {
+	const out: string[] = [];
+	if (t.cut_answers > 0)
+		out.push(
+			`${t.cut_answers} answer(s) cut at the answer token limit: ${
+				t.options.include_cut_answers
+					? 'counted in accuracy'
+					: 'left out of accuracy (--include-cut-answers counts them)'
+			}\n`
+		);
+	if (t.cut_reasoning_items > 0)
+		out.push(
+			`${t.cut_reasoning_items} of them cut while still reasoning (the probe saw an empty answer): ${
+				t.options.include_cut_reasoning
+					? 'their probes counted in follow-up rates'
+					: 'their probes left out of follow-up rates (--include-cut-reasoning counts them)'
+			}\n`
+		);
+	if (t.overall.undecided > 0)
+		out.push(
+			`${t.overall.undecided} turn(s) undecided: no rule applies and no judge was asked; not in the rate\n`
+		);
+	return out;
 }
 
 export function agreementText(records: readonly ReportRecord[], annotations: Annotation[]): string {

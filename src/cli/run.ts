@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { DATASETS, loadDataset, type DatasetName } from '../lib/datasets/registry.ts';
 import { parseUserDataset } from '../lib/datasets/importFile.ts';
-import { OpenAIEngine } from '../lib/engines/openai.ts';
+import { OpenAIEngine } from '../lib/engines/server/client.ts';
 import {
 	checkResume,
 	describeVanished,

@@ -1,9 +1,9 @@
 /**
  * The CPU engine worker: the one place wllama (llama.cpp in WebAssembly) loads. It only wires the
- * wllama runtime to our protocol handler; all logic lives in src/lib/engines/wllama/worker/.
+ * wllama runtime to our protocol handler; all logic lives in src/lib/engines/cpu/worker/.
  */
-import { createCpuHandler } from '../lib/engines/wllama/worker/handler.ts';
-import { createWllamaRuntime } from '../lib/engines/wllama/worker/runtime.ts';
+import { createCpuHandler } from '../lib/engines/cpu/worker/handler.ts';
+import { createWllamaRuntime } from '../lib/engines/cpu/worker/runtime.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 

@@ -9,7 +9,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { DexieRunStore } from '../../src/lib/db/runs.ts';
 import { createDB } from '../../src/lib/db/schema.ts';
-import { OpenAIEngine } from '../../src/lib/engines/openai.ts';
+import { OpenAIEngine } from '../../src/lib/engines/server/client.ts';
 import type {
 	CompletionRequest,
 	CompletionResult,

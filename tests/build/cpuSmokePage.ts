@@ -3,7 +3,7 @@
  * (wllama 3.8.1, llama.cpp in WebAssembly) through CpuEngine, on the tiny real model, and returns
  * every outcome as plain data.
  */
-import { createCpuEngine } from '../../src/lib/engines/wllama/client.ts';
+import { createCpuEngine } from '../../src/lib/engines/cpu/client.ts';
 import type { CompletionRequest, LoadProgress } from '../../src/lib/probe/engine.ts';
 
 const PROMPT =

@@ -2,8 +2,8 @@
  * The page half of workerSmoke.ts, bundled by Vite into the smoke page: drives the real engine
  * worker through WebLLMEngine and returns every outcome as plain data.
  */
-import { createWebLLMEngine } from '../../src/lib/engines/webllm/client.ts';
-import { probeGpu } from '../../src/lib/engines/webllm/gpu.ts';
+import { createWebLLMEngine } from '../../src/lib/engines/webgpu/client.ts';
+import { probeGpu } from '../../src/lib/engines/webgpu/gpu.ts';
 
 const asData = (e: { name: string; code?: string; message: string }) => ({
 	name: e.name,

@@ -48,7 +48,7 @@ describe('ConversationView', () => {
 		expect(turns).toHaveLength(2);
 		const badges = getAllByTestId('label-badge');
 		expect(badges[0].dataset.label).toBe('genuine_followup');
-		expect(badges[0].textContent).toContain('Genuine follow-up');
+		expect(badges[0].textContent).toContain('Plausible follow-up');
 		expect(badges[0].textContent).toContain('judge');
 		expect(badges[1].textContent).toBe('pending');
 		expect(getByText('asks')).toBeTruthy();

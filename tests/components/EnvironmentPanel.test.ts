@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import EnvironmentPanel from '../../src/components/EnvironmentPanel.svelte';
-import { probeGpu } from '../../src/lib/engines/webllm/gpu.ts';
+import { probeGpu } from '../../src/lib/engines/webgpu/gpu.ts';
 
 afterEach(cleanup);
 

@@ -67,8 +67,8 @@ describe('LabelTally', () => {
 	it('shows counts and shares of the labels that occurred', () => {
 		const { getByTestId } = render(LabelTally, { tally: { genuine_followup: 3, degenerate: 1 } });
 		const text = getByTestId('label-tally').textContent ?? '';
-		expect(text).toMatch(/Genuine follow-up\s*3\s*\(75%\)/);
-		expect(text).toMatch(/Degenerate\s*1\s*\(25%\)/);
+		expect(text).toMatch(/Plausible follow-up\s*3\s*\(75%\)/);
+		expect(text).toMatch(/Degenerate short output\s*1\s*\(25%\)/);
 		expect(text).not.toContain('Meta-planning');
 	});
 

@@ -12,7 +12,7 @@ import { createAppContext } from '../../src/lib/app/appParts.ts';
 import { createAppServices, type AppServiceDeps } from '../../src/lib/app/services.ts';
 import type { DeviceEngine } from '../../src/lib/app/deviceEngine.ts';
 import { createDB, type ProbeDB } from '../../src/lib/db/schema.ts';
-import type { AdapterLike } from '../../src/lib/engines/webllm/gpu.ts';
+import type { AdapterLike } from '../../src/lib/engines/webgpu/gpu.ts';
 
 /** A WebGPU adapter without shader-f16. */
 export const ADAPTER: AdapterLike = {
@@ -42,7 +42,7 @@ export function memoryDb(): ProbeDB {
 export function testServices(db?: ProbeDB, deps: AppServiceDeps = {}) {
 	return createAppServices({
 		openDb: () => db ?? memoryDb(),
-		makeDeviceEngine: () => fakeDeviceEngine(),
+		makeWebgpuEngine: () => fakeDeviceEngine(),
 		makeCpuEngine: () => fakeDeviceEngine('wllama-test'),
 		...deps
 	});

@@ -78,7 +78,7 @@ export type RunPlan = Omit<RunSetup, 'mock' | 'template'>;
 /** Fill the set-up view for an OpenAI-engine run against the mock server (demo dataset). */
 export async function configureRun(page: Page, s: RunSetup): Promise<void> {
 	const v = 'setup';
-	await setControl(await need(page, v, 'engine-openai'), true);
+	await setControl(await need(page, v, 'engine-server'), true);
 	await setControl(await need(page, v, 'base-url'), s.mock.url);
 	await setControl(await need(page, v, 'model-id'), MOCK_MODEL);
 	await setControl(await need(page, v, 'judge-model-id'), MOCK_MODEL);

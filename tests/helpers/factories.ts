@@ -250,7 +250,8 @@ export interface SyntheticOptions {
 /** A full synthetic run: every item × temperature × perturbation × sample, seeded. */
 export function makeSyntheticRun(opts: SyntheticOptions): ProbeRecord[] {
 	const rng = mulberry32(opts.seed);
-	const others = LABELS.filter((l) => l !== 'genuine_followup');
+	// A judged run: undecided is rules-only labelling's, not a label a judge gives.
+	const others = LABELS.filter((l) => l !== 'genuine_followup' && l !== 'undecided');
 	const out: ProbeRecord[] = [];
 	const correct = Array.from({ length: opts.items }, () => rng() < 0.6);
 	for (let i = 0; i < opts.items; i++) {

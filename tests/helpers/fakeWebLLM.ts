@@ -17,14 +17,14 @@ import {
 	WebLLMEngine,
 	type WebLLMEngineOptions,
 	type WorkerLike
-} from '../../src/lib/engines/webllm/client.ts';
-import type { WorkerRequest } from '../../src/lib/engines/webllm/protocol.ts';
+} from '../../src/lib/engines/webgpu/client.ts';
+import type { WorkerRequest } from '../../src/lib/engines/webgpu/protocol.ts';
 import {
 	createHandler,
 	type CacheSurface,
 	type HandlerOptions,
 	type WebLLMSurface
-} from '../../src/lib/engines/webllm/worker/handler.ts';
+} from '../../src/lib/engines/webgpu/worker/handler.ts';
 import type { ChatMessage, Role } from '../../src/lib/probe/types.ts';
 import { applyScript, defaultScript, type ScriptFn, type ScriptedReply } from './script.ts';
 

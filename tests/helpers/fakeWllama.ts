@@ -5,15 +5,15 @@
  * /v1/completions: stop strings are cut and never streamed, the last chunk carries no text but
  * finish_reason, usage and timings, and an aborted request rejects with wllama's AbortError.
  */
-import { CpuEngine, type CpuEngineOptions } from '../../src/lib/engines/wllama/client.ts';
-import type { CpuWorkerRequest } from '../../src/lib/engines/wllama/protocol.ts';
+import { CpuEngine, type CpuEngineOptions } from '../../src/lib/engines/cpu/client.ts';
+import type { CpuWorkerRequest } from '../../src/lib/engines/cpu/protocol.ts';
 import {
 	createCpuHandler,
 	type CpuCompletionParams,
 	type CpuModel,
 	type CpuRuntime,
 	type OpenOptions
-} from '../../src/lib/engines/wllama/worker/handler.ts';
+} from '../../src/lib/engines/cpu/worker/handler.ts';
 import { applyScript, defaultScript, type ScriptFn } from './script.ts';
 
 /** Qwen2.5's chat template, shortened to what the judge path renders (system + user + generation). */

@@ -5,7 +5,7 @@
  * its timings, grammar-constrained judge JSON.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpenAIEngine } from '../../src/lib/engines/openai.ts';
+import { OpenAIEngine } from '../../src/lib/engines/server/client.ts';
 import { EngineError, type CompletionRequest } from '../../src/lib/probe/engine.ts';
 import { buildJudgeMessages, judgeSchema, parseJudgeOutput } from '../../src/lib/probe/judge.ts';
 import { engineContract } from '../helpers/engineContract.ts';
@@ -134,10 +134,14 @@ describe('real llama.cpp server behaviour the engine relies on', () => {
 				seed: i,
 				max_tokens: 300
 			});
-			const json = JSON.parse(res.text) as { label: string; rationale: string };
-			expect(Object.keys(json).sort()).toEqual(['label', 'rationale']);
+			const json = JSON.parse(res.text) as { label: string; verdict: string; rationale: string };
+			expect(Object.keys(json).sort()).toEqual(['label', 'rationale', 'verdict']);
+			expect(['genuine', 'not_genuine']).toContain(json.verdict);
 			expect(json.rationale.length).toBeLessThanOrEqual(200);
-			expect(parseJudgeOutput(res.text)?.label).toBe(json.label);
+			expect(parseJudgeOutput(res.text)).toMatchObject({
+				label: json.label,
+				verdict: json.verdict
+			});
 		}
 	});
 });

@@ -5,8 +5,13 @@
 import { LABEL_INFO } from '../probe/labels.ts';
 import { LABELS, type Label } from '../probe/types.ts';
 
-/** judge_error says the judge failed; it is never a property of the turn a human could see. */
-export const HUMAN_LABELS: readonly Label[] = LABELS.filter((l) => l !== 'judge_error');
+/**
+ * judge_error says the judge failed and undecided that nobody was asked; neither is a property of
+ * the turn a human could see.
+ */
+export const HUMAN_LABELS: readonly Label[] = LABELS.filter(
+	(l) => l !== 'judge_error' && l !== 'undecided'
+);
 
 export type KeyAction =
 	| { type: 'label'; label: Label }

@@ -9,7 +9,7 @@
  * (one seed), which keeps the comparison paired inside the bootstrap too.
  */
 import { binaryLabel } from '../probe/labels.ts';
-import { LABELS } from '../probe/types.ts';
+import { LABELS, VERDICTS } from '../probe/types.ts';
 import type { JudgeMode, Label } from '../probe/types.ts';
 import { HYBRID, isHuman, JUDGE, RULES, type Labelings } from '../stats/agreement.ts';
 import { bootstrapCI } from '../stats/interval.ts';
@@ -63,7 +63,8 @@ export function modeScores(
 		.sort();
 	if (keys.length === 0) return [];
 
-	const categories = scale === 'full' ? [...LABELS] : ['genuine', 'not_genuine'];
+	// Rules-only leaves some turns undecided: a category that agrees with no human label.
+	const categories: string[] = scale === 'full' ? [...LABELS] : [...VERDICTS];
 	const view = (l: Label) => (scale === 'full' ? l : binaryLabel(l));
 	return present.map(({ mode, labeler, title }) => {
 		const labels = labelings.get(labeler);

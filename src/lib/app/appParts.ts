@@ -15,11 +15,11 @@ import { composeAppContext, type AppContext, type AppDefaults, type AppParts } f
 import { createAppServices } from './services.ts';
 
 export const APP_DEFAULTS: AppDefaults = {
-	services: (app) => createAppServices({ customModels: () => app.settings.customModels }),
+	services: (app) => createAppServices({ customModels: () => app.settings.webgpu.customModels }),
 	settings: () => new EngineSettings(),
 	environment: () =>
 		new Environment({
-			probeGpu: () => import('../engines/webllm/gpu.ts').then((m) => m.probeGpu()),
+			probeGpu: () => import('../engines/webgpu/gpu.ts').then((m) => m.probeGpu()),
 			storage: typeof navigator !== 'undefined' ? navigator.storage : undefined
 		}),
 	setup: () => new SetupState(),

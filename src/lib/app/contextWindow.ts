@@ -1,22 +1,23 @@
+import type { EngineHosts, GpuFacts } from '../engines/provider.ts';
 import type { EngineSettings } from '../state/settings.svelte.ts';
-import type { AppServices } from './services.ts';
 
 /**
- * The chosen generator's context window, where it is known: web-llm's catalog says it, a server
- * may (vLLM, llama-server). The answer limit is sized from it, in a run and in the playground.
+ * The chosen generator's context window, where it is known: the engine's catalog says it (WebGPU),
+ * or the engine is asked (a server may say: vLLM, llama-server). The answer limit is sized from
+ * it, in a run and in the playground.
  */
 export async function generatorContextWindow(
-	services: AppServices,
+	hosts: EngineHosts,
 	settings: EngineSettings,
-	gpu: { canRunModels: boolean; shaderF16: boolean },
+	gpu: GpuFacts,
 	signal?: AbortSignal
 ): Promise<number | undefined> {
-	const engine = settings.engine.current;
-	if (engine === 'webllm') return settings.generator(gpu)?.context_window;
-	if (engine !== 'openai') return undefined;
-	const server = services.serverEngine(
-		settings.baseUrl.current.trim(),
-		settings.apiKey || undefined
-	);
-	return (await server.contextWindow(settings.generatorId(gpu), signal))?.tokens;
+	const known = settings.chosen.knownContextWindow(gpu);
+	if (known !== undefined) return known;
+	const ask = settings.provider.askContextWindow;
+	const told = ask?.(hosts, settings.connection(), settings.generatorId(gpu), signal ?? NEVER);
+	return (await told)?.tokens;
 }
+
+/** For an ask nobody cancels. */
+const NEVER = new AbortController().signal;

@@ -1,22 +1,24 @@
 /**
  * What "benchmark this device" measures, prepared when its button is pressed: the generator chosen
- * in the set-up view, on this device's web-llm engine, with the model's own chat template (the
- * same template check a run makes).
+ * in the set-up view, on the chosen engine of this device (WebGPU or CPU), with the model's own
+ * chat template (the same template check a run makes).
  */
 import type { DeviceBenchRequest } from '../state/deviceBench.svelte.ts';
 import type { EngineSettings } from '../state/settings.svelte.ts';
 import type { SetupState } from '../state/setup.svelte.ts';
 import type { AppServices } from './services.ts';
+import type { DeviceFacts, EngineHosts, GpuFacts } from '../engines/provider.ts';
 
 /**
- * Why the benchmark cannot run with these settings, or null when it can: it needs the device
- * engine, and then whatever a device run needs (settings.problems: WebGPU, a generator, a template).
+ * Why the benchmark cannot run with these settings, or null when it can: it needs an engine on
+ * this device, and then whatever a run there needs (settings.problems: WebGPU, a generator, a
+ * template).
  */
 export function deviceBenchBlocker(
-	settings: Pick<EngineSettings, 'engine' | 'problems'>,
-	env: { canRunModels: boolean; shaderF16: boolean; checked?: boolean }
+	settings: Pick<EngineSettings, 'provider' | 'problems'>,
+	env: DeviceFacts
 ): string | null {
-	if (settings.engine.current === 'openai') {
+	if (!settings.provider.onDevice) {
 		return 'The benchmark measures this device: choose “This device” (WebGPU or CPU) as the engine.';
 	}
 	return settings.problems(env)[0] ?? null;
@@ -24,20 +26,17 @@ export function deviceBenchBlocker(
 
 /** @throws Error naming why the template could not be had (the set-up view shows it). */
 export async function deviceBenchRequest(
-	services: Pick<AppServices, 'appTemplate' | 'cpuEngine' | 'deviceEngine'>,
+	services: Pick<AppServices, 'appTemplate'> & EngineHosts,
 	settings: EngineSettings,
 	setup: SetupState,
-	gpu: { shaderF16: boolean }
+	gpu: GpuFacts
 ): Promise<DeviceBenchRequest> {
 	const check = await setup.checkTemplate(settings.templateSpec(gpu), (spec) =>
 		services.appTemplate(spec)
 	);
 	if (!check) throw new Error(setup.templateError ?? 'No chat template.');
 	return {
-		engine:
-			settings.engine.current === 'wllama'
-				? services.cpuEngine().engine
-				: services.deviceEngine().engine,
+		engine: settings.provider.open(services, settings.connection()).engine,
 		model: settings.generatorId(gpu),
 		template: check.template
 	};

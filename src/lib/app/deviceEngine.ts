@@ -1,30 +1,17 @@
 /**
- * The app's only contact with the web-llm client, kept narrow so a change there touches one
- * file: an Engine, a cache query for the "cached" badges, and a way to let go of the GPU.
+ * The app's only contact with the two engines that run on this device (WebGPU and CPU), kept
+ * narrow so a change there touches one file: an Engine, a cache query for the "cached" badges, and
+ * a way to let go of the memory. "Device" means this device: both of them, never WebGPU alone.
  */
-import type { Engine } from '../probe/engine.ts';
-import { createWebLLMEngine, type WebLLMEngine } from '../engines/webllm/client.ts';
-import { getCatalog } from '../engines/webllm/catalog.ts';
-import { createCpuEngine, type CpuEngine } from '../engines/wllama/client.ts';
-import { WLLAMA_VERSION } from '../engines/wllama/catalog.ts';
+import type { DeviceEngine } from '../engines/provider.ts';
+import { createWebLLMEngine, type WebLLMEngine } from '../engines/webgpu/client.ts';
+import { getCatalog } from '../engines/webgpu/catalog.ts';
+import { createCpuEngine, type CpuEngine } from '../engines/cpu/client.ts';
+import { WLLAMA_VERSION } from '../engines/cpu/catalog.ts';
 
-export interface DeviceEngine {
-	readonly engine: Engine;
-	/** web-llm version the catalog is pinned to, for the run manifest. */
-	readonly version: string;
-	/** Are the model's files already in the browser cache (no download needed)? */
-	isCached(model: string): Promise<boolean>;
-	/** Delete the model's files from the browser cache (CPU engine only). */
-	deleteCached?(model: string): Promise<void>;
-	/** Bytes the model's files take in the cache, when the browser can tell. */
-	cachedBytes?(model: string): Promise<number | undefined>;
-	/** Free the GPU memory but keep the worker (Cancel). */
-	unload(): Promise<void>;
-	/** Stop the worker; the engine is unusable afterwards. */
-	dispose(): void;
-}
+export type { DeviceEngine };
 
-export function createDeviceEngine(
+export function createWebgpuDevice(
 	make: () => WebLLMEngine = () => createWebLLMEngine()
 ): DeviceEngine {
 	const engine = make();

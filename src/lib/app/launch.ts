@@ -3,7 +3,7 @@
  * stored run (manifest, items, template) and the tab's RunController.
  */
 import { DATASETS, loadDataset } from '../datasets/registry.ts';
-import { EngineError, type Engine } from '../probe/engine.ts';
+import { providerOf, type EngineKind } from '../engines/registry.ts';
 import { checkResume, describeVanished, type ModelFingerprint } from '../probe/identity.ts';
 import { prepareConfig, prepareRun, type PreparedRun } from '../probe/prepare.ts';
 import type { RunValues } from '../probe/runConfig.ts';
@@ -24,7 +24,6 @@ import {
 	loadRunInputs,
 	readLaunch,
 	saveLaunch,
-	type EngineKind,
 	type RunLaunch
 } from '../setup/runInputs.ts';
 import { APP_VERSION, type AppServices } from './services.ts';
@@ -45,31 +44,17 @@ export class ResumeError extends Error {
 	}
 }
 
-/** Engine codes after which the device engine is broken and must be made anew. */
-const BROKEN_DEVICE = new Set(['device_lost', 'unknown']);
-
+/** @throws EngineError when the engine cannot be reached as chosen (no server URL). */
 function setupFor(services: AppServices, choice: EngineChoice, template: ChatTemplate): RunSetup {
-	if (choice.engine === 'openai') {
-		if (!choice.base_url) {
-			throw new EngineError('network', 'No server URL was given.', 'Enter the server URL.');
-		}
-		const engine: Engine = services.serverEngine(choice.base_url, choice.api_key || undefined);
-		return { engine, judge: engine, template };
-	}
-	const cpu = choice.engine === 'wllama';
-	const device = cpu ? services.cpuEngine() : services.deviceEngine();
+	const opened = providerOf(choice.engine).open(services, choice);
 	return {
-		engine: device.engine,
-		judge: device.engine,
+		engine: opened.engine,
+		judge: opened.judge,
 		template,
-		manifestExtras: { engine_version: device.version, adapter: choice.adapter },
-		release: async (why, error) => {
-			if (why === 'cancel') await device.unload();
-			if (why === 'fatal' && error instanceof EngineError && BROKEN_DEVICE.has(error.code)) {
-				if (cpu) services.resetCpuEngine();
-				else services.resetDeviceEngine();
-			}
-		}
+		manifestExtras: opened.version
+			? { engine_version: opened.version, adapter: choice.adapter }
+			: undefined,
+		release: opened.release
 	};
 }
 
@@ -96,7 +81,7 @@ export async function createAndStart(
 	const prepared = await prepareRun({ ...run.values, template_sha256: template.sha256, models });
 	const { config, manifestExtras } = prepared;
 	const manifest = await initialManifest(config, {
-		engine: choice.engine,
+		engine: providerOf(choice.engine).runtime,
 		template,
 		appVersion: APP_VERSION,
 		extras: manifestExtras
@@ -118,15 +103,7 @@ async function modelsOf(
 	judge: string,
 	choice: EngineChoice
 ): Promise<{ generator?: ModelFingerprint; judge?: ModelFingerprint }> {
-	if (choice.engine === 'openai' && choice.base_url) {
-		const served = await services
-			.serverEngine(choice.base_url, choice.api_key || undefined)
-			.modelFingerprints();
-		return { generator: served.get(generator), judge: served.get(judge) };
-	}
-	const device = choice.engine === 'wllama' ? services.cpuEngine() : services.deviceEngine();
-	const runtime = device.version;
-	return { generator: { id: generator, runtime }, judge: { id: judge, runtime } };
+	return providerOf(choice.engine).open(services, choice).fingerprints({ generator, judge });
 }
 
 /** How the run reached its engine last time, for the resume form's defaults. */
@@ -214,9 +191,9 @@ async function start(
 }
 
 function launchOf(choice: EngineChoice): RunLaunch {
-	return choice.engine === 'openai'
-		? { engine: 'openai', base_url: choice.base_url }
-		: { engine: choice.engine };
+	return providerOf(choice.engine).onDevice
+		? { engine: choice.engine }
+		: { engine: choice.engine, base_url: choice.base_url };
 }
 
 function storage(): Storage | undefined {
@@ -242,38 +219,32 @@ export interface NewRunRequest {
 /**
  * The set-up view's Start: template, items, config, stored run, started run.
  * @returns the new run's id.
- * @throws EngineError('webgpu_unavailable') before anything loads or is stored when the device
- *   engine is chosen on a device that cannot run models (the run could only fail);
+ * @throws the provider's EngineError (e.g. 'webgpu_unavailable') before anything loads or is
+ *   stored when this device cannot run the chosen engine (the run could only fail);
  *   TemplateError, DatasetError, RunActiveError, or AbortError when `signal` aborts.
  */
 export async function startFromSetup(r: NewRunRequest): Promise<string> {
 	const { services, settings, setup, gpu } = r;
-	if (settings.engine.current === 'webllm' && !gpu.canRunModels) {
-		throw new EngineError(
-			'webgpu_unavailable',
-			'This device cannot run models in the browser (no WebGPU adapter).',
-			'Choose the OpenAI-compatible server engine.'
-		);
-	}
+	const provider = settings.provider;
+	const unavailable = provider.unavailable(gpu);
+	if (unavailable) throw unavailable;
 	const values = setup.valuesNow;
-	if (settings.engine.current === 'openai') {
+	const conn = settings.connection();
+	// Only an engine elsewhere is opened this early: one on this device would start its worker.
+	const served = provider.onDevice ? undefined : provider.open(services, conn).listModels;
+	if (served) {
 		// A server that is down, blocked or lacks a model fails the start here, before the template
 		// and the dataset load and before a run is stored: a failed start leaves no empty run behind.
 		r.step('server');
-		const baseUrl = settings.baseUrl.current.trim();
-		if (!baseUrl) {
-			throw new EngineError('network', 'No server URL was given.', 'Enter the server URL.');
-		}
-		const server = services.serverEngine(baseUrl, settings.apiKey || undefined);
 		const check = await checkServer(
 			{
-				baseUrl,
+				baseUrl: conn.base_url ?? '',
 				model: settings.generatorId(gpu),
 				judge: values.judge_mode === 'rules' ? undefined : settings.judgeId(gpu),
 				signal: r.signal
 			},
 			{
-				listModels: (signal) => server.listModels(signal),
+				listModels: served,
 				answersOpaque: r.answersOpaque ?? browserAnswersOpaque
 			}
 		);
@@ -307,7 +278,6 @@ export async function startFromSetup(r: NewRunRequest): Promise<string> {
 		datasetNote = DATASETS[choice].note;
 	}
 	const generator = settings.generatorId(gpu);
-	const engine = settings.engine.current;
 	// Rules-only runs never call a judge; the generator stands in so the manifest is complete.
 	const judge = values.judge_mode === 'rules' ? generator : settings.judgeId(gpu);
 	const contextWindow = await generatorContextWindow(services, settings, gpu, r.signal);
@@ -325,12 +295,7 @@ export async function startFromSetup(r: NewRunRequest): Promise<string> {
 	const { config } = await createAndStart(services, r.runner, {
 		values: runValues,
 		template: check.template,
-		choice: {
-			engine,
-			base_url: settings.baseUrl.current.trim(),
-			api_key: settings.apiKey,
-			adapter: gpu.adapter
-		}
+		choice: { engine: settings.engine.current, ...conn, adapter: gpu.adapter }
 	});
 	return config.run_id;
 }

@@ -13,11 +13,11 @@ import { DexieRunStore } from '../db/runs.ts';
 import { createDB, type ProbeDB } from '../db/schema.ts';
 import type { AnnotationBackend } from '../annotate/backend.ts';
 import type { DatasetCache } from '../datasets/registry.ts';
-import { OpenAIEngine } from '../engines/openai.ts';
+import { OpenAIEngine } from '../engines/server/client.ts';
 import { datasetCacheOf } from './datasets.ts';
-import { createCpuDevice, createDeviceEngine, type DeviceEngine } from './deviceEngine.ts';
-import { createWebLLMEngine } from '../engines/webllm/client.ts';
-import { customAppConfig, type CustomMlcModel } from '../engines/webllm/custom.ts';
+import { createCpuDevice, createWebgpuDevice, type DeviceEngine } from './deviceEngine.ts';
+import { createWebLLMEngine } from '../engines/webgpu/client.ts';
+import { customAppConfig, type CustomMlcModel } from '../engines/webgpu/custom.ts';
 import { loadTemplate, type TemplateSpec } from '../setup/templates.ts';
 import { shippedPackageFor } from './shippedRepos.ts';
 import type { ChatTemplate } from '../probe/template.ts';
@@ -38,12 +38,12 @@ export interface AppServices {
 	annotationBackend(): AnnotationBackend;
 	templateCache(): DexieTemplateCache;
 	datasetCache(): DatasetCache;
-	/** The in-browser engine: creating it starts the worker, which downloads web-llm once. */
-	deviceEngine(): DeviceEngine;
-	/** Whether the device engine exists yet (so the cache badges need not start a worker). */
-	hasDeviceEngine(): boolean;
-	/** Drop a broken device engine (GPU device lost, worker crashed); the next use makes a new one. */
-	resetDeviceEngine(): void;
+	/** The WebGPU engine: creating it starts the worker, which downloads web-llm once. */
+	webgpuEngine(): DeviceEngine;
+	/** Whether the WebGPU engine exists yet (so the cache badges need not start a worker). */
+	hasWebgpuEngine(): boolean;
+	/** Drop a broken WebGPU engine (GPU device lost, worker crashed); the next use makes a new one. */
+	resetWebgpuEngine(): void;
 	/**
 	 * The CPU engine: creating it starts its worker, which downloads wllama (and its wasm) once.
 	 * Never created together with the web-llm engine by the same run: each run uses one.
@@ -73,7 +73,7 @@ export interface AppServiceDeps {
 	/** Opens the database (IndexedDB through Dexie); called once, on first use. */
 	openDb?: () => ProbeDB;
 	/** Makes the web-llm engine (starts its worker). */
-	makeDeviceEngine?: () => DeviceEngine;
+	makeWebgpuEngine?: () => DeviceEngine;
 	/** Makes the wllama engine (starts its worker). */
 	makeCpuEngine?: () => DeviceEngine;
 	/** For chat templates and datasets. */
@@ -90,10 +90,10 @@ export interface AppServiceDeps {
 export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 	const openDb = deps.openDb ?? (() => createDB());
 	const customModels = deps.customModels ?? (() => []);
-	const makeDevice =
-		deps.makeDeviceEngine ??
+	const makeWebgpu =
+		deps.makeWebgpuEngine ??
 		(() =>
-			createDeviceEngine(() =>
+			createWebgpuDevice(() =>
 				createWebLLMEngine({ appConfig: () => customAppConfig(customModels()) })
 			));
 	const makeCpu = deps.makeCpuEngine ?? (() => createCpuDevice());
@@ -104,7 +104,7 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 	let benchmarks: DexieBenchmarkStore | undefined;
 	let templates: DexieTemplateCache | undefined;
 	let datasets: DatasetCache | undefined;
-	let device: DeviceEngine | undefined;
+	let webgpu: DeviceEngine | undefined;
 	let cpu: DeviceEngine | undefined;
 	const servers = new Map<string, OpenAIEngine>();
 	let nlp: Promise<LoadedNlp> | undefined;
@@ -126,11 +126,11 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 			dexieAnnotationBackend(services.runStore(), new AnnotationStore(services.db())),
 		templateCache: () => (templates ??= new DexieTemplateCache(services.db())),
 		datasetCache: () => (datasets ??= datasetCacheOf(new DexieDatasetCache(services.db()))),
-		deviceEngine: () => (device ??= makeDevice()),
-		hasDeviceEngine: () => device !== undefined,
-		resetDeviceEngine: () => {
-			device?.dispose();
-			device = undefined;
+		webgpuEngine: () => (webgpu ??= makeWebgpu()),
+		hasWebgpuEngine: () => webgpu !== undefined,
+		resetWebgpuEngine: () => {
+			webgpu?.dispose();
+			webgpu = undefined;
 		},
 		cpuEngine: () => (cpu ??= makeCpu()),
 		hasCpuEngine: () => cpu !== undefined,

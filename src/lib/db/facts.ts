@@ -13,6 +13,7 @@ export const FACT_FIELDS = [
 	'perturbation',
 	'sample',
 	'label',
+	'verdict',
 	'label_source',
 	'rule_label',
 	'judge_label',
@@ -31,7 +32,7 @@ export interface FactsPackRow {
 	run_id: string;
 	/** PACK_FORMAT; a row in any other format is treated as absent (and rebuilt). */
 	format?: number;
-	/** JSON of a PackedFacts (PACK_FORMAT 2); format 1 held the RecordFacts[] itself. */
+	/** JSON of a PackedFacts (PACK_FORMAT); format 1 held the RecordFacts[] itself. */
 	facts: string;
 }
 
@@ -46,7 +47,8 @@ interface PackedFacts {
 
 type PackedField = Exclude<(typeof FACT_FIELDS)[number], 'run_id'>;
 
-export const PACK_FORMAT = 2;
+/** 3: facts carry the verdict; a format-2 pack is rebuilt from the records (which may lack it). */
+export const PACK_FORMAT = 3;
 
 const PACKED_FIELDS = FACT_FIELDS.filter((f): f is PackedField => f !== 'run_id');
 
@@ -93,6 +95,7 @@ export function unpackFacts(row: FactsPackRow): RecordFacts[] | undefined {
 			perturbation: at('perturbation', i),
 			sample: at('sample', i),
 			label: at('label', i),
+			verdict: at('verdict', i),
 			label_source: at('label_source', i),
 			rule_label: at('rule_label', i),
 			judge_label: at('judge_label', i),
@@ -103,11 +106,15 @@ export function unpackFacts(row: FactsPackRow): RecordFacts[] | undefined {
 	return out;
 }
 
-/** What the runs list shows of a run: records, genuine follow-ups, and those still unlabelled. */
+/**
+ * What the runs list shows of a run: records, genuine follow-ups, those still unlabelled, and those
+ * the rules left undecided (out of the rate, as in the results table).
+ */
 export interface RunTally {
 	records: number;
 	followups: number;
 	pending: number;
+	undecided: number;
 }
 
 /** The tally of a pack, counted on its label column without unpacking any record. */
@@ -121,7 +128,12 @@ export function packTally(row: FactsPackRow): RunTally | undefined {
 		const i = values.indexOf(label);
 		return i === -1 ? 0 : (perValue[i] as number);
 	};
-	return { records: pack.n, followups: count('genuine_followup'), pending: count(null) };
+	return {
+		records: pack.n,
+		followups: count('genuine_followup'),
+		pending: count(null),
+		undecided: count('undecided')
+	};
 }
 
 /** The facts of one record: a projection, nothing computed, so it can never disagree with it. */
@@ -134,6 +146,8 @@ export function recordFacts(r: RecordFacts): RecordFacts {
 		perturbation: r.perturbation,
 		sample: r.sample,
 		label: r.label,
+		// null for a record stored before verdicts were kept, as the pack (JSON) would make it.
+		verdict: r.verdict ?? null,
 		label_source: r.label_source,
 		rule_label: r.rule_label,
 		judge_label: r.judge_label,

@@ -2,7 +2,7 @@
  * The device diagnostics in one line for the first screen ("WebGPU ✓ · software adapter · no
  * shader-f16 → q4f32 models"); the full panel is one click away.
  */
-import type { GpuReport } from '../engines/webllm/gpu.ts';
+import type { GpuReport } from '../engines/webgpu/gpu.ts';
 
 export function deviceLine(gpu: GpuReport | null): string {
 	if (gpu === null) return 'Checking this device…';

@@ -1,6 +1,6 @@
 /**
  * The page side of an engine worker, shared by the web-llm and CPU (wllama) engines, whose
- * protocols share their replies (webllm/protocol.ts): every request gets exactly one terminal reply
+ * protocols share their replies (webgpu/protocol.ts): every request gets exactly one terminal reply
  * (result or error), with token and progress events on the way. An abort rejects at once (cancel
  * must feel instant) and tells the worker; its late reply is dropped. A worker that dies fails
  * every pending and later call with the same error.
@@ -13,8 +13,8 @@ import {
 	type JsonChatRequest,
 	type LoadProgress
 } from '../probe/engine.ts';
-import { toEngineError } from './webllm/errors.ts';
-import { isWorkerReply, type WorkerReply } from './webllm/protocol.ts';
+import { toEngineError } from './webgpu/errors.ts';
+import { isWorkerReply, type WorkerReply } from './webgpu/protocol.ts';
 
 /** A Worker, or any port that behaves like one (tests pass an in-memory pair). */
 export interface WorkerPort<Req> {
@@ -91,7 +91,7 @@ export class WorkerClient<Req extends { kind: string; id: number }> {
 	/**
 	 * The Engine's complete() over the worker. Callbacks stay on this side (a function cannot be
 	 * posted); retries are the worker's own, so onRetry is never called.
-	 * @throws EngineError (code from webllm/errors.ts), AbortError when `req.signal` fires.
+	 * @throws EngineError (code from webgpu/errors.ts), AbortError when `req.signal` fires.
 	 */
 	complete(req: CompletionRequest): Promise<CompletionResult> {
 		const { signal, onToken, onRetry: _onRetry, ...wire } = req;

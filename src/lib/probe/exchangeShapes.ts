@@ -2,7 +2,7 @@
  * The field rules of the exchange format (see exchange.ts): one table per shape, used both to
  * validate what is read and to order the keys of what is written. Pure data and small helpers.
  */
-import { LABELS, PERTURBATIONS } from './types.ts';
+import { LABELS, PERTURBATIONS, VERDICTS } from './types.ts';
 import { TASK_PRESETS } from './taskPrompt.ts';
 import type { FinishReason, JudgeMode, RunManifest, TaskKind } from './types.ts';
 
@@ -81,7 +81,7 @@ export const RECORD: Shape = {
 	finish_reason: oneOf(Object.keys(FINISH)),
 	answer_finish_reason: optional(oneOf(Object.keys(FINISH))),
 	correct: nullable(BOOLEAN),
-	rule_label: oneOf([...LABELS, 'undecided']),
+	rule_label: LABEL,
 	rule_reason: STRING,
 	judge_label: nullable(LABEL),
 	judge_rationale: nullable(STRING),
@@ -89,6 +89,7 @@ export const RECORD: Shape = {
 	judge_prompt_id: nullable(STRING),
 	judge_prompt_hash: optional(nullable(STRING)),
 	label: nullable(LABEL),
+	verdict: optional(nullable(oneOf(VERDICTS))),
 	label_source: nullable(oneOf(['rules', 'judge'])),
 	usage: object(USAGE),
 	judge_usage: optional(object(USAGE)),

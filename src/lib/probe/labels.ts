@@ -3,10 +3,11 @@
  * Definitions are explicit criteria because reviewers asked for them; every example is a user turn
  * generated after EXAMPLE_CONVERSATION, and every negative example is a close call with its reason.
  */
-import type { Label } from './types.ts';
+import type { Label, ProbeRecord, Verdict } from './types.ts';
 
 export interface LabelInfo {
 	label: Label;
+	/** The paper's name for the category (the stored id stays as it was). */
 	title: string;
 	/** Criteria a reviewer (or the judge) can check against the turn. */
 	definition: string;
@@ -16,8 +17,11 @@ export interface LabelInfo {
 	negative: string;
 	/** Single keyboard shortcut in the review UI. */
 	key: string;
-	/** The paper's binary view: only genuine follow-ups count as interaction awareness. */
-	genuine: boolean;
+	/**
+	 * The paper's binary view: only genuine follow-ups count as interaction awareness. null for a
+	 * label that gives no verdict (undecided), which stays out of follow-up rates.
+	 */
+	genuine: boolean | null;
 }
 
 /** The short GSM8K-style conversation every example refers to. */
@@ -30,7 +34,7 @@ export const EXAMPLE_CONVERSATION = {
 export const LABEL_INFO: Record<Label, LabelInfo> = {
 	genuine_followup: {
 		label: 'genuine_followup',
-		title: 'Genuine follow-up',
+		title: 'Plausible follow-up',
 		definition:
 			'A new message in the user’s voice that is grounded in the assistant’s answer: it asks about the answer, challenges or corrects it, builds on it (a variation, a next step, a related new problem), or thanks the assistant and adds a new related request. It must add something the conversation does not already contain.',
 		positive:
@@ -42,7 +46,7 @@ export const LABEL_INFO: Record<Label, LabelInfo> = {
 	},
 	prompt_restatement: {
 		label: 'prompt_restatement',
-		title: 'Prompt restatement',
+		title: 'Previous-turn restatement',
 		definition:
 			'The turn repeats or rephrases the original user question, in whole or in part, instead of reacting to the answer: the same problem asked again, possibly with a preface ("Can you solve this:") or light rewording, with nothing that refers to what the assistant said.',
 		positive:
@@ -54,9 +58,9 @@ export const LABEL_INFO: Record<Label, LabelInfo> = {
 	},
 	assistant_restatement: {
 		label: 'assistant_restatement',
-		title: 'Assistant restatement',
+		title: 'Assistant-turn restatement',
 		definition:
-			'The turn restates, summarizes or continues the assistant’s answer, or is written in the assistant’s voice (identity drift): re-solving the problem, repeating the result ("So the answer is 18."), continuing a cut-off solution, or offering help ("Is there anything else I can help you with?"). This includes a turn that opens as the assistant inside template markup: an assistant header or a reasoning channel followed by the assistant’s own reasoning or solution ("<|channel|>analysis<|message|>We need to make sure the final answer line…").',
+			'The turn restates, summarizes or continues the assistant’s answer, or is written in the assistant’s voice (identity drift): re-solving the problem, repeating the result ("So the answer is 18."), continuing a cut-off solution, or offering help ("Is there anything else I can help you with?"). This includes a turn that opens as the assistant inside template markup: an assistant header or a reasoning channel followed by the assistant’s own reasoning, solution or planning ("<|channel|>analysis<|message|>We need to make sure the final answer line…"), even when it reads as planning the next message.',
 		positive:
 			'"So Janet makes $18 every day. Let me know if you have any other questions!" (repeats the result and offers help, as the assistant)',
 		negative:
@@ -80,7 +84,7 @@ export const LABEL_INFO: Record<Label, LabelInfo> = {
 		label: 'meta_planning',
 		title: 'Meta-planning',
 		definition:
-			'The turn talks about how to respond instead of responding: it plans or narrates the next message, often about "the user" in the third person or as someone deciding what to write ("Let me think about how to respond…", "I should ask the user…", "The user wants…", "Okay, the user is asking…").',
+			'The turn talks about how to respond instead of responding: it plans or narrates the next message, often about "the user" in the third person or as someone deciding what to write ("Let me think about how to respond…", "I should ask the user…", "The user wants…", "Okay, the user is asking…"). Planning inside an assistant header or a reasoning channel (harmony markup) is an assistant-turn restatement instead.',
 		positive:
 			'"Okay, the user is asking about duck eggs. I should ask a follow-up question about the price." (plans a message instead of writing one)',
 		negative:
@@ -90,7 +94,7 @@ export const LABEL_INFO: Record<Label, LabelInfo> = {
 	},
 	degenerate: {
 		label: 'degenerate',
-		title: 'Degenerate',
+		title: 'Degenerate short output',
 		definition:
 			'The turn has no usable content: empty or only whitespace, a single word or symbol, a repetition loop (the same word, phrase or sentence over and over), a long run of one character, or gibberish.',
 		positive: '"18 18 18 18 18 18 18 18" (a loop with no message), or an empty turn',
@@ -109,14 +113,70 @@ export const LABEL_INFO: Record<Label, LabelInfo> = {
 			'The judge replied "Label: Degenerate" is NOT an error: tolerant parsing recovers the label degenerate.',
 		key: '7',
 		genuine: false
+	},
+	undecided: {
+		label: 'undecided',
+		title: 'Undecided',
+		definition:
+			'Not a property of the turn: no rule applies and no judge was asked (rules-only labelling). The rules recognise failure modes only; whether a turn is a genuine follow-up or starts a new task is the judge’s call. An undecided turn has no verdict: it is left out of the follow-up rate, and counted and shown beside it.',
+		positive: '"What is the capital of France?" labelled by the rules alone: no rule applies.',
+		negative:
+			'"18 18 18 18 18 18 18 18" is NOT undecided: the repetition rule decides it (degenerate).',
+		key: '8',
+		genuine: null
 	}
 };
 
-/** The paper's binary view: a genuine follow-up versus everything else. */
-export function isGenuine(label: Label): boolean {
-	return LABEL_INFO[label].genuine;
+/** The labels a turn can be given for what it is (not judge_error or undecided, which say who failed). */
+export type TurnLabel = Exclude<Label, 'judge_error' | 'undecided'>;
+
+/** One step of the order in which labels win when several apply. */
+export interface PrecedenceStep {
+	label: TurnLabel;
+	/** When the step applies only to some turns of the label, which ones. */
+	when?: string;
 }
 
-export function binaryLabel(label: Label): 'genuine' | 'not_genuine' {
-	return isGenuine(label) ? 'genuine' : 'not_genuine';
+/**
+ * When several labels apply, the first step that matches decides. The rules run their checks in
+ * this order (rules.ts) and the judge prompt states it (judge.ts), so the two agree on markup: a
+ * turn that opens as the assistant inside template markup is an assistant-turn restatement before
+ * it is an artifact, and before it is meta-planning.
+ */
+export const PRECEDENCE: readonly PrecedenceStep[] = [
+	{ label: 'degenerate' },
+	{
+		label: 'assistant_restatement',
+		when: 'the turn opens as the assistant inside template markup (an assistant header, or a reasoning channel such as <|channel|>analysis<|message|>) and goes on with words of its own, even when they read as planning, or wraps a copy of the answer in markup'
+	},
+	{ label: 'malformed_artifact' },
+	{ label: 'prompt_restatement' },
+	{ label: 'assistant_restatement' },
+	{ label: 'meta_planning' },
+	{ label: 'genuine_followup' }
+];
+
+/** The paper's binary view: a genuine follow-up versus everything else. */
+export function isGenuine(label: Label): boolean {
+	return LABEL_INFO[label].genuine === true;
+}
+
+/** The verdict a label implies: what rules give, and what a record without its own verdict has. */
+export function verdictOf(label: Label): Verdict {
+	const genuine = LABEL_INFO[label].genuine;
+	return genuine === null ? 'undecided' : genuine ? 'genuine' : 'not_genuine';
+}
+
+/**
+ * The verdict a record counts with: its own, or for a record stored before verdicts were kept, its
+ * label's. null while the record is pending (no label yet).
+ */
+export function recordVerdict(r: Pick<ProbeRecord, 'label' | 'verdict'>): Verdict | null {
+	if (r.verdict !== undefined && r.verdict !== null) return r.verdict;
+	return r.label === null ? null : verdictOf(r.label);
+}
+
+/** The binary view of a label for agreement: its verdict (undecided stays undecided). */
+export function binaryLabel(label: Label): Verdict {
+	return verdictOf(label);
 }

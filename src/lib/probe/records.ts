@@ -5,6 +5,7 @@
  */
 import type { CompletionResult } from './engine.ts';
 import { JUDGE_PROMPT, type JudgeVerdict } from './judge.ts';
+import { verdictOf } from './labels.ts';
 import { perturbAnswer, type PerturbParams } from './perturb.ts';
 import { recordKey, samplesAt, type Condition } from './plan.ts';
 import type { RuleDecision } from './rules.ts';
@@ -122,18 +123,23 @@ export function userTurnRecord(r: {
 		judge_prompt_id: null,
 		judge_prompt_hash: null,
 		label: null,
+		verdict: null,
 		label_source: null,
 		usage: res.usage,
 		created_at: r.created_at
 	};
 }
 
-/** Labelled by the rules: they only look for failure modes, so a turn none catches is a follow-up. */
+/**
+ * Labelled by the rules. They only recognise failure modes, so a turn none catches stays undecided:
+ * it may be a follow-up or a new task ("Write a haiku about the ocean."), and only a judge can tell.
+ * Its verdict is 'undecided' too, which keeps it out of the follow-up rate.
+ */
 export function labelledByRules(
 	record: ProbeRecord
 ): ProbeRecord & { label: Label; label_source: 'rules' } {
-	const label = record.rule_label === 'undecided' ? 'genuine_followup' : record.rule_label;
-	return { ...record, label, label_source: 'rules' };
+	const label = record.rule_label;
+	return { ...record, label, verdict: verdictOf(label), label_source: 'rules' };
 }
 
 /** Labelled by the judge's verdict, under the judge prompt that produced it. */
@@ -151,6 +157,7 @@ export function labelledByJudge(
 		judge_prompt_id: JUDGE_PROMPT.id,
 		judge_prompt_hash: judgePromptHash,
 		label: verdict.label,
+		verdict: verdict.verdict,
 		label_source: 'judge',
 		judge_usage: usage
 	};

@@ -2,11 +2,13 @@
  * The rule-based classifier: deterministic, explainable, and only for clear cases. Anything it is
  * not sure about is `undecided` and goes to the LLM judge (in hybrid mode), so every rule errs
  * towards silence: a false "restatement" on a genuine follow-up would bias the paper's metric.
- * Rules run in a fixed order and the first that fires decides: degenerate → the assistant speaking
- * through template markup (assistant_restatement) → malformed_artifact → prompt_restatement →
- * assistant_restatement → meta_planning → undecided. See labels.ts.
+ * Rules run in the order of labels.ts PRECEDENCE, which the judge prompt states too, and the first
+ * that fires decides: degenerate → the assistant speaking through template markup, planning or not
+ * (assistant_restatement) → malformed_artifact → prompt_restatement → assistant_restatement →
+ * meta_planning → undecided. A genuine follow-up is never the rules' call.
  */
-import type { RuleLabel } from './types.ts';
+import { verdictOf } from './labels.ts';
+import type { RuleLabel, Verdict } from './types.ts';
 import { containment, twoDecimals, jaccard, normalizeText, shingles, wordTokens } from './text.ts';
 
 export interface RuleInput {
@@ -19,9 +21,14 @@ export interface RuleInput {
 
 export interface RuleDecision {
 	label: RuleLabel;
+	/** The binary verdict the label implies: not_genuine, or undecided when no rule fired. */
+	verdict: Verdict;
 	/** Cites the evidence, e.g. `contains template token "<|im_end|>"`. */
 	reason: string;
 }
+
+/** What each check finds, before the verdict is added. */
+type Finding = Omit<RuleDecision, 'verdict'>;
 
 /**
  * Thresholds, chosen conservatively on hand-written cases (tests/fixtures/rules/cases.json).
@@ -67,6 +74,11 @@ const UNDECIDED_REASON = 'no rule fired: needs the judge';
  * Pure and deterministic; never returns judge_error.
  */
 export function classifyRules(input: RuleInput): RuleDecision {
+	const found = findRule(input);
+	return { ...found, verdict: verdictOf(found.label) };
+}
+
+function findRule(input: RuleInput): Finding {
 	const stripped = stripTrailingStops(input.user_turn, input.stop_tokens ?? []);
 	const turn = stripped.slice(0, TURN_MAX_CHARS);
 	const words = wordTokens(normalizeText(turn), LOOP_MAX_WORDS);
@@ -109,7 +121,7 @@ function stripTrailingStops(text: string, stops: readonly string[]): string {
 	return out;
 }
 
-function empty(raw: string, turn: string): RuleDecision | null {
+function empty(raw: string, turn: string): Finding | null {
 	if (turn.trim() !== '') return null;
 	const reason =
 		raw === ''
@@ -127,7 +139,7 @@ function quote(text: string, max = 40): string {
 
 // ── degenerate ──────────────────────────────────────────────────────────────────────────────
 
-function degenerate(turn: string, words: string[], hasMarkup: boolean): RuleDecision | null {
+function degenerate(turn: string, words: string[], hasMarkup: boolean): Finding | null {
 	const T = RULE_THRESHOLDS;
 	const run = longestCharRun(turn);
 	const visible = turn.replace(/\s+/g, '').length;
@@ -234,7 +246,7 @@ const ASSISTANT_MARKUP =
 const CHANNEL_HEADER = /<\|channel\|>[^<]*(?:<\|constrain\|>[^<]*)?/g;
 const MARKUP = /<\|[^|<>\s]{1,40}\|>|<\/?think>|<\/?(?:start_of_turn|end_of_turn)>/g;
 
-function assistantThroughMarkup(turn: string, answer: string): RuleDecision | null {
+function assistantThroughMarkup(turn: string, answer: string): Finding | null {
 	const T = RULE_THRESHOLDS;
 	const inner = turn
 		.replace(CHANNEL_HEADER, ' ')
@@ -244,12 +256,13 @@ function assistantThroughMarkup(turn: string, answer: string): RuleDecision | nu
 	const innerWords = wordTokens(normalizeText(inner), LOOP_MAX_WORDS);
 	const opener = ASSISTANT_MARKUP.exec(turn);
 	if (opener && innerWords.length >= T.RESTATE_MIN_WORDS) {
+		// Planning in there is still the assistant's own voice (the paper's gpt-oss leak), not a
+		// user's meta-planning: the reason says so, the label does not change.
 		const where = opener[1] ? `its ${opener[1].toLowerCase()} channel` : 'an assistant turn';
-		const plan = metaPlanning(inner);
-		if (plan) return { label: plan.label, reason: `in ${where}, ${plan.reason}` };
+		const plans = metaPlanning(inner) ? ', planning as the assistant' : '';
 		return {
 			label: 'assistant_restatement',
-			reason: `continues as the assistant in ${where}: opens with ${quote(opener[0].trim())}`
+			reason: `continues as the assistant in ${where}${plans}: opens with ${quote(opener[0].trim())}`
 		};
 	}
 	const shape: TurnShape = {
@@ -340,7 +353,7 @@ function restatement(
 	turn: TurnShape,
 	source: SourceAnalysis,
 	label: 'prompt_restatement' | 'assistant_restatement'
-): RuleDecision | null {
+): Finding | null {
 	const T = RULE_THRESHOLDS;
 	if (turn.words.length < T.RESTATE_MIN_WORDS || source.trigrams.size === 0) return null;
 	const name = SOURCE_NAME[label];
@@ -380,7 +393,7 @@ const CHALLENGE = /\?|\b(?:not|no|wrong|incorrect|but|you|actually|really|sure)\
 const GSM8K_MARKER = /^\s*#{4}\s*-?\$?\d/;
 const ARITHMETIC_CONTINUATION = /^\s*(?:[=+*/×÷]|-\s)\s*\$?\d/;
 
-function assistantVoice(turn: string, answer: SourceAnalysis): RuleDecision | null {
+function assistantVoice(turn: string, answer: SourceAnalysis): Finding | null {
 	const opener = ASSISTANT_OPENER.exec(turn);
 	if (opener) {
 		return {
@@ -440,7 +453,7 @@ const META_OPENER = new RegExp(
 	'i'
 );
 
-function metaPlanning(turn: string): RuleDecision | null {
+function metaPlanning(turn: string): Finding | null {
 	const m = META_OPENER.exec(turn);
 	if (!m) return null;
 	return {

@@ -14,6 +14,20 @@ export interface FetchLike {
 	): Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
 }
 
+/** Special tokens a bare .jinja file cannot carry; the user may type them. */
+export interface TemplateTokens {
+	bos_token?: string;
+	eos_token?: string;
+}
+
+export type TemplateSpec =
+	/** Tried in order; the first repo with a template wins. */
+	| { kind: 'repo'; repos: string[] }
+	| ({ kind: 'url'; url: string } & TemplateTokens)
+	| ({ kind: 'file'; name: string; text: string } & TemplateTokens)
+	/** A GGUF file's own metadata (bring-your-own CPU model): only its header is fetched. */
+	| { kind: 'gguf'; url: string };
+
 export const HF_BASE_URL = 'https://huggingface.co';
 
 interface TokenizerFields {

@@ -50,10 +50,19 @@ export const LABELS = [
 	'malformed_artifact',
 	'meta_planning',
 	'degenerate',
-	'judge_error'
+	'judge_error',
+	'undecided'
 ] as const;
 export type Label = (typeof LABELS)[number];
-export type RuleLabel = Label | 'undecided';
+/** What the rules give: a failure mode they recognise, or 'undecided' (never judge_error). */
+export type RuleLabel = Label;
+
+/**
+ * The paper's primary metric is binary: is the turn a genuine follow-up or not. 'undecided' is a
+ * turn nobody could tell (the rules did not decide and no judge was asked): out of the rate.
+ */
+export const VERDICTS = ['genuine', 'not_genuine', 'undecided'] as const;
+export type Verdict = (typeof VERDICTS)[number];
 
 /** rules: classifier only; llm: judge only; hybrid: rules for clear cases, judge for the rest. */
 export type JudgeMode = 'rules' | 'llm' | 'hybrid';
@@ -169,6 +178,12 @@ export interface ProbeRecord {
 	judge_prompt_hash?: string | null;
 	/** The label that counts, by judge_mode; null while judging is pending. */
 	label: Label | null;
+	/**
+	 * The binary verdict that counts in follow-up rates, given with the label by the rules or the
+	 * judge; null while pending. Absent in records made before it was kept: read it with
+	 * recordVerdict(), which falls back to the label's own verdict.
+	 */
+	verdict?: Verdict | null;
 	label_source: 'rules' | 'judge' | null;
 	usage: Usage;
 	judge_usage?: Usage;

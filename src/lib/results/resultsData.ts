@@ -1,16 +1,16 @@
 /**
- * What the results view shows, derived from a run's records: the headline over the whole run, one
- * point per run for the accuracy-vs-follow-up chart, and the paired perturbation deltas. Pure, so
- * it is tested in Node and the view only wires it to runes.
+ * What the results view shows beside the results table (resultsTable.ts): one point per run for
+ * the accuracy-vs-follow-up chart, the paired perturbation deltas and how often a perturbation
+ * changed the turn. Pure, so it is tested in Node and the view only wires it to runes.
  */
 import {
-	FOLLOWUP_LABEL,
 	compareConditions,
 	conditionKey,
 	pairedDifference,
+	tally,
 	wilson
 } from '../stats/aggregate.ts';
-import type { Condition, CountedRecord, Rate } from '../stats/aggregate.ts';
+import type { Condition, CountedRecord, Exclusions, Rate } from '../stats/aggregate.ts';
 import type { Delta, RunPoint } from '../stats/charts.ts';
 import type {
 	AnswerRecord,
@@ -19,66 +19,6 @@ import type {
 	ProbeRecord,
 	RunManifest
 } from '../probe/types.ts';
-
-export interface Overall {
-	records: number;
-	/** Per item, as in summarize(): an answer is generated once and shared by its samples. */
-	accuracy: Rate;
-	/** genuine_followup / labeled records; judge errors stay in the denominator. */
-	followup: Rate;
-	judged: number;
-	pending: number;
-	judge_errors: number;
-}
-
-/** The whole run pooled over conditions, with the same counting rules as summarize(). */
-export function overall(records: readonly CountedRecord[]): Overall {
-	const items = new Map<string, boolean>();
-	let judged = 0;
-	let followups = 0;
-	let errors = 0;
-	for (const r of records) {
-		if (r.label !== null) {
-			judged++;
-			if (r.label === FOLLOWUP_LABEL) followups++;
-			else if (r.label === 'judge_error') errors++;
-		}
-		if (r.correct !== null) items.set(r.item_id, (items.get(r.item_id) ?? true) && r.correct);
-	}
-	let correct = 0;
-	for (const ok of items.values()) if (ok) correct++;
-	return {
-		records: records.length,
-		accuracy: wilson(correct, items.size),
-		followup: wilson(followups, judged),
-		judged,
-		pending: records.length - judged,
-		judge_errors: errors
-	};
-}
-
-/** Items whose assistant answer stopped at answer_max_tokens (finish_reason 'length'). */
-export function cutAnswerItems(
-	answers: readonly Pick<AnswerRecord, 'item_id' | 'finish_reason'>[]
-): Set<string> {
-	return new Set(answers.filter((a) => a.finish_reason === 'length').map((a) => a.item_id));
-}
-
-/**
- * The records with the answers of `cut` items unscored (correct = null), so accuracy leaves out
- * answers cut at the token limit: a cut GSM8K solution usually lacks its final number and would
- * count as wrong for a reason that is the limit's, not the model's. Follow-ups are untouched.
- * Returns the same array when nothing is cut.
- */
-export function withoutCutAnswers<R extends CountedRecord>(
-	records: readonly R[],
-	cut: ReadonlySet<string>
-): readonly R[] {
-	if (cut.size === 0) return records;
-	return records.map((r) =>
-		r.correct !== null && cut.has(r.item_id) ? { ...r, correct: null } : r
-	);
-}
 
 /** How often a perturbation changed the generated user turn, at one temperature. */
 export interface TextChange {
@@ -141,8 +81,13 @@ export function runName(manifest: Pick<RunManifest, 'config'>): string {
  * One run on the accuracy-vs-follow-up chart. Accuracy is the run's (answers do not depend on the
  * condition); follow-up is taken at the unperturbed condition with the lowest temperature, the
  * closest match to the paper's deterministic points. Runs without 'none' fall back to all records.
+ * `exclusions` are the results table's (resultsTable.ts exclusionsFor).
  */
-export function runPoint(name: string, records: readonly CountedRecord[]): RunPoint {
+export function runPoint(
+	name: string,
+	records: readonly CountedRecord[],
+	exclusions: Exclusions = {}
+): RunPoint {
 	let lowest = Number.POSITIVE_INFINITY;
 	for (const r of records) if (r.perturbation === 'none') lowest = Math.min(lowest, r.temperature);
 	const base = Number.isFinite(lowest)
@@ -151,8 +96,8 @@ export function runPoint(name: string, records: readonly CountedRecord[]): RunPo
 	const suffix = Number.isFinite(lowest) ? ` (T=${lowest})` : ' (all conditions)';
 	return {
 		name: name + suffix,
-		accuracy: overall(records).accuracy,
-		followup: overall(base).followup
+		accuracy: tally(records, exclusions).accuracy,
+		followup: tally(base, exclusions).followup
 	};
 }
 
@@ -185,18 +130,26 @@ export function perturbationPairs(records: readonly CountedRecord[]): ConditionP
 	return out;
 }
 
-/** The paired difference of one pair (see pairedDifference: by item and sample, cluster bootstrap). */
+/**
+ * The paired difference of one pair (see pairedDifference: by item and sample, cluster bootstrap),
+ * leaving out the probes the results table leaves out.
+ */
 export function pairedDelta(
 	records: readonly CountedRecord[],
 	pair: ConditionPair,
-	seed: number
+	seed: number,
+	unprobed?: ReadonlySet<string>
 ): PairedDelta {
-	return { name: pair.name, ...pairedDifference(records, pair.a, pair.b, { seed }) };
+	return { name: pair.name, ...pairedDifference(records, pair.a, pair.b, { seed, unprobed }) };
 }
 
 /** Every perturbation minus 'none', per temperature, in condition order. */
-export function perturbationDeltas(records: readonly CountedRecord[], seed: number): PairedDelta[] {
-	return perturbationPairs(records).map((pair) => pairedDelta(records, pair, seed));
+export function perturbationDeltas(
+	records: readonly CountedRecord[],
+	seed: number,
+	unprobed?: ReadonlySet<string>
+): PairedDelta[] {
+	return perturbationPairs(records).map((pair) => pairedDelta(records, pair, seed, unprobed));
 }
 
 /** What another run's point needs, read from indexes and answers instead of its records. */
@@ -204,7 +157,7 @@ export interface PointCounts {
 	/** The condition the follow-up rate is taken at, null for all records. */
 	temperature: number | null;
 	followups: number;
-	/** Labeled records of that condition (judge errors included, pending not). */
+	/** Records of that condition with a verdict (judge errors included; pending, undecided not). */
 	judged: number;
 	/** One per item; accuracy counts items as summarize() does, leaving out cut answers. */
 	answers: readonly Pick<AnswerRecord, 'correct' | 'finish_reason'>[];

@@ -7,12 +7,6 @@ import type { JudgeMode } from '../probe/types.ts';
 /** Typical output lengths in tokens (short GSM8K answers, one-sentence user turns, a JSON verdict). */
 export const TYPICAL_TOKENS = { answer: 220, user_turn: 50, judge: 60 } as const;
 
-/**
- * Guessed decode speeds, tokens/s: a small quantized model on a laptop GPU; a server batching; a
- * 0.5B model in WebAssembly on one or two laptop cores. A benchmark of this device replaces them.
- */
-export const GUESS_TPS = { webllm: 15, openai: 120, wllama: 5 } as const;
-
 /** A speed measured by "Benchmark this device", for the estimate. */
 export interface MeasuredSpeed {
 	tokens_per_second: number;
@@ -57,8 +51,9 @@ export interface EstimateInput {
 	/** temperatures × perturbations × samples. */
 	conditions: number;
 	judge_mode: JudgeMode;
-	engine: keyof typeof GUESS_TPS;
-	/** Models to download (device engine only; duplicates count once). */
+	/** The engine's typical decode speed, tokens/s (its provider's guess). */
+	guess_tps: number;
+	/** Models to download (engines on this device only; duplicates count once). */
 	models: ModelCost[];
 	/** This device's benchmarked speed for the chosen engine and generator, when there is one. */
 	measured?: MeasuredSpeed;
@@ -100,7 +95,7 @@ export function estimateRun(x: EstimateInput): Estimate {
 			: x.judge_mode === 'llm'
 				? { min: userTurns, max: userTurns }
 				: { min: 0, max: userTurns };
-	const tps = x.measured?.tokens_per_second ?? GUESS_TPS[x.engine];
+	const tps = x.measured?.tokens_per_second ?? x.guess_tps;
 	const base =
 		answers * Math.min(x.answer_max_tokens, TYPICAL_TOKENS.answer) +
 		userTurns * Math.min(x.max_tokens, TYPICAL_TOKENS.user_turn);

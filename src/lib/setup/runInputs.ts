@@ -8,10 +8,8 @@ import { runManifest, type ManifestExtras } from '../probe/records.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { DatasetItem, ProbeConfig, RunManifest } from '../probe/types.ts';
 import type { DexieRunInputs } from '../db/runInputs.ts';
+import { engineKindOf, type EngineKind } from '../engines/registry.ts';
 import { decodeTemplate, encodeTemplate } from './templates.ts';
-
-/** web-llm on WebGPU, an OpenAI-compatible server, or wllama on the CPU. */
-export type EngineKind = 'webllm' | 'openai' | 'wllama';
 
 /** How the run reached its engine. The API key is deliberately absent: it is never stored here. */
 export interface RunLaunch {
@@ -41,7 +39,8 @@ const LAUNCH_PREFIX = 'utp:run-launch:';
 export async function initialManifest(
 	config: ProbeConfig,
 	opts: {
-		engine: EngineKind;
+		/** The runtime's name (Engine.name), as the pipeline's later writes record it. */
+		engine: string;
 		template: ChatTemplate;
 		appVersion: string;
 		now?: () => Date;
@@ -118,9 +117,11 @@ export function readLaunch(storage: Storage | undefined, runId: string): RunLaun
 	try {
 		const raw = storage?.getItem(LAUNCH_PREFIX + runId);
 		if (!raw) return undefined;
-		const v = JSON.parse(raw) as Partial<RunLaunch>;
-		if (v.engine !== 'webllm' && v.engine !== 'openai' && v.engine !== 'wllama') return undefined;
-		return { engine: v.engine, base_url: typeof v.base_url === 'string' ? v.base_url : undefined };
+		const v = JSON.parse(raw) as Partial<Record<keyof RunLaunch, unknown>>;
+		// Launches saved before the webgpu/cpu/server names hold the runtime's name.
+		const engine = engineKindOf(v.engine);
+		if (engine === undefined) return undefined;
+		return { engine, base_url: typeof v.base_url === 'string' ? v.base_url : undefined };
 	} catch {
 		return undefined;
 	}

@@ -10,23 +10,13 @@ import {
 	fetchChatTemplate,
 	parseTokenizerConfig,
 	templateFromFile,
-	type FetchLike
+	type FetchLike,
+	type TemplateSpec,
+	type TemplateTokens
 } from '../probe/templateSource.ts';
 import { TemplateError } from '../probe/template.ts';
 
-/** Special tokens a bare .jinja file cannot carry; the user may type them. */
-export interface TemplateTokens {
-	bos_token?: string;
-	eos_token?: string;
-}
-
-export type TemplateSpec =
-	/** Tried in order; the first repo with a template wins. */
-	| { kind: 'repo'; repos: string[] }
-	| ({ kind: 'url'; url: string } & TemplateTokens)
-	| ({ kind: 'file'; name: string; text: string } & TemplateTokens)
-	/** A GGUF file's own metadata (bring-your-own CPU model): only its header is fetched. */
-	| { kind: 'gguf'; url: string };
+export type { TemplateSpec, TemplateTokens } from '../probe/templateSource.ts';
 
 export interface TemplateDeps {
 	fetch: FetchLike;

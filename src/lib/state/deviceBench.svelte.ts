@@ -8,8 +8,8 @@ import type { DeviceBenchProgress, DeviceBenchResult } from '../bench/device.ts'
 import type { FigureSource } from '../bench/timing.ts';
 import type { BenchmarkStore } from '../db/benchmarks.ts';
 import type { BenchmarkRow } from '../db/schema.ts';
-import { probeGpu } from '../engines/webllm/gpu.ts';
-import type { GpuReport } from '../engines/webllm/gpu.ts';
+import { probeGpu } from '../engines/webgpu/gpu.ts';
+import type { GpuReport } from '../engines/webgpu/gpu.ts';
 import { EngineError } from '../probe/engine.ts';
 import type { Engine } from '../probe/engine.ts';
 import type { ChatTemplate } from '../probe/template.ts';

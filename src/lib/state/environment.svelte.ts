@@ -3,7 +3,7 @@
  * much storage the browser grants, with the persist() request that keeps models from eviction.
  * Checked on demand, never at import time; the probes are injected so tests pass fakes.
  */
-import type { GpuReport } from '../engines/webllm/gpu.ts';
+import type { GpuReport } from '../engines/webgpu/gpu.ts';
 
 export interface StorageLike {
 	estimate(): Promise<{ usage?: number; quota?: number }>;

@@ -1,6 +1,6 @@
 /**
  * Which catalog models are already in the browser cache, for the pickers' "cached" badges and the
- * download estimate. Asked through the device engine, only when the page can run models anyway.
+ * download estimate. Asked through the chosen engine on this device, only where it can run.
  */
 export class ModelCacheState {
 	#cached = $state.raw<Record<string, boolean>>({});

@@ -27,10 +27,19 @@ export class Persisted<T> {
 	/** A value was read from storage or set: the user's choice, which defaults never override. */
 	#chosen = $state(false);
 
-	constructor(key: string, fallback: T, storage: KeyValueStorage | undefined = browserStorage()) {
+	/**
+	 * @param parse migrates a stored value on read (an older vocabulary, say); undefined rejects it
+	 *   for the fallback. The stored copy is rewritten only when the value is next set.
+	 */
+	constructor(
+		key: string,
+		fallback: T,
+		storage: KeyValueStorage | undefined = browserStorage(),
+		parse?: (stored: T) => T | undefined
+	) {
 		this.#key = key;
 		this.#storage = storage;
-		const stored = read(storage, key, fallback);
+		const stored = read(storage, key, fallback, parse);
 		this.#chosen = stored !== null;
 		this.#value = $state(stored === null ? fallback : stored.value);
 	}
@@ -81,13 +90,18 @@ export class Persisted<T> {
 function read<T>(
 	storage: KeyValueStorage | undefined,
 	key: string,
-	fallback: T
+	fallback: T,
+	parse?: (stored: T) => T | undefined
 ): { value: T } | null {
 	try {
 		const raw = storage?.getItem(key);
 		if (raw == null) return null;
 		const value: unknown = JSON.parse(raw);
 		if (!sameShape(value, fallback)) return null;
+		if (parse) {
+			const parsed = parse(value as T);
+			return parsed === undefined ? null : { value: parsed };
+		}
 		// Objects gain fields over versions: keep the new defaults for fields an old value lacks.
 		return {
 			value:

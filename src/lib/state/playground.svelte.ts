@@ -198,7 +198,7 @@ export class Playground {
 			temperatures: [this.temperature],
 			perturbations: ['none'],
 			samples: this.n,
-			// A turn no rule catches counts as a genuine follow-up unless the judge is asked.
+			// A turn no rule catches stays undecided unless the judge is asked, as in a rules-only run.
 			judge_mode: deps.judge ? 'hybrid' : 'rules',
 			generator: { id: deps.model, template_repo: template.repo },
 			judge: { id: deps.judge?.model ?? deps.model },

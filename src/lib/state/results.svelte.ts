@@ -9,24 +9,27 @@ import type { RecordFilter } from '../db/query.ts';
 import type { RecordFacts } from '../db/facts.ts';
 import type { RunRow } from '../db/schema.ts';
 import type { AnswerRecord, ProbeRecord } from '../probe/types.ts';
-import { summarize } from '../stats/aggregate.ts';
-import type { ConditionSummary } from '../stats/aggregate.ts';
+import type { ConditionSummary, Tally } from '../stats/aggregate.ts';
 import type { PaperPoint, RunPoint } from '../stats/charts.ts';
 import { compareWithPaper, overlayFor, PAPER_FIGURES } from '../results/paperFigures.ts';
 import type { PaperComparison, TextChangeFigure } from '../results/paperFigures.ts';
 import {
-	cutAnswerItems,
-	overall,
 	pairedDelta,
 	perturbationPairs,
 	pointTemperature,
 	runName,
 	runPoint,
 	runPointFromCounts,
-	textChangeRates,
-	withoutCutAnswers
+	textChangeRates
 } from '../results/resultsData.ts';
-import type { Overall, PairedDelta, TextChange } from '../results/resultsData.ts';
+import type { PairedDelta, TextChange } from '../results/resultsData.ts';
+import {
+	answerFacts,
+	COUNT_DEFAULTS,
+	exclusionsFor,
+	resultsTable
+} from '../results/resultsTable.ts';
+import type { CountOptions, ResultsTable } from '../results/resultsTable.ts';
 
 /** What this view reads: DexieRunStore's queries plus a run's answers (see resultsSource.ts). */
 export interface ResultsSource {
@@ -110,21 +113,22 @@ export class ResultsState {
 	#others = $state.raw<RunPoint[]>([]);
 	#othersError = $state<string | null>(null);
 	#paper = $state(false);
-	/** One per item: which answers were cut at the token limit. */
+	/** One per item: which answers were cut at the token limit, and where. */
 	#answers = $state.raw<readonly AnswerRecord[]>([]);
-	/** Whether accuracy counts answers cut at the token limit (off by default). */
-	#includeCut = $state(false);
+	/** What the numbers leave out (resultsTable.ts COUNT_DEFAULTS until a toggle changes it). */
+	#options = $state.raw<CountOptions>(COUNT_DEFAULTS);
 	#readMs = $state<number | null>(null);
 	/** Bumped by every load, so a slow earlier load cannot overwrite a newer one. */
 	#generation = 0;
 
-	#cut = $derived(cutAnswerItems(this.#answers));
-	/** The facts that numbers count: cut answers unscored unless they are shown. */
-	#counted = $derived(this.#includeCut ? this.#facts : withoutCutAnswers(this.#facts, this.#cut));
-	#summaries = $derived(summarize(this.#counted));
-	#overall = $derived(overall(this.#counted));
+	#answerFacts = $derived(this.#answers.map(answerFacts));
+	#exclusions = $derived(exclusionsFor(this.#answerFacts, this.#options));
+	/** The same computation as the CLI's `summarize`, with the same defaults. */
+	#table = $derived(resultsTable(this.#facts, this.#answerFacts, this.#options));
 	#thisPoint = $derived(
-		this.#run ? runPoint(`${runName(this.#run.manifest)}, this run`, this.#counted) : null
+		this.#run
+			? runPoint(`${runName(this.#run.manifest)}, this run`, this.#facts, this.#exclusions)
+			: null
 	);
 	#overlay = $derived(
 		this.#paper && this.#run
@@ -135,7 +139,7 @@ export class ResultsState {
 	#textChange = $derived(this.#recordsComplete ? textChangeRates(this.#records) : null);
 	#comparisons = $derived(
 		this.#run
-			? compareWithPaper(this.#summaries, this.#overlay, this.#run.manifest.config.generator)
+			? compareWithPaper(this.#table.conditions, this.#overlay, this.#run.manifest.config.generator)
 			: []
 	);
 	/** The paper's text-change shares for this run's benchmark: none unless the run is of one. */
@@ -180,11 +184,15 @@ export class ResultsState {
 	get recordCount(): number {
 		return this.#facts.length;
 	}
-	get summaries(): ConditionSummary[] {
-		return this.#summaries;
+	/** Every number of the results table, as `summarize --json` prints it. */
+	get table(): ResultsTable {
+		return this.#table;
 	}
-	get overall(): Overall {
-		return this.#overall;
+	get summaries(): ConditionSummary[] {
+		return this.#table.conditions;
+	}
+	get overall(): Tally {
+		return this.#table.overall;
 	}
 	/** null until computed after the first paint. */
 	get paired(): PairedDelta[] | null {
@@ -205,14 +213,32 @@ export class ResultsState {
 
 	/** Items whose answer stopped at answer_max_tokens (finish_reason 'length'). */
 	get answersCut(): number {
-		return this.#cut.size;
+		return this.#table.cut_answers;
+	}
+	/** Of them, items cut while still reasoning: their probes saw an empty assistant turn. */
+	get answersCutInReasoning(): number {
+		return this.#table.cut_reasoning_items;
 	}
 	/** Whether accuracy counts the cut answers; by default they are left out. */
 	get includeCutAnswers(): boolean {
-		return this.#includeCut;
+		return this.#options.include_cut_answers;
 	}
 	setIncludeCutAnswers(on: boolean): void {
-		this.#includeCut = on;
+		this.#options = { ...this.#options, include_cut_answers: on };
+	}
+	/** Whether follow-up rates count the probes of answers cut while reasoning; off by default. */
+	get includeCutReasoning(): boolean {
+		return this.#options.include_cut_reasoning;
+	}
+	setIncludeCutReasoning(on: boolean): void {
+		if (on === this.#options.include_cut_reasoning) return;
+		this.#options = { ...this.#options, include_cut_reasoning: on };
+		// The paired deltas count the same probes as the table: recompute them, off the first paint.
+		const run = this.#run;
+		if (this.#status !== 'ready' || !run) return;
+		this.#paired = null;
+		const generation = this.#generation;
+		this.#pairedDeltas(generation, run, this.#facts).catch(() => undefined);
 	}
 
 	get showPaper(): boolean {
@@ -323,13 +349,7 @@ export class ResultsState {
 		if (stale()) return;
 		// Started first: IndexedDB reads off the main thread while the bootstraps run on it.
 		const reading = this.#readAllRecords(generation, run);
-		const deltas: PairedDelta[] = [];
-		for (const pair of perturbationPairs(facts)) {
-			await nextTask();
-			if (stale()) return;
-			deltas.push(pairedDelta(facts, pair, run.manifest.config.seed));
-		}
-		this.#paired = deltas;
+		await this.#pairedDeltas(generation, run, facts);
 		await reading;
 		if (stale()) return;
 
@@ -346,17 +366,37 @@ export class ResultsState {
 		}
 	}
 
+	/** One bootstrap per task, so the page stays responsive; a newer load or toggle wins. */
+	async #pairedDeltas(
+		generation: number,
+		run: RunRow,
+		facts: readonly RecordFacts[]
+	): Promise<void> {
+		const counting = this.#options.include_cut_reasoning;
+		const unprobed = this.#exclusions.unprobed;
+		const deltas: PairedDelta[] = [];
+		for (const pair of perturbationPairs(facts)) {
+			await nextTask();
+			if (generation !== this.#generation || counting !== this.#options.include_cut_reasoning)
+				return;
+			deltas.push(pairedDelta(facts, pair, run.manifest.config.seed, unprobed));
+		}
+		this.#paired = deltas;
+	}
+
 	async #countedPoint(run: RunRow, name: string): Promise<RunPoint> {
 		const temperature = pointTemperature(run.manifest.config);
 		const where: RecordFilter = temperature === null ? {} : { temperature, perturbation: 'none' };
 		const count = (extra: RecordFilter) =>
 			this.#source.countRecords(run.run_id, { ...where, ...extra });
-		const [all, followups, pending, answers] = await Promise.all([
+		const [all, followups, pending, undecided, answers] = await Promise.all([
 			count({}),
 			count({ label: 'genuine_followup' }),
 			count({ label: 'pending' }),
+			count({ label: 'undecided' }),
 			this.#source.getAnswers(run.run_id)
 		]);
-		return runPointFromCounts(name, { temperature, followups, judged: all - pending, answers });
+		const judged = all - pending - undecided;
+		return runPointFromCounts(name, { temperature, followups, judged, answers });
 	}
 }

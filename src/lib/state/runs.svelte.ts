@@ -17,7 +17,8 @@ import {
 import type { RunBundle } from '../probe/exchange.ts';
 import { bundleToRunFile, isRunFile, runFileToBundle } from '../probe/runFile.ts';
 import type { ProbeRecord } from '../probe/types.ts';
-import { summarize, wilson } from '../stats/aggregate.ts';
+import { wilson } from '../stats/aggregate.ts';
+import { answerFacts, resultsTable } from '../results/resultsTable.ts';
 import type { Rate } from '../stats/aggregate.ts';
 import { compareRuns, exportFileName, pickRunFiles } from '../results/runsData.ts';
 import type { CompareRow, ExportKind } from '../results/runsData.ts';
@@ -172,8 +173,9 @@ export class RunsState {
 	}
 
 	async #count(runId: string): Promise<void> {
-		const { records, followups, pending } = await this.#source.tally(runId);
-		const followup = wilson(followups, records - pending);
+		const { records, followups, pending, undecided } = await this.#source.tally(runId);
+		// As the results table counts: undecided turns (rules only) are out of the rate.
+		const followup = wilson(followups, records - pending - undecided);
 		this.#runs = this.#runs.map((r) =>
 			r.run_id === runId ? { ...r, records, followup, pending } : r
 		);
@@ -198,7 +200,10 @@ export class RunsState {
 	async compare(): Promise<void> {
 		const [a, b] = this.#selected;
 		if (a === undefined || b === undefined) return;
-		const [ra, rb] = await Promise.all([this.#source.getRecords(a), this.#source.getRecords(b)]);
+		// Whole runs, answers included: the rows are the results table's, with its defaults.
+		const [ra, rb] = await Promise.all([this.#source.exportRun(a), this.#source.exportRun(b)]);
+		const conditions = (run: RunBundle) =>
+			resultsTable(run.records, (run.answers ?? []).map(answerFacts)).conditions;
 		const name = (id: string) => {
 			const run = this.#runs.find((r) => r.run_id === id);
 			return run ? `${run.model} · ${run.dataset}` : id;
@@ -206,7 +211,7 @@ export class RunsState {
 		this.#comparison = {
 			a: { run_id: a, name: name(a) },
 			b: { run_id: b, name: name(b) },
-			rows: compareRuns(summarize(ra), summarize(rb))
+			rows: compareRuns(conditions(ra), conditions(rb))
 		};
 	}
 

@@ -6,6 +6,7 @@
 import { planConditions } from '../probe/plan.ts';
 import type { Label, ProbeRecord, RunManifest } from '../probe/types.ts';
 import { LabelTally } from '../live/labelTally.ts';
+import { engineKindOf } from '../engines/registry.ts';
 
 /** What the summary reads of each stored record: the run view passes facts, not full records. */
 export type StoredTurn = Pick<ProbeRecord, 'key' | 'label'>;
@@ -92,8 +93,6 @@ export function summarize(
 		labelled: records.filter((r) => r.label !== null).length,
 		tally: tally.snapshot(),
 		resumable:
-			hasInputs &&
-			manifest.status !== 'done' &&
-			(manifest.engine === 'webllm' || manifest.engine === 'openai' || manifest.engine === 'wllama')
+			hasInputs && manifest.status !== 'done' && engineKindOf(manifest.engine) !== undefined
 	};
 }

@@ -1,8 +1,11 @@
 /**
  * The numbers a run reports, computed from its records alone: per-condition accuracy and follow-up
  * rates with intervals, label counts, and paired differences between conditions. Pure and linear
- * in the number of records, so a 10,000-record run summarizes in a few milliseconds.
+ * in the number of records, so a 10,000-record run summarizes in a few milliseconds. Follow-up
+ * rates count binary verdicts (recordVerdict), the paper's primary metric; which items are left
+ * out of what is the caller's choice (Exclusions), made once in results/resultsTable.ts.
  */
+import { recordVerdict } from '../probe/labels.ts';
 import { LABELS, PERTURBATIONS } from '../probe/types.ts';
 import type { Label, Perturbation, ProbeRecord } from '../probe/types.ts';
 import { bootstrapCI, wilson } from './interval.ts';
@@ -17,16 +20,35 @@ export const FOLLOWUP_LABEL: Label = 'genuine_followup';
 /** What these statistics read of a record: a run's record facts (db/facts.ts) are enough. */
 export type CountedRecord = Pick<
 	ProbeRecord,
-	'item_id' | 'temperature' | 'perturbation' | 'sample' | 'label' | 'correct'
+	'item_id' | 'temperature' | 'perturbation' | 'sample' | 'label' | 'verdict' | 'correct'
 >;
+
+/** Items left out of what they would distort, by item id (an answer is shared by its samples). */
+export interface Exclusions {
+	/** Items whose answer is not scored: accuracy leaves them out. */
+	unscored?: ReadonlySet<string>;
+	/** Items whose probes follow-up rates leave out (an answer cut while still reasoning). */
+	unprobed?: ReadonlySet<string>;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** 1 for a genuine verdict, 0 for not genuine, null for a record outside the rate. */
+function followupValue(r: CountedRecord, unprobed: ReadonlySet<string>): 0 | 1 | null {
+	if (unprobed.has(r.item_id)) return null;
+	const verdict = recordVerdict(r);
+	if (verdict === 'genuine') return 1;
+	return verdict === 'not_genuine' ? 0 : null;
+}
 
 export interface Condition {
 	temperature: number;
 	perturbation: Perturbation;
 }
 
-export interface ConditionSummary extends Condition {
-	/** Every record of the condition, judged or not. */
+/** The counts of one group of records: a condition, or the whole run (results/resultsTable.ts). */
+export interface Tally {
+	/** Every record of the group, judged or not, left out or not. */
 	n: number;
 	/**
 	 * Accuracy of the assistant answers, counted once per item: the answer is generated once and
@@ -35,20 +57,29 @@ export interface ConditionSummary extends Condition {
 	 */
 	accuracy: Rate;
 	/**
-	 * genuine_followup / labeled records (label ≠ null). judge_error stays IN the denominator: a
-	 * failed judgment is a generated turn the judge could not call a follow-up, and dropping it
-	 * would inflate the rate whenever failures cluster on odd outputs. It is shown in
-	 * `judge_errors` so the reader can judge its weight. The Wilson interval treats records as
-	 * independent; with several samples per item use `followupClusterCI` for a wider, honest one.
+	 * Genuine verdicts / records with a verdict of genuine or not, among those not left out.
+	 * judge_error stays IN the denominator (its verdict is not genuine): a failed judgment is a
+	 * generated turn the judge could not call a follow-up, and dropping it would inflate the rate
+	 * whenever failures cluster on odd outputs; `judge_errors` shows its weight. Undecided turns
+	 * (rules only) are OUT: nobody said what they are, and `undecided` counts them. The Wilson
+	 * interval treats records as independent; with several samples per item use
+	 * `followupClusterCI` for a wider, honest one.
 	 */
 	followup: Rate;
-	/** Records with a label (including judge_error). */
+	/** Records with a label (including judge_error and undecided), left out or not. */
 	judged: number;
 	/** Records still waiting for a label. */
 	pending: number;
+	/** Labelled records counted in `followup` neither way: the rules could not tell. */
+	undecided: number;
+	/** Records left out of `followup` because their answer was cut while still reasoning. */
+	cut_reasoning: number;
 	judge_errors: number;
+	/** Label counts of the records not left out of follow-up rates. */
 	labels: Record<Label, number>;
 }
+
+export interface ConditionSummary extends Condition, Tally {}
 
 /** `${temperature}|${perturbation}`: the tail of a record key, and a Map key for conditions. */
 export function conditionKey(r: Pick<ProbeRecord, 'temperature' | 'perturbation'>): string {
@@ -69,62 +100,85 @@ export function labelDistribution(
 	return counts;
 }
 
-interface Accumulator extends Condition {
-	n: number;
-	judged: number;
-	followups: number;
-	labels: Record<Label, number>;
+/** Counts one group of records as they arrive; `tally()` turns them into rates. */
+class Accumulator {
+	n = 0;
+	judged = 0;
+	cutReasoning = 0;
+	followups = 0;
+	decided = 0;
+	readonly labels = emptyLabelCounts();
 	/** item_id → answer correct; false wins so that disagreeing records never count as correct. */
-	items: Map<string, boolean>;
+	readonly items = new Map<string, boolean>();
+
+	add(r: CountedRecord, ex: Required<Exclusions>): void {
+		this.n++;
+		if (r.label !== null) this.judged++;
+		if (ex.unprobed.has(r.item_id)) this.cutReasoning++;
+		else if (r.label !== null) {
+			this.labels[r.label]++;
+			const value = followupValue(r, NONE);
+			if (value !== null) {
+				this.decided++;
+				this.followups += value;
+			}
+		}
+		if (r.correct !== null && !ex.unscored.has(r.item_id))
+			this.items.set(r.item_id, (this.items.get(r.item_id) ?? true) && r.correct);
+	}
+
+	tally(): Tally {
+		let correct = 0;
+		for (const ok of this.items.values()) if (ok) correct++;
+		return {
+			n: this.n,
+			accuracy: wilson(correct, this.items.size),
+			followup: wilson(this.followups, this.decided),
+			judged: this.judged,
+			pending: this.n - this.judged,
+			undecided: this.labels.undecided,
+			cut_reasoning: this.cutReasoning,
+			judge_errors: this.labels.judge_error,
+			labels: this.labels
+		};
+	}
+}
+
+function fullExclusions(ex: Exclusions): Required<Exclusions> {
+	return { unscored: ex.unscored ?? NONE, unprobed: ex.unprobed ?? NONE };
 }
 
 /**
  * One summary per temperature × perturbation present in `records`, sorted by temperature and then
  * in PERTURBATIONS order. Single pass; records of several runs are pooled (filter first if needed).
  */
-export function summarize(records: readonly CountedRecord[]): ConditionSummary[] {
-	const groups = new Map<string, Accumulator>();
+export function summarize(
+	records: readonly CountedRecord[],
+	exclusions: Exclusions = {}
+): ConditionSummary[] {
+	const ex = fullExclusions(exclusions);
+	const groups = new Map<string, { condition: Condition; acc: Accumulator }>();
 	for (const r of records) {
 		const key = conditionKey(r);
-		let acc = groups.get(key);
-		if (!acc) {
-			acc = {
-				temperature: r.temperature,
-				perturbation: r.perturbation,
-				n: 0,
-				judged: 0,
-				followups: 0,
-				labels: emptyLabelCounts(),
-				items: new Map()
-			};
-			groups.set(key, acc);
+		let group = groups.get(key);
+		if (!group) {
+			const condition = { temperature: r.temperature, perturbation: r.perturbation };
+			group = { condition, acc: new Accumulator() };
+			groups.set(key, group);
 		}
-		acc.n++;
-		if (r.label !== null) {
-			acc.judged++;
-			acc.labels[r.label]++;
-			if (r.label === FOLLOWUP_LABEL) acc.followups++;
-		}
-		if (r.correct !== null)
-			acc.items.set(r.item_id, (acc.items.get(r.item_id) ?? true) && r.correct);
+		group.acc.add(r, ex);
 	}
-	return [...groups.values()].sort(compareConditions).map(finish);
+	return [...groups.values()]
+		.map((g) => ({ ...g.condition, ...g.acc.tally() }))
+		.sort(compareConditions);
 }
 
-function finish(acc: Accumulator): ConditionSummary {
-	let correct = 0;
-	for (const ok of acc.items.values()) if (ok) correct++;
-	return {
-		temperature: acc.temperature,
-		perturbation: acc.perturbation,
-		n: acc.n,
-		accuracy: wilson(correct, acc.items.size),
-		followup: wilson(acc.followups, acc.judged),
-		judged: acc.judged,
-		pending: acc.n - acc.judged,
-		judge_errors: acc.labels.judge_error,
-		labels: acc.labels
-	};
+/** The whole group pooled, with the same counting rules as summarize(). */
+export function tally(records: readonly CountedRecord[], exclusions: Exclusions = {}): Tally {
+	const ex = fullExclusions(exclusions);
+	const acc = new Accumulator();
+	for (const r of records) acc.add(r, ex);
+	return acc.tally();
 }
 
 /** Temperature ascending, then the paper's perturbation order. */
@@ -163,14 +217,17 @@ function ratioOfSums(clusters: readonly Cluster[]): number {
 export function followupClusterCI(
 	records: readonly CountedRecord[],
 	condition: Condition,
-	opts: { seed: number; reps?: number }
+	opts: { seed: number; reps?: number; unprobed?: ReadonlySet<string> }
 ): Interval & { n_items: number } {
+	const unprobed = opts.unprobed ?? NONE;
 	const clusters = new Map<string, Cluster>();
 	for (const r of records) {
-		if (r.label === null || !isCondition(r, condition)) continue;
+		if (!isCondition(r, condition)) continue;
+		const value = followupValue(r, unprobed);
+		if (value === null) continue;
 		const c = clusters.get(r.item_id) ?? { sum: 0, count: 0 };
 		c.count++;
-		if (r.label === FOLLOWUP_LABEL) c.sum++;
+		c.sum += value;
 		clusters.set(r.item_id, c);
 	}
 	const items = [...clusters.values()];
@@ -189,30 +246,37 @@ export interface PairedDifference {
 
 /**
  * Follow-up rate of condition b minus condition a, paired by (item_id, sample) so that item
- * difficulty cancels. Only pairs labeled in both conditions count (judge_error counts as "not a
- * follow-up", as in `summarize`). The interval is a cluster bootstrap over items, since the
- * samples of one item are correlated; the estimate is the mean over pairs. No pairs → NaN.
+ * difficulty cancels. Only pairs with a verdict in both conditions count (judge_error counts as
+ * "not a follow-up", undecided and left-out items not at all, as in `summarize`). The interval is
+ * a cluster bootstrap over items, since the samples of one item are correlated; the estimate is
+ * the mean over pairs. No pairs → NaN.
  */
 export function pairedDifference(
 	records: readonly CountedRecord[],
 	a: Condition,
 	b: Condition,
-	opts: { seed: number; reps?: number }
+	opts: { seed: number; reps?: number; unprobed?: ReadonlySet<string> }
 ): PairedDifference {
+	const unprobed = opts.unprobed ?? NONE;
 	const pairKey = (r: CountedRecord) => `${r.item_id}\u0000${r.sample}`;
-	const inA = new Map<string, CountedRecord>();
-	for (const r of records) if (r.label !== null && isCondition(r, a)) inA.set(pairKey(r), r);
+	const inA = new Map<string, 0 | 1>();
+	for (const r of records) {
+		if (!isCondition(r, a)) continue;
+		const value = followupValue(r, unprobed);
+		if (value !== null) inA.set(pairKey(r), value);
+	}
 
 	const clusters = new Map<string, Cluster>();
 	let pairs = 0;
 	for (const r of records) {
-		if (r.label === null || !isCondition(r, b)) continue;
+		if (!isCondition(r, b)) continue;
+		const value = followupValue(r, unprobed);
 		const partner = inA.get(pairKey(r));
-		if (!partner) continue;
+		if (value === null || partner === undefined) continue;
 		pairs++;
 		const c = clusters.get(r.item_id) ?? { sum: 0, count: 0 };
 		c.count++;
-		c.sum += Number(r.label === FOLLOWUP_LABEL) - Number(partner.label === FOLLOWUP_LABEL);
+		c.sum += value - partner;
 		clusters.set(r.item_id, c);
 	}
 	const items = [...clusters.values()];

@@ -18,11 +18,20 @@ export const JUDGE = 'judge';
 export const HYBRID = 'hybrid';
 export const HUMAN_PREFIX = 'human:';
 
+/** The categories of κ; 'undecided' joins them only for a pair where the rules left some turn so. */
+const FULL: readonly string[] = LABELS.filter((l) => l !== 'undecided');
+const BINARY: readonly string[] = ['genuine', 'not_genuine'];
+
+function categories(base: readonly string[], a: readonly Label[], b: readonly Label[]): string[] {
+	const undecided = a.includes('undecided') || b.includes('undecided');
+	return undecided ? [...base, 'undecided'] : [...base];
+}
+
 export interface CollectOptions {
 	/**
 	 * Also derive the "hybrid" labeler. Off by default so existing callers (the CLI) print the
 	 * same pairs as before. Never added when no record has a judge label: without a judge, hybrid
-	 * is just the rules with their undecided turns dropped, which would be misleading under that name.
+	 * is just the rules under another name, which would be misleading.
 	 */
 	hybrid?: boolean;
 }
@@ -37,8 +46,9 @@ export function hybridLabel(r: Pick<ProbeRecord, 'rule_label' | 'judge_label'>):
 }
 
 /**
- * The rules only name failure modes; a turn no rule catches is read as a follow-up, exactly as
- * the rules-only judge mode counts it, so "rules" here is the labeler a user would actually get.
+ * The rules only name failure modes; a turn no rule catches is undecided, exactly as rules-only
+ * labelling stores it, so "rules" here is the labeler a user would actually get: its undecided
+ * turns agree with nobody, rather than passing for follow-ups.
  */
 export function collectLabelings(
 	records: readonly Pick<ProbeRecord, 'key' | 'rule_label' | 'judge_label'>[],
@@ -50,7 +60,7 @@ export function collectLabelings(
 		[JUDGE, new Map()]
 	]);
 	for (const r of records) {
-		out.get(RULES)?.set(r.key, r.rule_label === 'undecided' ? 'genuine_followup' : r.rule_label);
+		out.get(RULES)?.set(r.key, r.rule_label);
 		if (r.judge_label !== null) out.get(JUDGE)?.set(r.key, r.judge_label);
 	}
 	if (opts.hybrid && (out.get(JUDGE)?.size ?? 0) > 0) {
@@ -99,9 +109,9 @@ export function pairwiseAgreement(
 			out.push({
 				a: names[i],
 				b: names[j],
-				full: cohenKappa(a, b, { categories: [...LABELS], ...opts }),
+				full: cohenKappa(a, b, { categories: categories(FULL, a, b), ...opts }),
 				binary: cohenKappa(a.map(binaryLabel), b.map(binaryLabel), {
-					categories: ['genuine', 'not_genuine'],
+					categories: categories(BINARY, a, b),
 					...opts
 				})
 			});

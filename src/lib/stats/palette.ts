@@ -1,7 +1,8 @@
 /**
  * One palette for every chart: Okabe & Ito (2008), "Color Universal Design", distinguishable
- * under the common color-vision deficiencies and in grayscale by lightness. Grey is the one
- * addition, for "no signal" (judge errors), so it never competes with a real category.
+ * under the common color-vision deficiencies and in grayscale by lightness. Greys are the only
+ * additions, for "no signal" (judge errors, undecided turns), so they never compete with a real
+ * category.
  */
 import type { Label, Perturbation } from '../probe/types.ts';
 
@@ -14,7 +15,8 @@ export const PALETTE = {
 	blue: '#0072B2',
 	vermillion: '#D55E00',
 	reddishPurple: '#CC79A7',
-	grey: '#999999'
+	grey: '#999999',
+	lightGrey: '#D9D9D9'
 } as const;
 
 export const PERTURBATION_COLORS: Record<Perturbation, string> = {
@@ -30,7 +32,8 @@ export const LABEL_COLORS: Record<Label, string> = {
 	malformed_artifact: PALETTE.reddishPurple,
 	meta_planning: PALETTE.yellow,
 	degenerate: PALETTE.vermillion,
-	judge_error: PALETTE.grey
+	judge_error: PALETTE.grey,
+	undecided: PALETTE.lightGrey
 };
 
 /** Series without a fixed meaning (runs, models) take colors in this order, then wrap. */

@@ -153,7 +153,7 @@ describe('AnnotateView, annotating', () => {
 		expect(shownTurn()).not.toBe(first);
 		expect(screen.queryByTestId('label-help')).toBeNull();
 		await press('?');
-		expect(screen.getByTestId('label-help').textContent).toContain('Prompt restatement');
+		expect(screen.getByTestId('label-help').textContent).toContain('Previous-turn restatement');
 		await press('?');
 		expect(screen.queryByTestId('label-help')).toBeNull();
 	});

@@ -36,9 +36,9 @@ describe('createAppContext', () => {
 
 	it('renders a component with the settings it was given', () => {
 		const settings = new EngineSettings(memoryStorage());
-		settings.engine.current = 'openai';
+		settings.engine.current = 'server';
 		render(UsesSettings, { context: appContextMap(createAppContext({ settings })) });
-		expect(screen.getByTestId('engine').textContent).toBe('openai');
+		expect(screen.getByTestId('engine').textContent).toBe('server');
 	});
 
 	it('reads the defaults only when a part needs one (the root provides before they load)', () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import DeviceBenchView from '../../../src/components/bench/DeviceBench.svelte';
 import { DexieBenchmarkStore } from '../../../src/lib/db/benchmarks.ts';
 import { createDB } from '../../../src/lib/db/schema.ts';
-import type { GpuReport } from '../../../src/lib/engines/webllm/gpu.ts';
+import type { GpuReport } from '../../../src/lib/engines/webgpu/gpu.ts';
 import { DeviceBench } from '../../../src/lib/state/deviceBench.svelte.ts';
 import type { ChatTemplate } from '../../../src/lib/probe/template.ts';
 import { ScriptedEngine } from '../../helpers/scriptedEngine.ts';

@@ -2,32 +2,42 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/svelte';
 import { renderWithServices } from '../renderWithServices.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import CpuModels from '../../../src/components/engine/CpuModels.svelte';
-import { findGguf, ggufUrl } from '../../../src/lib/engines/wllama/catalog.ts';
+import { findGguf, ggufUrl } from '../../../src/lib/engines/cpu/catalog.ts';
 import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
 
 afterEach(cleanup);
 
+/** What every engine panel is given; the CPU panel uses none of the server's. */
+const PANEL = {
+	gpu: { canRunModels: false, shaderF16: false },
+	listModels: async () => [],
+	loadTemplate: async () => {
+		throw new Error('not asked');
+	}
+};
+
 function settings(): EngineSettings {
 	localStorage.clear();
 	const s = new EngineSettings(localStorage);
-	s.engine.current = 'wllama';
+	s.engine.current = 'cpu';
 	return s;
 }
 
 describe('CpuModels', () => {
 	it('shows the cache state of the chosen files and deletes one on request', async () => {
 		const s = settings();
-		const genEntry = findGguf(s.cpuGeneratorKey.current);
-		const judgeEntry = findGguf(s.cpuJudgeKey.current);
+		const genEntry = findGguf(s.cpu.generatorKey.current);
+		const judgeEntry = findGguf(s.cpu.judgeKey.current);
 		if (!genEntry || !judgeEntry) throw new Error('the default CPU models are not in the catalog');
 		const gen = ggufUrl(genEntry);
 		const judge = ggufUrl(judgeEntry);
 		const onDelete = vi.fn(async () => {});
 		renderWithServices(CpuModels, {
+			...PANEL,
 			settings: s,
 			judgeNeeded: true,
 			cached: { [gen]: true, [judge]: false },
-			onDelete
+			onDeleteModel: onDelete
 		});
 		expect(screen.getByTestId('cpu-generator-cache').textContent).toMatch(
 			/In this browser's cache/
@@ -40,7 +50,7 @@ describe('CpuModels', () => {
 
 	it('lists every catalog model with "size unknown", and takes your own URL with what is wrong with it', async () => {
 		const s = settings();
-		renderWithServices(CpuModels, { settings: s, judgeNeeded: false, cached: {} });
+		renderWithServices(CpuModels, { ...PANEL, settings: s, judgeNeeded: false, cached: {} });
 		expect(screen.queryByTestId('cpu-judge')).toBeNull();
 		const select = screen.getByTestId('cpu-generator-model') as HTMLSelectElement;
 		expect([...select.options].map((o) => o.textContent)).toContain(
@@ -58,7 +68,12 @@ describe('CpuModels', () => {
 	});
 
 	it('says the page is single-threaded without cross-origin isolation', () => {
-		renderWithServices(CpuModels, { settings: settings(), judgeNeeded: false, cached: {} });
+		renderWithServices(CpuModels, {
+			...PANEL,
+			settings: settings(),
+			judgeNeeded: false,
+			cached: {}
+		});
 		expect(screen.getByTestId('cpu-threads').textContent).toMatch(
 			/1 CPU thread: this page is not cross-origin isolated/
 		);

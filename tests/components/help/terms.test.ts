@@ -70,7 +70,7 @@ describe('LabelDefinitions', () => {
 			expect(dd?.textContent).toBe(info.definition);
 			// The prompt defuses chat-template markup with zero-width spaces; the words are the same.
 			const prompt = (JUDGE_PROMPT.system + JUDGE_PROMPT.template).replaceAll('\u200b', '');
-			expect(prompt).toContain(`${info.label}: ${info.definition}`);
+			expect(prompt).toContain(`${info.label} (${info.title}): ${info.definition}`);
 		}
 	});
 });

@@ -6,7 +6,7 @@ import { cleanup, waitFor } from '@testing-library/svelte';
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import PlaygroundView from '../../../src/views/playground/PlaygroundView.svelte';
-import { probeGpu, type GpuLike } from '../../../src/lib/engines/webllm/gpu.ts';
+import { probeGpu, type GpuLike } from '../../../src/lib/engines/webgpu/gpu.ts';
 import { Environment } from '../../../src/lib/state/environment.svelte.ts';
 import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
 import { ADAPTER, renderWithServices } from '../renderWithServices.ts';
@@ -25,14 +25,14 @@ afterEach(cleanup);
 describe('PlaygroundView engine default', () => {
 	it('without WebGPU, defaults to the CPU engine', async () => {
 		const { settings } = renderPlayground(undefined);
-		await waitFor(() => expect(settings.engine.current).toBe('wllama'));
+		await waitFor(() => expect(settings.engine.current).toBe('cpu'));
 		expect(localStorage.getItem('utp:engine')).toBeNull();
 	});
 
 	it('with a WebGPU adapter, stays on the device', async () => {
 		const { settings, env } = renderPlayground({ requestAdapter: async () => ADAPTER });
 		await waitFor(() => expect(env.gpu).toBeTruthy());
-		expect(settings.engine.current).toBe('webllm');
+		expect(settings.engine.current).toBe('webgpu');
 	});
 
 	it('keeps a saved device choice even without WebGPU', async () => {
@@ -40,6 +40,6 @@ describe('PlaygroundView engine default', () => {
 		const { settings, env } = renderPlayground(undefined);
 		await waitFor(() => expect(env.gpu).toBeTruthy());
 		await new Promise((r) => setTimeout(r, 0));
-		expect(settings.engine.current).toBe('webllm');
+		expect(settings.engine.current).toBe('webgpu');
 	});
 });

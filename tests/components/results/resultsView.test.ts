@@ -10,9 +10,10 @@ import { DexieRunStore } from '../../../src/lib/db/runs.ts';
 import { createDB, type ProbeDB } from '../../../src/lib/db/schema.ts';
 import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { summarize } from '../../../src/lib/stats/aggregate.ts';
-import { overall, textChangeRates } from '../../../src/lib/results/resultsData.ts';
+import { textChangeRates } from '../../../src/lib/results/resultsData.ts';
+import { tally as overall } from '../../../src/lib/stats/aggregate.ts';
 import ResultsView from '../../../src/views/results/ResultsView.svelte';
-import { makeManifest, makeRecord, makeSyntheticRun } from '../../helpers/factories.ts';
+import { makeAnswer, makeManifest, makeRecord, makeSyntheticRun } from '../../helpers/factories.ts';
 import { DATASETS } from '../../../src/lib/datasets/registry.ts';
 import { renderWithServices } from '../renderWithServices.ts';
 
@@ -92,8 +93,10 @@ describe('results view', () => {
 				pct(s.followup.p),
 				ci(s.followup),
 				`${s.followup.k}/${s.followup.n}`,
+				String(s.undecided),
 				String(s.judge_errors),
-				String(s.pending)
+				String(s.pending),
+				String(s.cut_reasoning)
 			]);
 		});
 		const o = overall(records);
@@ -265,6 +268,47 @@ describe('results view', () => {
 		const chart = await screen.findByTestId('chart-acc-followup');
 		await waitFor(() => expect(chart.textContent).toContain('Not drawn'));
 		expect(chart.textContent).toContain('gsm8k, 2026-01-01 (T=0)');
+	});
+
+	it('shows undecided turns and cut-while-reasoning probes, leaves them out, and counts them on request', async () => {
+		// A rules-only run: two items answered, one cut while still reasoning (nothing visible).
+		const turn = (item_id: string, sample: number, label: ProbeRecord['label']) =>
+			makeRecord({
+				run_id: 'run-r',
+				key: `${item_id}|0|none|${sample}`,
+				item_id,
+				sample,
+				label,
+				label_source: 'rules',
+				rule_label: label ?? 'undecided'
+			});
+		await new DexieRunStore(dbRef.current as ProbeDB).importRun({
+			manifest: makeManifest({ run_id: 'run-r' }),
+			records: [
+				turn('a', 0, 'degenerate'),
+				turn('a', 1, 'undecided'),
+				turn('b', 0, 'undecided'),
+				turn('c', 0, 'degenerate'),
+				turn('c', 1, 'degenerate')
+			],
+			answers: [
+				makeAnswer({ run_id: 'run-r', item_id: 'a' }),
+				makeAnswer({ run_id: 'run-r', item_id: 'b' }),
+				makeAnswer({ run_id: 'run-r', item_id: 'c', answer: '', finish_reason: 'length' })
+			]
+		});
+		renderResults('run-r');
+		const counts = await screen.findByTestId('counts');
+		expect(screen.getByTestId('undecided').textContent).toContain('2 undecided');
+		expect(counts.textContent).toContain('2 left out (answer cut while reasoning)');
+		// 0 genuine of the one turn with a verdict: undecided and cut-in-reasoning turns are out.
+		expect(screen.getByTestId('followup-rate').textContent).toBe('0.0%');
+		expect(screen.getByText(/0 of 1 turns with a verdict/)).toBeTruthy();
+		const note = screen.getByTestId('cut-reasoning');
+		expect(note.textContent).toContain('left out of follow-up rates');
+		await fireEvent.click(within(note).getByTestId('include-cut-reasoning'));
+		await waitFor(() => expect(screen.getByText(/0 of 3 turns with a verdict/)).toBeTruthy());
+		expect(screen.getByTestId('counts').textContent).not.toContain('left out');
 	});
 
 	it('says when the run is not in this browser', async () => {

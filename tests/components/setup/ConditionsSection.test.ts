@@ -41,3 +41,15 @@ describe('ConditionsSection thinking', () => {
 		expect(screen.queryByTestId('thinking')).toBeNull();
 	});
 });
+
+describe('ConditionsSection labelling', () => {
+	it('says what rules-only labelling can and cannot tell when it is picked', async () => {
+		render(ConditionsSection, { setup: new SetupState(memoryStorage()), thinkingDefault: null });
+		const tells = () => screen.getByTestId('judge-mode-tells').textContent ?? '';
+		expect(tells()).toContain('LLM judge labels every other turn');
+		await fireEvent.change(screen.getByTestId('judge-mode'), { target: { value: 'rules' } });
+		expect(tells()).toContain('stays undecided');
+		expect(tells()).toContain('out of the follow-up rate');
+		expect(tells()).toContain('no rule ever calls a turn genuine');
+	});
+});

@@ -9,7 +9,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/svelte';
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import SetupView from '../../../src/views/setup/SetupView.svelte';
-import { probeGpu, type GpuLike } from '../../../src/lib/engines/webllm/gpu.ts';
+import { probeGpu, type GpuLike } from '../../../src/lib/engines/webgpu/gpu.ts';
 import { Environment } from '../../../src/lib/state/environment.svelte.ts';
 import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
 import { ADAPTER, renderWithServices } from '../renderWithServices.ts';
@@ -38,9 +38,9 @@ afterEach(cleanup);
 describe('SetupView engine default', () => {
 	it('without navigator.gpu, defaults to the CPU engine and says why in the panel', async () => {
 		await renderSetup(undefined);
-		await waitFor(() => expect(radio('engine-wllama').checked).toBe(true));
-		expect(radio('engine-webllm').checked).toBe(false);
-		expect(radio('engine-openai').checked).toBe(false);
+		await waitFor(() => expect(radio('engine-cpu').checked).toBe(true));
+		expect(radio('engine-webgpu').checked).toBe(false);
+		expect(radio('engine-server').checked).toBe(false);
 		expect(screen.getByTestId('env-server-hint').textContent).toMatch(
 			/engine below is set to “This device \(CPU\)”/
 		);
@@ -56,18 +56,18 @@ describe('SetupView engine default', () => {
 
 	it('when requestAdapter() resolves null, defaults to the CPU engine too', async () => {
 		await renderSetup({ requestAdapter: async () => null });
-		await waitFor(() => expect(radio('engine-wllama').checked).toBe(true));
+		await waitFor(() => expect(radio('engine-cpu').checked).toBe(true));
 		expect(screen.getByTestId('env-no-webgpu').textContent).toMatch(/no GPU adapter/);
 	});
 
 	it('lets the user switch to the WebGPU engine, but never start a run there', async () => {
 		await renderSetup(undefined);
-		await waitFor(() => expect(radio('engine-wllama').checked).toBe(true));
-		await fireEvent.click(radio('engine-webllm'));
-		expect(radio('engine-webllm').checked).toBe(true);
+		await waitFor(() => expect(radio('engine-cpu').checked).toBe(true));
+		await fireEvent.click(radio('engine-webgpu'));
+		expect(radio('engine-webgpu').checked).toBe(true);
 		expect(problems()).toContain(DEVICE_PROBLEM);
 		expect((screen.getByTestId('start-run') as HTMLButtonElement).disabled).toBe(true);
-		expect(localStorage.getItem('utp:engine')).toBe('"webllm"');
+		expect(localStorage.getItem('utp:engine')).toBe('"webgpu"');
 		// The panel offers the way back to a server once the device is chosen.
 		expect(screen.getByText('use a server')).toBeTruthy();
 	});
@@ -75,10 +75,10 @@ describe('SetupView engine default', () => {
 	it('with a WebGPU adapter, defaults to this device', async () => {
 		await renderSetup({ requestAdapter: async () => ADAPTER });
 		expect(screen.getByTestId('env-webgpu').textContent).toBe('yes');
-		expect(radio('engine-webllm').checked).toBe(true);
-		expect(radio('engine-openai').checked).toBe(false);
+		expect(radio('engine-webgpu').checked).toBe(true);
+		expect(radio('engine-server').checked).toBe(false);
 		// Offered always, even where WebGPU works.
-		expect(radio('engine-wllama').checked).toBe(false);
+		expect(radio('engine-cpu').checked).toBe(false);
 		expect(screen.queryByTestId('env-no-webgpu')).toBeNull();
 		expect(problems()).not.toContain(DEVICE_PROBLEM);
 	});
@@ -87,7 +87,7 @@ describe('SetupView engine default', () => {
 		localStorage.setItem('utp:engine', '"webllm"');
 		await renderSetup(undefined);
 		await waitFor(() => expect(problems()).toContain(DEVICE_PROBLEM));
-		expect(radio('engine-webllm').checked).toBe(true);
+		expect(radio('engine-webgpu').checked).toBe(true);
 		expect((screen.getByTestId('start-run') as HTMLButtonElement).disabled).toBe(true);
 	});
 
@@ -95,6 +95,6 @@ describe('SetupView engine default', () => {
 		localStorage.setItem('utp:engine', '"openai"');
 		await renderSetup({ requestAdapter: async () => ADAPTER });
 		expect(screen.getByTestId('env-webgpu').textContent).toBe('yes');
-		expect(radio('engine-openai').checked).toBe(true);
+		expect(radio('engine-server').checked).toBe(true);
 	});
 });

@@ -44,7 +44,7 @@ export const capability: Scenario<E2EContext> = {
 		);
 
 		// The in-browser model pickers offer only q4f32 variants here.
-		await setControl(await need(page, V, 'engine-webllm'), true);
+		await setControl(await need(page, V, 'engine-webgpu'), true);
 		const picker = await need(page, V, 'generator-model');
 		const models = await picker.innerText();
 		check(/q4f32/.test(models), `the generator picker shows no q4f32 variant:\n${models}`);

@@ -19,12 +19,12 @@ const PLANNED = ITEMS * 2;
 
 async function configureCpuRun(page: Page, modelUrl: string): Promise<void> {
 	const v = 'setup';
-	const cpu = await need(page, v, 'engine-wllama');
+	const cpu = await need(page, v, 'engine-cpu');
 	try {
 		// The default without WebGPU: nothing was chosen or saved in this fresh profile.
 		await page.waitForFunction(
 			() =>
-				(document.querySelector('[data-testid="engine-wllama"]') as HTMLInputElement | null)
+				(document.querySelector('[data-testid="engine-cpu"]') as HTMLInputElement | null)
 					?.checked === true,
 			undefined,
 			{ timeout: UI_TIMEOUT_MS }
@@ -32,7 +32,7 @@ async function configureCpuRun(page: Page, modelUrl: string): Promise<void> {
 	} catch {
 		throw new E2EFailure('setup view: without WebGPU the engine did not default to the CPU');
 	}
-	check(await cpu.isChecked(), 'engine-wllama is not checked');
+	check(await cpu.isChecked(), 'engine-cpu is not checked');
 	await setControl(await need(page, v, 'judge-mode'), 'llm');
 	for (const role of ['generator', 'judge']) {
 		await setControl(await need(page, v, `cpu-${role}-model`), 'custom');

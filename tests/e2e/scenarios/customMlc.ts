@@ -111,7 +111,7 @@ export const customMlc: Scenario<E2EContext> = {
 		try {
 			const { page, watch } = await ctx.profile();
 			await openView(page, ctx.app.url, '#/setup');
-			await setControl(await need(page, 'setup', 'engine-webllm'), true);
+			await setControl(await need(page, 'setup', 'engine-webgpu'), true);
 			await page.getByTestId('custom-mlc').locator('summary').click();
 
 			// A plain-http URL on another host is refused, with the reason.

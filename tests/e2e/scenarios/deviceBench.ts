@@ -22,7 +22,7 @@ export const deviceBench: Scenario<E2EContext> = {
 	async run(ctx) {
 		const { page, watch } = await ctx.profile();
 		await openView(page, ctx.app.url, '#/setup');
-		await setControl(await need(page, V, 'engine-webllm'), true);
+		await setControl(await need(page, V, 'engine-webgpu'), true);
 		const template = templateSource(ctx, 'config-url');
 		check('url' in template, 'expected a template URL');
 		if (!('url' in template)) return;

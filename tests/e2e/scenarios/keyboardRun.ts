@@ -39,19 +39,19 @@ export const keyboardRun: Scenario<E2EContext> = {
 		const mock = await ctx.mock('probe');
 		const { page } = await ctx.freshProfile({ webgpu: false });
 		await page.goto(new URL('#/setup', ctx.app.url).href);
-		await page.getByTestId('engine-openai').waitFor({ timeout: UI_TIMEOUT_MS });
+		await page.getByTestId('engine-server').waitFor({ timeout: UI_TIMEOUT_MS });
 		// Without WebGPU the CPU engine is the default; the server is chosen with the arrow keys.
 		// The default follows the GPU probe, which answers a moment after the view is drawn.
 		await page
-			.locator('[data-testid="engine-wllama"]:checked')
+			.locator('[data-testid="engine-cpu"]:checked')
 			.waitFor({ timeout: UI_TIMEOUT_MS })
 			.catch(() => undefined);
-		check(await checked(page, 'engine-wllama'), 'without WebGPU the engine is not the CPU');
-		await tabTo(page, 'engine-wllama');
-		for (let i = 0; i < 3 && !(await checked(page, 'engine-openai')); i++) {
+		check(await checked(page, 'engine-cpu'), 'without WebGPU the engine is not the CPU');
+		await tabTo(page, 'engine-cpu');
+		for (let i = 0; i < 3 && !(await checked(page, 'engine-server')); i++) {
 			await page.keyboard.press('ArrowDown');
 		}
-		check(await checked(page, 'engine-openai'), 'the arrow keys did not pick the server');
+		check(await checked(page, 'engine-server'), 'the arrow keys did not pick the server');
 
 		await typeInto(page, 'base-url', mock.url);
 		await typeInto(page, 'model-id', MOCK_MODEL);

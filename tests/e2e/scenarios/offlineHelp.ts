@@ -48,7 +48,7 @@ export const offlineHelp: Scenario<E2EContext> = {
 		const mock = await ctx.mock('probe');
 		mock.setModels([SHIPPED_REPO, MOCK_MODEL]);
 		await openView(page, ctx.app.url, '#/setup');
-		await setControl(await need(page, V, 'engine-openai'), true);
+		await setControl(await need(page, V, 'engine-server'), true);
 		await setControl(await need(page, V, 'base-url'), `${mock.url}/v1`);
 		await setControl(await need(page, V, 'model-id'), SHIPPED_REPO);
 		await setControl(await need(page, V, 'judge-mode'), 'rules');

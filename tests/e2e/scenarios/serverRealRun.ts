@@ -56,7 +56,7 @@ const TURN_FIELDS = [
 
 async function configure(page: Page, ctx: E2EContext, server: LlamaCppServer): Promise<void> {
 	const v = 'setup';
-	await setControl(await need(page, v, 'engine-openai'), true);
+	await setControl(await need(page, v, 'engine-server'), true);
 	await setControl(await need(page, v, 'base-url'), `${server.url}/v1`);
 	await setControl(await need(page, v, 'model-id'), '');
 	// The served id comes from the server's /v1/models, as a user would pick it.
@@ -147,7 +147,7 @@ export const serverRealRun: Scenario<E2EContext> = {
 			// First a server that does not tell its context (the mock: no /props, no max_model_len):
 			// set-up says so and keeps the typed limit.
 			const mock = await ctx.mock();
-			await setControl(await need(page, 'setup', 'engine-openai'), true);
+			await setControl(await need(page, 'setup', 'engine-server'), true);
 			await setControl(await need(page, 'setup', 'base-url'), mock.url);
 			await setControl(await need(page, 'setup', 'model-id'), 'mock-model');
 			try {

@@ -18,7 +18,7 @@ export const templateSources: Scenario<E2EContext> = {
 	async run(ctx) {
 		const { page } = await ctx.profile();
 		await openView(page, ctx.app.url, '#/setup');
-		await setControl(await need(page, V, 'engine-openai'), true);
+		await setControl(await need(page, V, 'engine-server'), true);
 		const failures: string[] = [];
 		for (const from of SOURCES) {
 			const t = templateSource(ctx, from);

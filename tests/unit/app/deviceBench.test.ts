@@ -17,12 +17,12 @@ describe('deviceBenchBlocker', () => {
 	});
 
 	it.each([
-		['a server engine', settings((s) => (s.engine.current = 'openai')), GPU, /This device/],
+		['a server engine', settings((s) => (s.engine.current = 'server')), GPU, /This device/],
 		['no WebGPU', settings(), { ...GPU, canRunModels: false }, /cannot run models/],
 		['the GPU still being checked', settings(), { ...GPU, checked: false }, /Checking/],
 		[
 			'no generator chosen',
-			settings((s) => (s.generatorKey.current = 'no-such-model')),
+			settings((s) => (s.webgpu.generatorKey.current = 'no-such-model')),
 			GPU,
 			/generator/
 		]

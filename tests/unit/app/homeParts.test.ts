@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deviceLine } from '../../../src/lib/display/deviceLine.ts';
 import { exampleLink, listExamples } from '../../../src/lib/app/examples.ts';
-import type { GpuReport } from '../../../src/lib/engines/webllm/gpu.ts';
+import type { GpuReport } from '../../../src/lib/engines/webgpu/gpu.ts';
 import index from '../../../static/examples/index.json';
 
 const adapter = (fallback: boolean) => ({

@@ -17,7 +17,7 @@ const untouched = new Proxy({} as AppServices, {
 describe('startFromSetup', () => {
 	it('refuses a device run where models cannot run, before loading or storing anything', async () => {
 		const settings = new EngineSettings(memoryStorage());
-		settings.engine.current = 'webllm';
+		settings.engine.current = 'webgpu';
 		const setup = new SetupState(memoryStorage());
 		const check = vi.spyOn(setup, 'checkTemplate');
 		const start = vi.fn();
@@ -41,7 +41,7 @@ describe('startFromSetup', () => {
 
 	it('lets the CPU engine start without WebGPU (it gets as far as the template)', async () => {
 		const settings = new EngineSettings(memoryStorage());
-		settings.engine.current = 'wllama';
+		settings.engine.current = 'cpu';
 		const setup = new SetupState(memoryStorage());
 		const check = vi.spyOn(setup, 'checkTemplate').mockResolvedValue(null);
 		const step = vi.fn();

@@ -38,7 +38,7 @@ describe('browser resume and the run identity', () => {
 	};
 	// One tab's services over fake-indexeddb: the run is stored and resumed in the same browser.
 	const services = createAppServices();
-	const choice = () => ({ engine: 'openai' as const, base_url: mock.url });
+	const choice = () => ({ engine: 'server' as const, base_url: mock.url });
 	const values = (run_id: string) =>
 		runValues({ run_id, generator: { id: 'gen' }, judge: { id: 'gen' }, judge_mode: 'llm' });
 

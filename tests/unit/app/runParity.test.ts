@@ -66,7 +66,7 @@ describe('the browser and the CLI prepare the same run from the same values', ()
 				context_window: (await server.contextWindow('gen'))?.tokens
 			}),
 			template: t,
-			choice: { engine: 'openai', base_url: cli.server.url }
+			choice: { engine: 'server', base_url: cli.server.url }
 		});
 		const fromApp = await services.runStore().getManifest('same-run');
 

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkServer, type ServerCheckDeps } from '../../../src/lib/app/serverCheck.ts';
-import { OpenAIEngine } from '../../../src/lib/engines/openai.ts';
+import { OpenAIEngine } from '../../../src/lib/engines/server/client.ts';
 import { AbortError, EngineError } from '../../../src/lib/probe/engine.ts';
 import { TemplateError } from '../../../src/lib/probe/template.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';

@@ -6,7 +6,7 @@ import { MemoryTemplateCache } from '../../../src/lib/db/caches.ts';
 import { loadTemplate } from '../../../src/lib/setup/templates.ts';
 import { SHIPPED_TEMPLATE_PACKAGES, shippedPackageFor } from '../../../src/lib/app/shippedRepos.ts';
 import { SHIPPED_TEMPLATES, shippedTemplate } from '../../../src/lib/app/shippedTemplates.ts';
-import { getCatalog } from '../../../src/lib/engines/webllm/catalog.ts';
+import { getCatalog } from '../../../src/lib/engines/webgpu/catalog.ts';
 import { readShippedTemplates } from '../../../vite.shippedTemplates.ts';
 import { readFixture } from '../../helpers/fixtures.ts';
 

@@ -1,7 +1,7 @@
 import { DexieBenchmarkStore } from '../../../src/lib/db/benchmarks.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProbeDB } from '../../../src/lib/db/schema.ts';
-import type { GpuReport } from '../../../src/lib/engines/webllm/gpu.ts';
+import type { GpuReport } from '../../../src/lib/engines/webgpu/gpu.ts';
 import { EngineError } from '../../../src/lib/probe/engine.ts';
 import { TemplateError } from '../../../src/lib/probe/template.ts';
 import {

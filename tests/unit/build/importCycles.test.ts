@@ -51,7 +51,7 @@ describe('the import-cycle checker', () => {
 	});
 
 	it('maps paths to folders', () => {
-		expect(folderOf('src/lib/engines/webllm/client.ts')).toBe('lib/engines');
+		expect(folderOf('src/lib/engines/webgpu/client.ts')).toBe('lib/engines');
 		expect(folderOf('src/cli/run.ts')).toBe('cli');
 		expect(folderOf('src/App.svelte')).toBe('src');
 		expect(folderOf('package.json')).toBeNull();

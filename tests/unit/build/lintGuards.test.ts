@@ -75,7 +75,7 @@ describe('layer lint guards', { timeout: 60_000 }, () => {
 		const code = [
 			"import { readFileSync } from 'node:fs';",
 			"import { runProbe } from '../lib/probe/pipeline.ts';",
-			"import { OpenAIEngine } from '../lib/engines/openai.ts';",
+			"import { OpenAIEngine } from '../lib/engines/server/client.ts';",
 			'export const x = [readFileSync, runProbe, OpenAIEngine];',
 			''
 		].join('\n');

@@ -117,8 +117,9 @@ export interface Cli {
 	close(): Promise<void>;
 }
 
-export async function startCli(rows = 4): Promise<Cli> {
-	const server = await startMockOpenAI({ script, models: ['gen', 'judge'] });
+/** `brain` answers every request (default: `script`); `rows` GSM8K items go to the dataset file. */
+export async function startCli(rows = 4, brain: ScriptFn = script): Promise<Cli> {
+	const server = await startMockOpenAI({ script: brain, models: ['gen', 'judge'] });
 	const dir = mkdtempSync(join(tmpdir(), 'utp-cli-'));
 	const dataset = join(dir, 'gsm8k.jsonl');
 	const data = readJsonl<{ question: string; answer: string }>('gsm8k/test.jsonl').slice(0, rows);

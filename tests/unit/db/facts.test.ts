@@ -13,7 +13,13 @@ describe('recordFacts', () => {
 		const r = makeRecord({ label: 'degenerate', judge_label: 'degenerate', correct: false });
 		const f = recordFacts(r);
 		expect(Object.keys(f).sort()).toEqual([...FACT_FIELDS].sort());
-		for (const field of FACT_FIELDS) expect(f[field]).toEqual(r[field]);
+		for (const field of FACT_FIELDS) expect(f[field]).toEqual(r[field] ?? null);
+	});
+
+	it('gives a record stored before verdicts a null verdict, which counts by its label', () => {
+		const r = makeRecord({ label: 'genuine_followup', verdict: undefined });
+		expect(recordFacts(r).verdict).toBeNull();
+		expect(recordFacts({ ...r, verdict: 'not_genuine' }).verdict).toBe('not_genuine');
 	});
 });
 
@@ -185,15 +191,18 @@ describe('tally', () => {
 		const bundle = makeBundle(30, 'a');
 		bundle.records[3] = { ...bundle.records[3], label: null, label_source: null };
 		bundle.records[7] = { ...bundle.records[7], label: null, label_source: null };
+		bundle.records[9] = { ...bundle.records[9], label: 'undecided', label_source: 'rules' };
 		await store.importRun(bundle);
 		await store.importRun(makeBundle(5, 'b'));
 		const plain = (records: typeof bundle.records) => ({
 			records: records.length,
 			followups: records.filter((r) => r.label === 'genuine_followup').length,
-			pending: records.filter((r) => r.label === null).length
+			pending: records.filter((r) => r.label === null).length,
+			undecided: records.filter((r) => r.label === 'undecided').length
 		});
 		const want = plain(bundle.records);
 		expect(want.followups).toBeGreaterThan(0);
+		expect(want.undecided).toBe(1);
 		expect(await db.factPacks.get('a')).toBeDefined();
 		expect(await store.tally('a')).toEqual(want);
 
@@ -202,7 +211,12 @@ describe('tally', () => {
 		expect(await db.factPacks.get('a')).toBeUndefined();
 		const after = bundle.records.map((r) => (r.key === judged.key ? judged : r));
 		expect(await store.tally('a')).toEqual(plain(after));
-		expect(await store.tally('ghost')).toEqual({ records: 0, followups: 0, pending: 0 });
+		expect(await store.tally('ghost')).toEqual({
+			records: 0,
+			followups: 0,
+			pending: 0,
+			undecided: 0
+		});
 		db.close();
 	});
 });

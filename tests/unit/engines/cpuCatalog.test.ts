@@ -8,7 +8,7 @@ import {
 	ggufUrl,
 	ggufUrlProblem,
 	WLLAMA_VERSION
-} from '../../../src/lib/engines/wllama/catalog.ts';
+} from '../../../src/lib/engines/cpu/catalog.ts';
 
 describe('GGUF catalog', () => {
 	it('names the installed wllama version (recorded in run manifests)', () => {

@@ -172,29 +172,62 @@ describe('parseJudgeOutput', () => {
 		}
 	});
 
-	it('round-trips every label the judge may choose', () => {
+	it('round-trips every label the judge may choose, with its verdict or the label’s', () => {
 		for (const label of JUDGE_LABELS) {
-			expect(parseJudgeOutput(JSON.stringify({ label, rationale: 'why' }))).toEqual({
+			const verdict = label === 'genuine_followup' ? 'genuine' : 'not_genuine';
+			expect(parseJudgeOutput(JSON.stringify({ label, verdict, rationale: 'why' }))).toEqual({
 				label,
+				verdict,
 				rationale: 'why'
 			});
+			expect(parseJudgeOutput(JSON.stringify({ label, rationale: 'why' }))?.verdict).toBe(verdict);
 		}
+	});
+
+	it.each([
+		[
+			'the paper’s spelling',
+			'{"label": "assistant_restatement", "verdict": "nongenuine"}',
+			'not_genuine'
+		],
+		['words', '{"label": "meta_planning", "verdict": "Not genuine"}', 'not_genuine'],
+		// The verdict is the primary metric: it is kept as the judge gave it, even against the label.
+		[
+			'a verdict that disagrees with the label',
+			'{"label": "degenerate", "verdict": "genuine"}',
+			'genuine'
+		],
+		[
+			'an unknown verdict: the label’s',
+			'{"label": "genuine_followup", "verdict": "maybe"}',
+			'genuine'
+		],
+		['a "verdict:" line', 'Label: degenerate\nVerdict: nongenuine', 'not_genuine']
+	])('reads the verdict from %s', (_name, raw, verdict) => {
+		expect(parseJudgeOutput(raw)?.verdict).toBe(verdict);
 	});
 });
 
 describe('judgeSchema', () => {
-	it('enumerates exactly LABELS minus judge_error, requires both fields and nothing else', () => {
+	it('enumerates LABELS minus judge_error and undecided, and the binary verdict; requires all three', () => {
 		const schema = judgeSchema() as {
-			properties: { label: { enum: string[] }; rationale: { type: string; maxLength?: number } };
+			properties: {
+				label: { enum: string[] };
+				verdict: { enum: string[] };
+				rationale: { type: string; maxLength?: number };
+			};
 			required: string[];
 			additionalProperties: boolean;
 		};
-		expect(schema.properties.label.enum).toEqual(LABELS.filter((l) => l !== 'judge_error'));
+		expect(schema.properties.label.enum).toEqual(
+			LABELS.filter((l) => l !== 'judge_error' && l !== 'undecided')
+		);
+		expect(schema.properties.verdict.enum).toEqual(['genuine', 'not_genuine']);
 		expect(schema.properties.rationale.type).toBe('string');
 		// Bounded, so a grammar-constrained judge closes the JSON within its 300 tokens.
 		expect(schema.properties.rationale.maxLength).toBe(JUDGE_RATIONALE_MAX_CHARS);
 		expect(JUDGE_RATIONALE_MAX_CHARS).toBeLessThan(300 - 40);
-		expect(schema.required.sort()).toEqual(['label', 'rationale']);
+		expect(schema.required.sort()).toEqual(['label', 'rationale', 'verdict']);
 		expect(schema.additionalProperties).toBe(false);
 	});
 
@@ -222,11 +255,14 @@ describe('buildJudgeMessages', () => {
 		expect(system.role).toBe('system');
 		const shown = visible(system.content);
 		for (const label of JUDGE_LABELS) {
-			expect(shown).toContain(`${label}: ${LABEL_INFO[label].definition}`);
+			expect(shown).toContain(
+				`${label} (${LABEL_INFO[label].title}): ${LABEL_INFO[label].definition}`
+			);
 			expect(shown).toContain(LABEL_INFO[label].positive);
 			expect(shown).toContain(LABEL_INFO[label].negative);
 		}
 		expect(system.content).not.toContain('judge_error');
+		expect(system.content).not.toMatch(/\bundecided\b/);
 		expect(system.content).toMatch(/JSON only/);
 	});
 
@@ -304,6 +340,7 @@ describe('judgeWithRetries', () => {
 		const judge = scripted([GOOD]);
 		expect(await judgeWithRetries(judge.call)).toEqual({
 			label: 'degenerate',
+			verdict: 'not_genuine',
 			rationale: 'empty',
 			raw: GOOD,
 			attempts: 1

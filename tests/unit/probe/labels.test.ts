@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { LABELS } from '../../../src/lib/probe/types.ts';
-import { LABEL_INFO, binaryLabel, isGenuine } from '../../../src/lib/probe/labels.ts';
+import { LABELS, type Label } from '../../../src/lib/probe/types.ts';
+import {
+	LABEL_INFO,
+	binaryLabel,
+	isGenuine,
+	recordVerdict,
+	verdictOf
+} from '../../../src/lib/probe/labels.ts';
 
 const infos = LABELS.map((label) => LABEL_INFO[label]);
 
@@ -45,10 +51,45 @@ describe('binary view', () => {
 		expect(LABELS.filter(isGenuine)).toEqual(['genuine_followup']);
 	});
 
-	it.each(LABELS.map((l) => [l, l === 'genuine_followup' ? 'genuine' : 'not_genuine'] as const))(
-		'maps %s to %s',
-		(label, expected) => {
-			expect(binaryLabel(label)).toBe(expected);
-		}
-	);
+	const expected = (l: Label) =>
+		l === 'genuine_followup' ? 'genuine' : l === 'undecided' ? 'undecided' : 'not_genuine';
+	it.each(LABELS.map((l) => [l, expected(l)] as const))('maps %s to %s', (label, verdict) => {
+		expect(binaryLabel(label)).toBe(verdict);
+		expect(verdictOf(label)).toBe(verdict);
+	});
+
+	it('reads a record’s own verdict, else its label’s (records stored before verdicts), else none', () => {
+		expect(recordVerdict({ label: 'degenerate', verdict: 'genuine' })).toBe('genuine');
+		expect(recordVerdict({ label: 'genuine_followup' })).toBe('genuine');
+		expect(recordVerdict({ label: 'judge_error', verdict: null })).toBe('not_genuine');
+		expect(recordVerdict({ label: 'undecided' })).toBe('undecided');
+		expect(recordVerdict({ label: null, verdict: null })).toBeNull();
+	});
+});
+
+describe('paper names', () => {
+	it('titles the categories as the paper does, keeping the stored ids', () => {
+		expect(
+			Object.fromEntries(
+				(
+					[
+						'prompt_restatement',
+						'assistant_restatement',
+						'malformed_artifact',
+						'meta_planning',
+						'degenerate',
+						'genuine_followup'
+					] as const
+				).map((l) => [l, LABEL_INFO[l].title])
+			)
+		).toEqual({
+			prompt_restatement: 'Previous-turn restatement',
+			assistant_restatement: 'Assistant-turn restatement',
+			malformed_artifact: 'Malformed artifact',
+			meta_planning: 'Meta-planning',
+			degenerate: 'Degenerate short output',
+			genuine_followup: 'Plausible follow-up'
+		});
+		for (const label of LABELS) expect(LABEL_INFO[label].label).toBe(label);
+	});
 });

@@ -228,16 +228,21 @@ describe('runProbe', () => {
 		expect(judge.loads).toEqual([['judge-model']]);
 	});
 
-	it('never calls the judge in rules mode and labels undecided turns as follow-ups', async () => {
+	it('never calls the judge in rules mode and leaves undecided turns undecided, never genuine', async () => {
 		const engine = new ScriptedEngine({ script: probeScript });
 		const c = ctx({ engine, judge: engine });
 		await collect(runProbe(probeConfig({ judge_mode: 'rules' }), c));
 		expect(engine.count('chat')).toBe(0);
 		expect(engine.loads).toEqual([['gen-model']]);
-		for (const r of await c.store.getRecords('run-1')) {
+		const records = await c.store.getRecords('run-1');
+		expect(records.some((r) => r.rule_label === 'undecided')).toBe(true);
+		for (const r of records) {
 			expect(r.label_source).toBe('rules');
-			expect(r.label).toBe(r.rule_label === 'undecided' ? 'genuine_followup' : r.rule_label);
+			expect(r.label).toBe(r.rule_label);
+			expect(r.verdict).toBe(r.rule_label === 'undecided' ? 'undecided' : 'not_genuine');
 		}
+		// Labelled, so the run is done: nothing stays pending for a judge that never comes.
+		expect(records.every((r) => r.label !== null)).toBe(true);
 	});
 
 	it('sends only undecided turns to the judge in hybrid mode', async () => {

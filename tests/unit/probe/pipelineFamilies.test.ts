@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect } from '../../helpers/collect.ts';
-import { OpenAIEngine } from '../../../src/lib/engines/openai.ts';
+import { OpenAIEngine } from '../../../src/lib/engines/server/client.ts';
 import type { ProbeEvent } from '../../../src/lib/probe/events.ts';
 import { runProbe } from '../../../src/lib/probe/pipeline.ts';
 import { MemoryStore } from '../../../src/lib/probe/store.ts';
@@ -138,7 +138,8 @@ async function checkRun(
 		// The turn stopped where the user's turn ends, before the model wrote the assistant's reply.
 		expect(r.user_turn.trim()).toBe(FOLLOW_UP);
 		expect(r.user_turn).not.toMatch(f.roleTags);
-		expect(r.label).toBe('genuine_followup');
+		// Rules only: no rule applies to a real follow-up, and only a judge could call it genuine.
+		expect([r.label, r.verdict]).toEqual(['undecided', 'undecided']);
 	}
 	for (const r of leaks) expect(r.label).toBe('assistant_restatement');
 	expect(template.repo).toBe(f.id);

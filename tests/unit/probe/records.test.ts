@@ -10,6 +10,7 @@ import {
 	userTurnRecord
 } from '../../../src/lib/probe/records.ts';
 import type { CompletionResult } from '../../../src/lib/probe/engine.ts';
+import { verdictOf } from '../../../src/lib/probe/labels.ts';
 import type { RunManifest } from '../../../src/lib/probe/types.ts';
 import { gsmItem, probeConfig } from '../../helpers/factories.ts';
 import { fixtureTemplate } from '../../helpers/fixtures.ts';
@@ -40,6 +41,7 @@ const RECORD_FIELDS = [
 	'judge_prompt_id',
 	'judge_prompt_hash',
 	'label',
+	'verdict',
 	'label_source',
 	'usage',
 	'created_at'
@@ -68,13 +70,13 @@ function turnRecord(ruleLabel: 'undecided' | 'malformed_artifact' = 'undecided')
 		answer,
 		input: { perturbed: answer.answer, prompt: 'probe prompt' },
 		result: result('Why 5?', 'length'),
-		rule: { label: ruleLabel, reason: 'because' },
+		rule: { label: ruleLabel, verdict: verdictOf(ruleLabel), reason: 'because' },
 		created_at: 't1'
 	});
 }
 
 describe('records', () => {
-	it('builds the 27-field user-turn record in the file order, label pending', () => {
+	it('builds the 28-field user-turn record in the file order, label pending', () => {
 		const r = turnRecord();
 		expect(Object.keys(r)).toEqual(RECORD_FIELDS);
 		expect(r).toMatchObject({
@@ -91,17 +93,26 @@ describe('records', () => {
 		});
 	});
 
-	it('labels by rules: an undecided turn counts as a follow-up, a caught one keeps its label', () => {
+	it('labels by rules: an undecided turn stays undecided with no verdict, a caught one keeps its label', () => {
 		const undecided = labelledByRules(turnRecord());
-		expect([undecided.label, undecided.label_source]).toEqual(['genuine_followup', 'rules']);
+		expect([undecided.label, undecided.verdict, undecided.label_source]).toEqual([
+			'undecided',
+			'undecided',
+			'rules'
+		]);
 		expect(Object.keys(undecided)).toEqual(RECORD_FIELDS);
 		const caught = labelledByRules(turnRecord('malformed_artifact'));
-		expect(caught.label).toBe('malformed_artifact');
+		expect([caught.label, caught.verdict]).toEqual(['malformed_artifact', 'not_genuine']);
 		expect(caught.judge_label).toBeNull();
 	});
 
 	it('labels by the judge under the current prompt id, keeping the usage it reported', () => {
-		const verdict = { label: 'meta_planning' as const, rationale: 'new topic', raw: '{}' };
+		const verdict = {
+			label: 'meta_planning' as const,
+			verdict: 'not_genuine' as const,
+			rationale: 'new topic',
+			raw: '{}'
+		};
 		const r = labelledByJudge(turnRecord(), verdict, 'hash', usage);
 		expect(r).toMatchObject({
 			judge_label: 'meta_planning',

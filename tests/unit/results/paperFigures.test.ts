@@ -318,6 +318,8 @@ function summary(
 		followup: wilson(followups, judged),
 		judged,
 		pending: 0,
+		undecided: 0,
+		cut_reasoning: 0,
 		judge_errors: 0,
 		labels: {} as ConditionSummary['labels']
 	};

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { pairedDifference, summarize, wilson } from '../../../src/lib/stats/aggregate.ts';
 import {
-	cutAnswerItems,
-	overall,
+	pairedDifference,
+	summarize,
+	tally as overall,
+	wilson
+} from '../../../src/lib/stats/aggregate.ts';
+import {
 	perturbationDeltas,
 	runName,
 	runPoint,
-	runPointFromCounts,
-	withoutCutAnswers
+	runPointFromCounts
 } from '../../../src/lib/results/resultsData.ts';
 import { makeRecord, makeSyntheticRun } from '../../helpers/factories.ts';
 
@@ -22,7 +24,7 @@ describe('overall', () => {
 		const o = overall(records);
 		expect(o.accuracy).toEqual(wilson(1, 2));
 		expect(o.followup).toEqual(wilson(1, 3));
-		expect(o).toMatchObject({ records: 4, judged: 3, pending: 1, judge_errors: 1 });
+		expect(o).toMatchObject({ n: 4, judged: 3, pending: 1, judge_errors: 1 });
 	});
 
 	it('agrees with summarize when the run has a single condition', () => {
@@ -124,25 +126,6 @@ describe('answers cut at the token limit', () => {
 		{ item_id: 'c', finish_reason: 'length' as const, correct: null },
 		{ item_id: 'd', finish_reason: 'error' as const, correct: false }
 	];
-
-	it('names the items whose answer finished by length, and no other', () => {
-		expect([...cutAnswerItems(answers)].sort()).toEqual(['b', 'c']);
-		expect(cutAnswerItems([]).size).toBe(0);
-	});
-
-	it('unscores only the cut items and keeps their labels', () => {
-		const records = [
-			makeRecord({ item_id: 'a', correct: true }),
-			makeRecord({ item_id: 'b', correct: false, label: 'genuine_followup' }),
-			makeRecord({ item_id: 'b', correct: false, sample: 1 })
-		];
-		const out = withoutCutAnswers(records, new Set(['b']));
-		expect(out.map((r) => r.correct)).toEqual([true, null, null]);
-		expect(out.map((r) => r.label)).toEqual(records.map((r) => r.label));
-		expect(overall(out).accuracy).toMatchObject({ k: 1, n: 1 });
-		expect(overall(records).accuracy).toMatchObject({ k: 1, n: 2 });
-		expect(withoutCutAnswers(records, new Set())).toBe(records);
-	});
 
 	it("leaves cut answers out of other runs' points too", () => {
 		const point = runPointFromCounts('x', { temperature: 0, followups: 1, judged: 4, answers });

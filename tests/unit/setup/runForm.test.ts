@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ENGINES } from '../../../src/lib/engines/registry.ts';
 import { answerTokenLimit } from '../../../src/lib/probe/runConfig.ts';
 import { PAPER_GSM8K_TEMPLATE } from '../../../src/lib/probe/taskPrompt.ts';
-import {
-	estimateRun,
-	formatDuration,
-	GUESS_TPS,
-	measuredSpeed
-} from '../../../src/lib/setup/estimate.ts';
+import { estimateRun, formatDuration, measuredSpeed } from '../../../src/lib/setup/estimate.ts';
 import {
 	buildConfig,
 	conditionCount,
@@ -148,7 +144,7 @@ describe('estimateRun', () => {
 			items: 10,
 			conditions: 6,
 			judge_mode: 'hybrid',
-			engine: 'webllm',
+			guess_tps: ENGINES.webgpu.guessTps,
 			models: [
 				{ id: 'a', download_MB: 400, cached: false },
 				{ id: 'a', download_MB: 400, cached: false },
@@ -170,7 +166,7 @@ describe('estimateRun', () => {
 		const base = {
 			items: 2,
 			conditions: 3,
-			engine: 'openai' as const,
+			guess_tps: ENGINES.server.guessTps,
 			models: [],
 			answer_max_tokens: 10,
 			max_tokens: 10
@@ -184,16 +180,16 @@ describe('estimateRun', () => {
 			items: 4,
 			conditions: 2,
 			judge_mode: 'rules' as const,
-			engine: 'wllama' as const,
+			guess_tps: ENGINES.cpu.guessTps,
 			models: [],
 			answer_max_tokens: 100,
 			max_tokens: 50
 		};
 		const guess = estimateRun(base);
-		expect(guess).toMatchObject({ tokens_per_second: GUESS_TPS.wllama, speed_source: 'guess' });
+		expect(guess).toMatchObject({ tokens_per_second: ENGINES.cpu.guessTps, speed_source: 'guess' });
 		const measured = estimateRun({
 			...base,
-			measured: { tokens_per_second: 2 * GUESS_TPS.wllama, at: '2026-01-01T00:00:00Z' }
+			measured: { tokens_per_second: 2 * ENGINES.cpu.guessTps, at: '2026-01-01T00:00:00Z' }
 		});
 		expect(measured.speed_source).toBe('measured');
 		expect(measured.seconds.max).toBeCloseTo(guess.seconds.max / 2);

@@ -100,14 +100,21 @@ describe('run inputs', () => {
 	it('remembers the engine and server of a run, never a key, and ignores junk', () => {
 		const memory = memoryStorage();
 		const storage = memory as unknown as Storage;
-		saveLaunch(storage, 'r', { engine: 'openai', base_url: 'http://127.0.0.1:8000/v1' });
+		saveLaunch(storage, 'r', { engine: 'server', base_url: 'http://127.0.0.1:8000/v1' });
 		expect(readLaunch(storage, 'r')).toEqual({
-			engine: 'openai',
+			engine: 'server',
 			base_url: 'http://127.0.0.1:8000/v1'
 		});
 		// A CPU-engine run resumes on the CPU engine.
-		saveLaunch(storage, 'cpu', { engine: 'wllama' });
-		expect(readLaunch(storage, 'cpu')).toEqual({ engine: 'wllama', base_url: undefined });
+		saveLaunch(storage, 'cpu', { engine: 'cpu' });
+		expect(readLaunch(storage, 'cpu')).toEqual({ engine: 'cpu', base_url: undefined });
+		// Launches saved before the webgpu/cpu/server names hold the runtime's name.
+		memory.data.set('utp:run-launch:old', '{"engine":"openai","base_url":"http://h/v1"}');
+		expect(readLaunch(storage, 'old')).toEqual({ engine: 'server', base_url: 'http://h/v1' });
+		memory.data.set('utp:run-launch:old-cpu', '{"engine":"wllama"}');
+		expect(readLaunch(storage, 'old-cpu')?.engine).toBe('cpu');
+		memory.data.set('utp:run-launch:old-gpu', '{"engine":"webllm"}');
+		expect(readLaunch(storage, 'old-gpu')?.engine).toBe('webgpu');
 		memory.data.set('utp:run-launch:bad', '{"engine":"other"}');
 		expect(readLaunch(storage, 'bad')).toBeUndefined();
 		expect(readLaunch(undefined, 'r')).toBeUndefined();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ggufUrl, findGguf } from '../../../src/lib/engines/wllama/catalog.ts';
-import { CUSTOM_GGUF, EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
+import { ggufUrl, findGguf } from '../../../src/lib/engines/cpu/catalog.ts';
+import { CUSTOM_GGUF } from '../../../src/lib/engines/cpu/settings.ts';
+import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
 import { memoryStorage } from '../../helpers/memoryStorage.ts';
 
 const ENV = { canRunModels: false, shaderF16: false, checked: true };
@@ -9,9 +10,9 @@ const TINY = 'http://127.0.0.1:9/models/tiny.gguf';
 describe('EngineSettings on the CPU engine', () => {
 	it('uses the catalog file URLs as model ids and the original repo for the template', () => {
 		const s = new EngineSettings(memoryStorage());
-		s.engine.current = 'wllama';
-		const gen = findGguf(s.cpuGeneratorKey.current);
-		const judge = findGguf(s.cpuJudgeKey.current);
+		s.engine.current = 'cpu';
+		const gen = findGguf(s.cpu.generatorKey.current);
+		const judge = findGguf(s.cpu.judgeKey.current);
 		if (!gen || !judge) throw new Error('the default CPU models are not in the catalog');
 		expect(s.generatorId(ENV)).toBe(ggufUrl(gen));
 		expect(s.judgeId(ENV)).toBe(ggufUrl(judge));
@@ -22,13 +23,13 @@ describe('EngineSettings on the CPU engine', () => {
 
 	it('takes your own GGUF URL, its template from the file, and says what is wrong with a bad one', () => {
 		const s = new EngineSettings(memoryStorage());
-		s.engine.current = 'wllama';
-		s.cpuGeneratorKey.current = CUSTOM_GGUF;
+		s.engine.current = 'cpu';
+		s.cpu.generatorKey.current = CUSTOM_GGUF;
 		expect(s.problems(ENV)).toContain('Generator: Enter the URL of a .gguf file.');
-		s.cpuGeneratorUrl.current = 'https://huggingface.co/org/model';
+		s.cpu.generatorUrl.current = 'https://huggingface.co/org/model';
 		expect(s.problems(ENV).join(' ')).toMatch(/Generator: The URL must point at the \.gguf file/);
 		expect(s.templateSpec(ENV)).toBeNull();
-		s.cpuGeneratorUrl.current = `  ${TINY} `;
+		s.cpu.generatorUrl.current = `  ${TINY} `;
 		expect(s.generatorId(ENV)).toBe(TINY);
 		expect(s.templateSpec(ENV)).toEqual({ kind: 'gguf', url: TINY });
 		expect(s.templateLabel(ENV)).toBe(TINY);
@@ -41,13 +42,13 @@ describe('EngineSettings on the CPU engine', () => {
 	it('checks a custom judge URL too, and persists every CPU choice', () => {
 		const storage = memoryStorage();
 		const s = new EngineSettings(storage);
-		s.engine.current = 'wllama';
-		s.cpuJudgeKey.current = CUSTOM_GGUF;
-		s.cpuJudgeUrl.current = 'ftp://x/y.gguf';
+		s.engine.current = 'cpu';
+		s.cpu.judgeKey.current = CUSTOM_GGUF;
+		s.cpu.judgeUrl.current = 'ftp://x/y.gguf';
 		expect(s.problems(ENV).join(' ')).toMatch(/^Judge: /);
-		s.cpuJudgeUrl.current = TINY;
+		s.cpu.judgeUrl.current = TINY;
 		const again = new EngineSettings(storage);
-		expect(again.engine.current).toBe('wllama');
+		expect(again.engine.current).toBe('cpu');
 		expect(again.judgeId(ENV)).toBe(TINY);
 	});
 });

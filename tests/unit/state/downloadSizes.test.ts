@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DownloadSizes } from '../../../src/lib/state/downloadSizes.svelte.ts';
-import { modelOptions, pairFit, SUGGESTED } from '../../../src/lib/setup/models.ts';
-import { DEFAULT_VRAM_BUDGET_MB } from '../../../src/lib/engines/webllm/catalog.ts';
+import { modelOptions, pairFit, SUGGESTED } from '../../../src/lib/engines/webgpu/models.ts';
+import { DEFAULT_VRAM_BUDGET_MB } from '../../../src/lib/engines/webgpu/catalog.ts';
 import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
 import { memoryStorage } from '../../helpers/memoryStorage.ts';
 
@@ -43,8 +43,8 @@ describe('classroom defaults', () => {
 	it('the default generator and judge fit the budget together with and without shader-f16', () => {
 		for (const shaderF16 of [true, false]) {
 			const s = new EngineSettings(memoryStorage());
-			const g = s.generator({ shaderF16 });
-			const j = s.judge({ shaderF16 });
+			const g = s.webgpu.generator({ shaderF16 });
+			const j = s.webgpu.judge({ shaderF16 });
 			if (!g || !j) throw new Error('a default model is not in the catalog');
 			expect(g.key).toBe(SUGGESTED.generator.key);
 			expect(j.key).toBe(SUGGESTED.judge.key);

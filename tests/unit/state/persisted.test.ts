@@ -72,27 +72,49 @@ describe('EngineSettings', () => {
 		const s = memoryStorage();
 		const a = new EngineSettings(s);
 		a.adoptDeviceDefault({ canRunModels: false });
-		expect(a.engine.current).toBe('wllama');
+		expect(a.engine.current).toBe('cpu');
 		expect(s.data.has('utp:engine')).toBe(false);
 		const b = new EngineSettings(s);
 		b.adoptDeviceDefault({ canRunModels: true });
-		expect(b.engine.current).toBe('webllm');
+		expect(b.engine.current).toBe('webgpu');
+	});
+
+	it.each([
+		['"webllm"', 'webgpu'],
+		['"wllama"', 'cpu'],
+		['"openai"', 'server'],
+		['"server"', 'server']
+	])('reads a saved engine %s as the %s engine, and keeps it as the choice', (stored, kind) => {
+		const s = memoryStorage({ 'utp:engine': stored });
+		const a = new EngineSettings(s);
+		expect(a.engine.current).toBe(kind);
+		expect(a.engine.chosen).toBe(true);
+		a.adoptDeviceDefault({ canRunModels: false });
+		expect(a.engine.current).toBe(kind);
+	});
+
+	it('ignores a saved engine no provider names, for the device default', () => {
+		const s = memoryStorage({ 'utp:engine': '"tpu"' });
+		const a = new EngineSettings(s);
+		expect(a.engine.chosen).toBe(false);
+		a.adoptDeviceDefault({ canRunModels: false });
+		expect(a.engine.current).toBe('cpu');
 	});
 
 	it("keeps the user's engine over the device default", () => {
 		const s = memoryStorage({ 'utp:engine': '"webllm"' });
 		const a = new EngineSettings(s);
 		a.adoptDeviceDefault({ canRunModels: false });
-		expect(a.engine.current).toBe('webllm');
+		expect(a.engine.current).toBe('webgpu');
 		const b = new EngineSettings(memoryStorage());
-		b.engine.current = 'openai';
+		b.engine.current = 'server';
 		b.adoptDeviceDefault({ canRunModels: true });
-		expect(b.engine.current).toBe('openai');
+		expect(b.engine.current).toBe('server');
 	});
 
 	it('blocks the device engine while the GPU is unchecked or cannot run models', () => {
 		const s = new EngineSettings(memoryStorage());
-		s.engine.current = 'webllm';
+		s.engine.current = 'webgpu';
 		const env = { canRunModels: false, shaderF16: false };
 		expect(s.problems({ ...env, checked: false })).toEqual([
 			'Checking whether this device can run models…'
@@ -105,7 +127,7 @@ describe('EngineSettings', () => {
 
 	it('picks q4f32 variants without shader-f16 and names the template repos to try', () => {
 		const s = new EngineSettings(memoryStorage());
-		s.generatorKey.current = 'qwen3-0.6b';
+		s.webgpu.generatorKey.current = 'qwen3-0.6b';
 		expect(s.generatorId({ shaderF16: false })).toBe('Qwen3-0.6B-q4f32_1-MLC');
 		expect(s.generatorId({ shaderF16: true })).toBe('Qwen3-0.6B-q4f16_1-MLC');
 		expect(s.templateSpec({ shaderF16: false })).toEqual({
@@ -116,8 +138,8 @@ describe('EngineSettings', () => {
 
 	it('for a server, uses the typed URL or file as the template and the model as the judge fallback', () => {
 		const s = new EngineSettings(memoryStorage());
-		s.engine.current = 'openai';
-		s.modelId.current = 'served-model';
+		s.engine.current = 'server';
+		s.server.modelId.current = 'served-model';
 		expect(s.judgeId({ shaderF16: false })).toBe('served-model');
 		expect(s.templateSpec({ shaderF16: false })).toBeNull();
 		expect(s.problems({ canRunModels: false, shaderF16: false })).toEqual([

@@ -113,7 +113,8 @@ describe('the playground labels a turn exactly as a run does', () => {
 		expect(new Set(records.map((r) => r.label))).toEqual(
 			useJudge
 				? new Set(['malformed_artifact', 'meta_planning'])
-				: new Set(['malformed_artifact', 'genuine_followup'])
+				: // Without a judge a turn no rule catches stays undecided, never a follow-up.
+					new Set(['malformed_artifact', 'undecided'])
 		);
 	});
 });

@@ -10,7 +10,8 @@ import {
 	type ResultsOptions,
 	type ResultsSource
 } from '../../../src/lib/state/results.svelte.ts';
-import { overall, perturbationDeltas, runPoint } from '../../../src/lib/results/resultsData.ts';
+import { perturbationDeltas, runPoint } from '../../../src/lib/results/resultsData.ts';
+import { tally as overall } from '../../../src/lib/stats/aggregate.ts';
 import { SampleBrowser } from '../../../src/lib/state/samples.svelte.ts';
 import { recordFacts } from '../../../src/lib/db/facts.ts';
 import { makeAnswer, makeManifest, makeSyntheticRun } from '../../helpers/factories.ts';

@@ -273,7 +273,7 @@ describe('RunController', () => {
 		// The run ended between frames: its final state shows without waiting for one.
 		expect(run.phase).toBe('done');
 		expect(run.progress).toMatchObject({ done: 12, generated: 12, total: 12 });
-		expect(run.tally).toEqual({ genuine_followup: 12 });
+		expect(run.tally).toEqual({ undecided: 12 });
 		expect(run.current?.turns.every((t) => t.label !== undefined && !t.streaming)).toBe(true);
 	});
 

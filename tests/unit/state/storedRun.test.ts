@@ -6,10 +6,7 @@ import { probeConfig, makeRecord } from '../../helpers/factories.ts';
 import { fixtureTemplate } from '../../helpers/fixtures.ts';
 import { testDB } from '../db/helpers.ts';
 
-async function manifest(
-	status: 'paused' | 'done' | 'running' = 'paused',
-	engine: 'openai' | 'webllm' = 'openai'
-) {
+async function manifest(status: 'paused' | 'done' | 'running' = 'paused', engine = 'openai') {
 	const m = await initialManifest(probeConfig(), {
 		engine,
 		template: fixtureTemplate(),
@@ -37,7 +34,11 @@ describe('summarize', () => {
 	it.each([
 		['done', 'openai', true, false],
 		['running', 'webllm', true, true],
-		['paused', 'openai', false, false]
+		['paused', 'openai', false, false],
+		['paused', 'wllama', true, true],
+		// A kind's own name reads too; an engine no provider names cannot resume here.
+		['paused', 'server', true, true],
+		['paused', 'scripted', true, false]
 	] as const)(
 		'status %s on %s with inputs=%s → resumable %s',
 		async (status, engine, inputs, expected) => {

@@ -76,8 +76,10 @@ describe('pairwiseAgreement on the worked 10-item example', () => {
 	});
 
 	it('gives the confusion matrix by hand, rows ana and columns bo in LABELS order', () => {
-		const expected = LABELS.map(() => LABELS.map(() => 0));
-		const at = (l: Label) => LABELS.indexOf(l);
+		// Nobody here is undecided, so it is no category of this pair.
+		const shown: readonly Label[] = LABELS.filter((l) => l !== 'undecided');
+		const expected = shown.map(() => shown.map(() => 0));
+		const at = (l: Label) => shown.indexOf(l);
 		expected[at(G)][at(G)] = 3;
 		expected[at(G)][at(P)] = 1;
 		expected[at(P)][at(P)] = 2;
@@ -184,6 +186,22 @@ describe('the hybrid labeler', () => {
 		const pairs = pairwiseAgreement(orderLabelings(labelings), { reps: 50 });
 		expect(pairOf(pairs, 'human:ana', 'hybrid')?.full.kappa).toBeCloseTo(0.52 / 0.72, 12);
 		expect(pairOf(pairs, 'human:ana', 'judge')?.full.kappa).toBeCloseTo(0.52 / 0.72, 12);
+	});
+});
+
+describe('the rules labeler', () => {
+	it('keeps undecided turns undecided, so they agree with nobody instead of passing for follow-ups', () => {
+		const rules: RuleLabel[] = [...KEYS.slice(0, 8).map((): RuleLabel => 'undecided'), D, D];
+		const labelings = collectLabelings(records(BO, rules), annotate('ana', ANA));
+		expect([...(labelings.get('rules')?.values() ?? [])]).toEqual(rules);
+		const pair = pairOf(
+			pairwiseAgreement(orderLabelings(labelings), { reps: 20 }),
+			'human:ana',
+			'rules'
+		);
+		// Only items 9–10 agree (degenerate): ana's four follow-ups are no match for "undecided".
+		expect(pair?.full.po).toBeCloseTo(0.2, 12);
+		expect(pair?.binary.po).toBeCloseTo(0.2, 12);
 	});
 });
 

@@ -39,13 +39,14 @@ describe('chartTable', () => {
 			malformed_artifact: 0,
 			meta_planning: 0,
 			degenerate: 0,
-			judge_error: 0
+			judge_error: 0,
+			undecided: 0
 		});
 		const t = chartTable(labels);
 		expect(t.columns).toEqual(['Series', 'Category', 'Share of labeled turns (%)']);
 		expect(t.rows).toEqual([
-			['Genuine follow-up', 'All', '75'],
-			['Prompt restatement', 'All', '25']
+			['Plausible follow-up', 'All', '75'],
+			['Previous-turn restatement', 'All', '25']
 		]);
 
 		const paired = chartTable(

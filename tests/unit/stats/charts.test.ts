@@ -224,9 +224,9 @@ describe('labelDistributionChart', () => {
 		expect(config.options?.indexAxis).toBe('y');
 		expect(config.data.labels).toEqual(['All']);
 		expect(config.data.datasets.map((d) => [d.label, d.data[0]])).toEqual([
-			['Genuine follow-up', 37.5],
-			['Prompt restatement', 50],
-			['Degenerate', 12.5]
+			['Plausible follow-up', 37.5],
+			['Previous-turn restatement', 50],
+			['Degenerate short output', 12.5]
 		]);
 		expect(config.data.datasets[0].backgroundColor).toBe(LABEL_COLORS.genuine_followup);
 		expect(config.options?.scales?.x?.stacked).toBe(true);

@@ -1,0 +1,121 @@
+/**
+ * The CPU engine's settings: per role, a GGUF catalog key, or CUSTOM_GGUF and the URL the user
+ * typed (a bring-your-own file).
+ */
+import type { TemplateSpec } from '../../probe/templateSource.ts';
+import type { Box, EngineModels, GpuFacts, ModelDownload, Persist } from '../provider.ts';
+import {
+	cpuCanCoLoad,
+	DEFAULT_CPU_GENERATOR,
+	DEFAULT_CPU_JUDGE,
+	findGguf,
+	ggufUrl,
+	ggufUrlProblem,
+	type GgufEntry
+} from './catalog.ts';
+
+/** The custom-URL choice in the CPU model pickers. */
+export const CUSTOM_GGUF = 'custom';
+
+export interface CpuModelChoice {
+	/** Catalog entry; undefined for a bring-your-own URL. */
+	entry?: GgufEntry;
+	/** The GGUF URL the engine loads ('' when none is typed). */
+	url: string;
+}
+
+export class CpuModels implements EngineModels {
+	readonly generatorKey: Box<string>;
+	readonly judgeKey: Box<string>;
+	readonly generatorUrl: Box<string>;
+	readonly judgeUrl: Box<string>;
+
+	constructor(persist: Persist) {
+		this.generatorKey = persist('cpu-generator', DEFAULT_CPU_GENERATOR);
+		this.judgeKey = persist('cpu-judge', DEFAULT_CPU_JUDGE);
+		this.generatorUrl = persist('cpu-generator-url', '');
+		this.judgeUrl = persist('cpu-judge-url', '');
+	}
+
+	/** The generator: a catalog entry, or a typed GGUF URL (entry undefined). */
+	generator(): CpuModelChoice {
+		return cpuChoice(this.generatorKey.current, this.generatorUrl.current);
+	}
+
+	judge(): CpuModelChoice {
+		return cpuChoice(this.judgeKey.current, this.judgeUrl.current);
+	}
+
+	/** The models a run loads, generator first. */
+	chosen(judgeNeeded: boolean): CpuModelChoice[] {
+		return [this.generator(), ...(judgeNeeded ? [this.judge()] : [])];
+	}
+
+	generatorId(): string {
+		return this.generator().url;
+	}
+
+	judgeId(): string {
+		return this.judge().url;
+	}
+
+	pickedGenerator(): string {
+		const g = this.generator();
+		return g.entry?.key ?? g.url;
+	}
+
+	defaultTemplate(): TemplateSpec | null {
+		// A catalog model's original repo; a bring-your-own file carries its own template.
+		const g = this.generator();
+		if (g.entry) return { kind: 'repo', repos: [g.entry.template_repo] };
+		return g.url && !ggufUrlProblem(g.url) ? { kind: 'gguf', url: g.url } : null;
+	}
+
+	defaultTemplateRepo(): string {
+		return this.generator().entry?.template_repo ?? '';
+	}
+
+	problems(): string[] {
+		const g = this.generator();
+		const j = this.judge();
+		return [
+			...(g.entry ? [] : prefixed('Generator: ', ggufUrlProblem(g.url))),
+			...(j.entry ? [] : prefixed('Judge: ', ggufUrlProblem(j.url)))
+		];
+	}
+
+	knownContextWindow(): number | undefined {
+		return undefined;
+	}
+
+	thinking(): boolean | null {
+		return null;
+	}
+
+	downloads(_device: GpuFacts, judgeNeeded: boolean): ModelDownload[] {
+		return this.chosen(judgeNeeded).map((m) => ({
+			id: m.url,
+			download_MB: m.entry?.download_MB ?? null
+		}));
+	}
+
+	cacheIds(_device: GpuFacts, judgeNeeded: boolean): string[] {
+		return this.chosen(judgeNeeded)
+			.map((m) => m.url)
+			.filter((u) => u !== '');
+	}
+
+	shareMemory(_device: GpuFacts, judgeNeeded: boolean): boolean {
+		return cpuCanCoLoad(this.chosen(judgeNeeded).map((m) => m.url));
+	}
+}
+
+function cpuChoice(key: string, typed: string): CpuModelChoice {
+	const entry = key === CUSTOM_GGUF ? undefined : findGguf(key);
+	if (entry) return { entry, url: ggufUrl(entry) };
+	return { url: typed.trim() };
+}
+
+function prefixed(prefix: string, problem: string | null): string[] {
+	return problem ? [prefix + problem] : [];
+}

@@ -1,0 +1,370 @@
+/**
+ * The Engine for any OpenAI-compatible server (vLLM, SGLang, llama.cpp, Ollama, hosted APIs), over
+ * plain fetch so the same code runs in the browser and in the Node CLI. Raw text goes through
+ * /v1/completions (the core renders the chat template itself); the judge uses /v1/chat/completions.
+ */
+import type {
+	CompletionRequest,
+	CompletionResult,
+	Engine,
+	EngineCapabilities,
+	EngineRetryNotice,
+	JsonChatRequest,
+	LoadProgress
+} from '../../probe/engine.ts';
+import { AbortError, EngineError } from '../../probe/engine.ts';
+import { fingerprintOfServerModel, type ModelFingerprint } from '../../probe/identity.ts';
+import {
+	Deadline,
+	fetchHints,
+	httpError,
+	normalizeBaseUrl,
+	notJsonError,
+	notOpenAIError
+} from './http.ts';
+import { contextFromModels, contextFromProps, type ServerContextWindow } from './contextWindow.ts';
+import { fallbackFor, type JsonForm, messagesFor, responseFormat } from './jsonMode.ts';
+import { Limiter } from './limit.ts';
+import { classifyEngineError } from './retry.ts';
+import {
+	DEFAULT_RETRIES,
+	type RetryNotice,
+	sleep as defaultSleep,
+	type Sleep,
+	withRetries
+} from '../../net/retry.ts';
+import { buildUsage, mapFinish, parseReply, readStream } from './stream.ts';
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_RETRIES = DEFAULT_RETRIES;
+export const DEFAULT_MAX_CONCURRENCY = 8;
+const LIST_RETRIES = 1;
+
+export interface OpenAIEngineOptions {
+	/** "http://host:8000" or "http://host:8000/v1"; a missing scheme means http. */
+	baseUrl: string;
+	/** Sent as "Authorization: Bearer …" only when given; never logged or put in messages. */
+	apiKey?: string;
+	/** Injected in tests; defaults to the global fetch (browsers, Node ≥ 18). */
+	fetch?: typeof fetch;
+	/** Longest silence from the server: before the reply starts, or between streamed chunks. */
+	timeoutMs?: number;
+	/**
+	 * Retries after the first attempt, for 429, 5xx, network failures and replies that broke or
+	 * stalled mid-stream (retried whole, with the same seed).
+	 */
+	maxRetries?: number;
+	/** Injected in tests so backoff takes no real time. */
+	sleep?: Sleep;
+	/** Requests this engine keeps in flight; more wait their turn. */
+	maxConcurrency?: number;
+}
+
+interface Opened {
+	res: Response;
+	deadline: Deadline;
+	sentAt: number;
+}
+
+export class OpenAIEngine implements Engine {
+	readonly name = 'openai';
+	/** The normalised API root, ending in /v1. */
+	readonly baseUrl: string;
+	#apiKey?: string;
+	#fetch: typeof fetch;
+	#timeoutMs: number;
+	#maxRetries: number;
+	#sleep: Sleep;
+	#limit: Limiter;
+	/** The strongest JSON mode this server accepted; only ever weakens. */
+	#jsonForm: JsonForm = 'json_schema';
+
+	/** @throws EngineError('network') when baseUrl is not an http(s) URL. */
+	constructor(opts: OpenAIEngineOptions) {
+		this.baseUrl = normalizeBaseUrl(opts.baseUrl);
+		this.#apiKey = opts.apiKey || undefined;
+		// Bound so a browser's fetch is not called with the engine as `this` (an "Illegal invocation").
+		this.#fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+		this.#timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+		this.#maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
+		this.#sleep = opts.sleep ?? defaultSleep;
+		this.#limit = new Limiter(opts.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
+	}
+
+	/** How the judge currently asks for JSON (for the run manifest and diagnostics). */
+	get jsonForm(): JsonForm {
+		return this.#jsonForm;
+	}
+
+	capabilities(): EngineCapabilities {
+		return {
+			json_schema: this.#jsonForm === 'json_schema',
+			streaming: true,
+			max_concurrency: this.#limit.max,
+			// The server decides what is resident; load() only checks the names exist.
+			can_co_load: () => true
+		};
+	}
+
+	/**
+	 * The model ids the server serves (GET /v1/models).
+	 * @throws EngineError('network' | 'http' | 'timeout') or AbortError.
+	 */
+	async listModels(signal?: AbortSignal): Promise<string[]> {
+		return [...(await this.modelFingerprints(signal)).keys()];
+	}
+
+	/**
+	 * What GET /v1/models tells of each served model beyond its id (vLLM's root, llama-server's
+	 * meta), keyed by id: resume compares it so other weights behind the same id are noticed.
+	 * @throws like listModels.
+	 */
+	async modelFingerprints(signal?: AbortSignal): Promise<Map<string, ModelFingerprint>> {
+		// The first contact: a wrong URL or a server that is down should be said at once, not after
+		// a full backoff schedule, so only one retry here.
+		const reply = await this.#retrying(signal, LIST_RETRIES, undefined, async () => {
+			const { res, deadline } = await this.#open('GET', '/models', undefined, signal);
+			try {
+				return await this.#readJson(res, deadline);
+			} finally {
+				deadline.dispose();
+			}
+		});
+		const data =
+			typeof reply === 'object' && reply !== null ? (reply as { data?: unknown }).data : undefined;
+		if (!Array.isArray(data)) throw notOpenAIError(this.baseUrl, JSON.stringify(reply));
+		const out = new Map<string, ModelFingerprint>();
+		for (const entry of data) {
+			const fp = fingerprintOfServerModel(entry);
+			if (typeof fp.id === 'string') out.set(fp.id, fp);
+		}
+		return out;
+	}
+
+	/**
+	 * The context window of a served model where the server tells it (vLLM's max_model_len in
+	 * /v1/models, llama-server's /props n_ctx); undefined when it does not say or cannot be asked.
+	 * One attempt per endpoint, no retries: this only sets a default.
+	 * @throws AbortError when `signal` aborts; nothing else.
+	 */
+	async contextWindow(
+		model: string,
+		signal?: AbortSignal
+	): Promise<ServerContextWindow | undefined> {
+		const models = await this.#quietJson(`${this.baseUrl}/models`, signal);
+		const fromModels = contextFromModels(models, model);
+		if (fromModels) return fromModels;
+		const data = (models as { data?: unknown } | undefined)?.data;
+		const ids = Array.isArray(data)
+			? data.map((e) => (e as { id?: unknown } | null)?.id).filter((id) => typeof id === 'string')
+			: [];
+		// /props sits at the server's root, beside /v1.
+		const props = await this.#quietJson(`${this.baseUrl.replace(/\/v1$/, '')}/props`, signal);
+		return contextFromProps(props, model, ids);
+	}
+
+	/** @throws EngineError('bad_model') naming what is served, or listModels' errors. */
+	async load(
+		models: string[],
+		opts: { signal?: AbortSignal; onProgress?: (p: LoadProgress) => void } = {}
+	): Promise<void> {
+		const served = await this.listModels(opts.signal);
+		const missing = [...new Set(models)].filter((m) => !served.includes(m));
+		if (missing.length > 0) {
+			const names = missing.map((m) => `'${m}'`).join(', ');
+			const verb = missing.length === 1 ? 'Model' : 'Models';
+			const list = served.length > 0 ? served.join(', ') : '(none)';
+			throw new EngineError(
+				'bad_model',
+				`${verb} ${names} ${missing.length === 1 ? 'is' : 'are'} not served at ${this.baseUrl}. Served: ${list}`,
+				'Pick one of the served model ids, or restart the server with the model you want.'
+			);
+		}
+		for (const model of models) opts.onProgress?.({ model, fraction: 1, phase: 'ready' });
+	}
+
+	/** Nothing to release: the server owns its models. */
+	async unload(): Promise<void> {}
+
+	/**
+	 * Stream a raw completion over a rendered prompt. A reply that breaks or stalls mid-stream is
+	 * requested again from the start (same seed, so the same text), within the retry budget;
+	 * `req.onRetry` tells the caller to drop the deltas it has seen.
+	 * @throws AbortError, EngineError('http' | 'network' | 'timeout' | 'context_window').
+	 */
+	complete(req: CompletionRequest): Promise<CompletionResult> {
+		return this.#limit.run(req.signal, async () => {
+			const body: Record<string, unknown> = {
+				model: req.model,
+				prompt: req.prompt,
+				temperature: req.temperature,
+				top_p: req.top_p,
+				seed: req.seed,
+				max_tokens: req.max_tokens,
+				stream: true,
+				stream_options: { include_usage: true }
+			};
+			if (req.stop.length > 0) body.stop = req.stop;
+			return this.#retrying(req.signal, this.#maxRetries, req.onRetry, async () => {
+				const { res, deadline, sentAt } = await this.#open(
+					'POST',
+					'/completions',
+					body,
+					req.signal
+				);
+				try {
+					return await readStream(res, deadline, this.baseUrl, sentAt, req.onToken);
+				} finally {
+					deadline.dispose();
+				}
+			});
+		});
+	}
+
+	/**
+	 * A JSON-constrained chat reply, returned raw (the core parses it tolerantly). Steps down from
+	 * json_schema to json_object to a prompt instruction when the server rejects a form.
+	 * @throws AbortError, EngineError('http' | 'network' | 'timeout').
+	 */
+	chatJson(req: JsonChatRequest): Promise<CompletionResult> {
+		return this.#limit.run(req.signal, async () => {
+			for (;;) {
+				const form = this.#jsonForm;
+				try {
+					return await this.#retrying(req.signal, this.#maxRetries, undefined, () =>
+						this.#chatOnce(req, form)
+					);
+				} catch (err) {
+					const weaker = fallbackFor(form, err);
+					if (!weaker) throw err;
+					// Another request may already have stepped down further; never step back up.
+					if (this.#jsonForm === form) this.#jsonForm = weaker;
+				}
+			}
+		});
+	}
+
+	async #chatOnce(req: JsonChatRequest, form: JsonForm): Promise<CompletionResult> {
+		const body: Record<string, unknown> = {
+			model: req.model,
+			messages: messagesFor(form, req.messages, req.schema),
+			temperature: req.temperature,
+			top_p: req.top_p,
+			seed: req.seed,
+			max_tokens: req.max_tokens,
+			stream: false
+		};
+		const format = responseFormat(form, req.schema);
+		if (format) body.response_format = format;
+		const { res, deadline, sentAt } = await this.#open(
+			'POST',
+			'/chat/completions',
+			body,
+			req.signal
+		);
+		try {
+			const reply = parseReply(await this.#readText(res, deadline), this.baseUrl);
+			const choice = reply.choices?.[0];
+			if (!choice) throw notOpenAIError(this.baseUrl, JSON.stringify(reply));
+			const text = choice.message?.content ?? '';
+			return {
+				text,
+				finish_reason: mapFinish(choice.finish_reason),
+				usage: buildUsage(reply, text ? 1 : 0, { sentAt, endAt: performance.now() })
+			};
+		} finally {
+			deadline.dispose();
+		}
+	}
+
+	/** One request and the reading of its reply, retried whole while the failure is transient. */
+	#retrying<T>(
+		signal: AbortSignal | undefined,
+		retries: number,
+		onRetry: ((notice: EngineRetryNotice) => void) | undefined,
+		attempt: () => Promise<T>
+	): Promise<T> {
+		return withRetries(attempt, {
+			retries,
+			signal,
+			sleep: this.#sleep,
+			classify: classifyEngineError,
+			onRetry: onRetry && ((n: RetryNotice) => onRetry(engineNotice(n)))
+		});
+	}
+
+	/** Send one request (one attempt); the caller reads the body, then disposes. */
+	async #open(
+		method: 'GET' | 'POST',
+		path: string,
+		body: unknown,
+		signal: AbortSignal | undefined
+	): Promise<Opened> {
+		const url = `${this.baseUrl}${path}`;
+		const headers: Record<string, string> = {};
+		if (body !== undefined) headers['Content-Type'] = 'application/json';
+		if (this.#apiKey) headers.Authorization = `Bearer ${this.#apiKey}`;
+		const init = {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+			...fetchHints(this.baseUrl)
+		};
+		const deadline = new Deadline(signal, this.#timeoutMs);
+		const sentAt = performance.now();
+		try {
+			const res = await deadline.race(this.#fetch(url, { ...init, signal: deadline.signal }));
+			if (!res.ok) throw await deadline.race(httpError(res, this.baseUrl));
+			return { res, deadline, sentAt };
+		} catch (err) {
+			deadline.dispose();
+			throw deadline.translate(err, this.baseUrl);
+		}
+	}
+
+	/** GET a JSON document; undefined on any failure but the caller's abort. */
+	async #quietJson(url: string, signal: AbortSignal | undefined): Promise<unknown> {
+		const headers: Record<string, string> = {};
+		if (this.#apiKey) headers.Authorization = `Bearer ${this.#apiKey}`;
+		const deadline = new Deadline(signal, this.#timeoutMs);
+		try {
+			const res = await deadline.race(
+				this.#fetch(url, {
+					method: 'GET',
+					headers,
+					...fetchHints(this.baseUrl),
+					signal: deadline.signal
+				})
+			);
+			if (!res.ok) return undefined;
+			return JSON.parse(await deadline.race(res.text())) as unknown;
+		} catch {
+			if (signal?.aborted) throw new AbortError();
+			return undefined;
+		} finally {
+			deadline.dispose();
+		}
+	}
+
+	async #readText(res: Response, deadline: Deadline): Promise<string> {
+		try {
+			return await deadline.race(res.text());
+		} catch (err) {
+			throw deadline.translate(err, this.baseUrl, true);
+		}
+	}
+
+	async #readJson(res: Response, deadline: Deadline): Promise<unknown> {
+		const text = await this.#readText(res, deadline);
+		try {
+			return JSON.parse(text) as unknown;
+		} catch {
+			throw notJsonError(this.baseUrl, text);
+		}
+	}
+}
+
+function engineNotice(n: RetryNotice): EngineRetryNotice {
+	const message = n.error instanceof Error ? n.error.message : String(n.error);
+	return { retry: n.retry, of: n.of, delay_ms: n.delayMs, message };
+}

@@ -1,0 +1,27 @@
+/** The WebGPU engine: web-llm in a worker, models from the MLC catalog or the user's own. */
+import { EngineError } from '../../probe/engine.ts';
+import { openOnDevice } from '../device.ts';
+import type { EngineProvider } from '../provider.ts';
+import { WebgpuModels } from './settings.ts';
+
+export const webgpu: EngineProvider<'webgpu', WebgpuModels> = {
+	kind: 'webgpu',
+	label: 'This device (WebGPU)',
+	description: 'Runs the models on this device’s GPU with web-llm: the fastest way in the browser.',
+	runtime: 'webllm',
+	onDevice: true,
+	usesGpu: true,
+	// A small quantized model on a laptop GPU.
+	guessTps: 15,
+	unavailable: (device) =>
+		device.checked !== false && !device.canRunModels
+			? new EngineError(
+					'webgpu_unavailable',
+					'This device cannot run models in the browser (no WebGPU adapter).',
+					'Choose the OpenAI-compatible server engine.'
+				)
+			: null,
+	models: (persist) => new WebgpuModels(persist),
+	open: (hosts) => openOnDevice(hosts.webgpuEngine(), () => hosts.resetWebgpuEngine()),
+	device: (hosts) => hosts.webgpuEngine()
+};

@@ -1,0 +1,195 @@
+/**
+ * What set-up will run and what it costs, worked out from the chosen engine's provider: its
+ * context window (a server is asked, once its URL and model stop changing), whether generator and
+ * judge share memory, what this device downloads, and the estimate. The set-up view renders it and
+ * wires the three side effects (ask the server, refresh the cache badges, measure sizes) to
+ * `$effect`s; every answer here is the provider's, never worked out again.
+ */
+import type { DeviceFacts, EngineHosts, EngineModels } from '../engines/provider.ts';
+import type { EngineKind } from '../engines/registry.ts';
+import type { EngineProvider } from '../engines/provider.ts';
+import type { ServerContextWindow } from '../engines/server/contextWindow.ts';
+import { estimateRun, measuredSpeed, type Estimate, type ModelCost } from '../setup/estimate.ts';
+import { answerTokenLimit } from '../probe/runConfig.ts';
+import type { RunFormValues } from '../setup/runForm.ts';
+import type { DownloadSizes } from './downloadSizes.svelte.ts';
+import type { ModelCacheState } from './modelCache.svelte.ts';
+import type { EngineSettings } from './settings.svelte.ts';
+
+/** How long the server URL and model must stay unchanged before the server is asked. */
+export const SERVER_ASK_DELAY_MS = 400;
+
+export interface SetupPlanDeps {
+	settings: EngineSettings;
+	/** What is known of this device now. */
+	device: () => DeviceFacts;
+	/** The run form's values now. */
+	values: () => RunFormValues;
+	/** Items the run will have (the form's n, capped by the dataset's size). */
+	items: () => number;
+	/** temperatures × perturbations × samples. */
+	conditions: () => number;
+	hosts: EngineHosts;
+	cache: ModelCacheState;
+	sizes: DownloadSizes;
+	/** Stored benchmarks of this device, for a measured speed. */
+	history: () => readonly {
+		engine: string;
+		model_id: string;
+		created_at: string;
+		results: Record<string, number>;
+	}[];
+	/** Tests shorten it. */
+	askDelayMs?: number;
+}
+
+export class SetupPlan {
+	readonly #deps: SetupPlanDeps;
+	/** What the server says of its model's context (vLLM, llama-server); undefined: not told. */
+	#told = $state.raw<ServerContextWindow | undefined>(undefined);
+	/** The engine was asked and answered (or could not be asked): the note may say "not told". */
+	#asked = $state(false);
+
+	constructor(deps: SetupPlanDeps) {
+		this.#deps = deps;
+	}
+
+	get provider(): EngineProvider<EngineKind> {
+		return this.#deps.settings.provider;
+	}
+	get #models(): EngineModels {
+		return this.#deps.settings.chosen;
+	}
+	get judgeNeeded(): boolean {
+		return this.#deps.values().judge_mode !== 'rules';
+	}
+
+	/** Known from the catalog, or told by the engine (a server) where it says. */
+	get contextWindow(): number | undefined {
+		return this.#models.knownContextWindow(this.#deps.device()) ?? this.#told?.tokens;
+	}
+	/** Where a told context window was read ("n_ctx in llama-server /props"). */
+	get contextSource(): string | undefined {
+		return this.#told?.source;
+	}
+	/** Whether the engine is asked for its context (a server, which may not tell). */
+	get asksContext(): boolean {
+		return this.provider.askContextWindow !== undefined;
+	}
+	/** Still waiting for the engine's answer. */
+	get contextPending(): boolean {
+		return this.asksContext && !this.#asked;
+	}
+
+	/** The catalog's word on thinking, before the template is read: true or unknown. */
+	get thinkingHint(): true | null {
+		return this.#models.thinking(this.#deps.device()) ? true : null;
+	}
+
+	/** Generator and judge take turns in memory (the provider's answer, as the engine's). */
+	get phased(): boolean {
+		return !this.#models.shareMemory(this.#deps.device(), this.judgeNeeded);
+	}
+
+	/** This device's downloads, with sizes measured here where the catalog lists none. */
+	get downloads(): ModelCost[] {
+		const { cache, sizes } = this.#deps;
+		return this.#models.downloads(this.#deps.device(), this.judgeNeeded).map((m) => ({
+			id: m.id,
+			download_MB: m.download_MB ?? sizes.mb(m.id),
+			cached: cache.cached[m.id]
+		}));
+	}
+
+	get estimate(): Estimate {
+		const values = this.#deps.values();
+		const device = this.#deps.device();
+		return estimateRun({
+			items: this.#deps.items(),
+			conditions: this.#deps.conditions(),
+			judge_mode: values.judge_mode,
+			guess_tps: this.provider.guessTps,
+			models: this.downloads,
+			measured: measuredSpeed(
+				this.#deps.history(),
+				this.provider.runtime,
+				this.#models.generatorId(device)
+			),
+			answer_max_tokens: answerTokenLimit(values, this.contextWindow),
+			max_tokens: values.max_tokens
+		});
+	}
+
+	/**
+	 * Ask the engine for the generator's context window once the connection and model have stayed
+	 * unchanged for a moment; a server that does not say stays unknown.
+	 * @returns the cleanup that cancels a pending or running ask (call it on any change).
+	 */
+	askContextWindow(): () => void {
+		const { settings, hosts } = this.#deps;
+		const provider = this.provider;
+		const conn = settings.connection();
+		const model = this.#models.generatorId(this.#deps.device());
+		this.#told = undefined;
+		this.#asked = false;
+		const ask = provider.askContextWindow;
+		if (!ask || !conn.base_url || !model) {
+			this.#asked = true;
+			return () => {};
+		}
+		const ctrl = new AbortController();
+		const timer = setTimeout(() => {
+			let answer: Promise<ServerContextWindow | undefined>;
+			try {
+				answer = ask(hosts, conn, model, ctrl.signal);
+			} catch {
+				this.#asked = true;
+				return; // Not a URL yet: set-up lists that problem.
+			}
+			answer.then(
+				(found) => {
+					if (ctrl.signal.aborted) return;
+					this.#told = found;
+					this.#asked = true;
+				},
+				() => {}
+			);
+		}, this.#deps.askDelayMs ?? SERVER_ASK_DELAY_MS);
+		return () => {
+			clearTimeout(timer);
+			ctrl.abort();
+		};
+	}
+
+	/**
+	 * Ask this device's engine which offered models are cached, for the badges and the estimate.
+	 * Only where the engine can run here: asking starts its worker.
+	 */
+	refreshCached(): void {
+		const device = this.#deps.device();
+		const local = this.provider.device;
+		if (!local || device.checked === false || this.provider.unavailable(device)) return;
+		const ids = this.#models.cacheIds(device, this.judgeNeeded);
+		if (ids.length === 0) return;
+		const { hosts, cache } = this.#deps;
+		void cache.refresh(ids, (id) => local(hosts).isCached(id));
+	}
+
+	/** A cached model's files are listed once: their total is its download size from then on. */
+	measureSizes(): void {
+		const { sizes, cache, hosts } = this.#deps;
+		const todo = sizes.missing(cache.cached);
+		const engine = todo.length > 0 ? this.provider.device?.(hosts) : undefined;
+		const bytes = engine?.cachedBytes?.bind(engine);
+		if (!bytes) return;
+		void (async () => {
+			for (const id of todo) {
+				try {
+					sizes.record(id, await bytes(id));
+				} catch {
+					// Unknown stays unknown: the picker says so.
+				}
+			}
+		})();
+	}
+}

@@ -1,0 +1,213 @@
+/**
+ * One run file, two shells, the same numbers: the CLI writes a run (records, answers, manifest)
+ * against a scripted server; `summarize --json` reads it, and the app imports the same files into
+ * IndexedDB and opens its results view state. Every number of the results table must agree, with
+ * the default exclusions and with both toggles on. The run holds what used to split them: answers
+ * cut at the token limit, answers cut while still reasoning, and (rules only) undecided turns.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DexieRunStore } from '../../../src/lib/db/runs.ts';
+import { filesToBundle, parseAnswersJsonl } from '../../../src/lib/probe/exchange.ts';
+import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
+import { resultsSource } from '../../../src/lib/app/resultsSource.ts';
+import type { ResultsTable } from '../../../src/lib/results/resultsTable.ts';
+import { RecordsCache, ResultsState } from '../../../src/lib/state/results.svelte.ts';
+import { readJsonl } from '../../helpers/fixtures.ts';
+import { fnv, type ScriptFn } from '../../helpers/script.ts';
+import { testDB } from '../db/helpers.ts';
+import { runMain, startCli, type Cli } from './harness.ts';
+
+const ROWS = 6;
+const QUESTIONS = readJsonl<{ question: string; answer: string }>('gsm8k/test.jsonl').slice(
+	0,
+	ROWS
+);
+const LONG = 'step '.repeat(40);
+
+/**
+ * Items 0–2 answer in full, 3 runs past the answer limit mid-solution, 4–5 are cut while still
+ * reasoning (an open think block, nothing visible). User turns: a question about the answer, a new
+ * task, or a loop, by seed; the judge calls the new task a non-genuine restatement.
+ */
+const script: ScriptFn = (req) => {
+	if (req.kind === 'chat') {
+		const turn = req.prompt.split('<generated_user_turn>')[1] ?? '';
+		if (turn.includes('haiku'))
+			return '{"label": "prompt_restatement", "verdict": "nongenuine", "rationale": "new task"}';
+		// No verdict: a judge that ignores the schema; the label's verdict stands in.
+		return '{"label": "genuine_followup", "rationale": "asks about the answer"}';
+	}
+	if (req.prompt.endsWith('<|im_start|>assistant\n')) {
+		const item = QUESTIONS.findIndex((q) => req.prompt.includes(q.question));
+		if (item === 3) return `Let me work it out: ${LONG} The answer is 18.<|im_end|>`;
+		if (item >= 4) return `<think>${LONG}</think>The answer is 18.<|im_end|>`;
+		return 'Adding gives the total. The answer is 18.<|im_end|>';
+	}
+	const kind = fnv(`${req.prompt}|${req.seed}`) % 3;
+	if (kind === 0) return 'Why did you add them?<|im_end|>';
+	if (kind === 1) return 'Write a haiku about the ocean.<|im_end|>';
+	return `${'18 '.repeat(8)}<|im_end|>`;
+};
+
+let cli: Cli;
+beforeAll(async () => {
+	cli = await startCli(ROWS, script);
+});
+afterAll(() => cli.close());
+
+async function runCli(mode: 'rules' | 'hybrid'): Promise<string> {
+	const out = join(cli.dir, `${mode}.jsonl`);
+	const judge = mode === 'rules' ? 'gen' : 'judge';
+	const r = await runMain(
+		cli.args(out, [
+			...['--judge-mode', mode, '--judge-model', judge, '--samples', '2'],
+			...['--answer-max-tokens', '20']
+		])
+	);
+	expect(r.code, r.stderr).toBe(0);
+	return out;
+}
+
+async function summarizeJson(file: string, flags: string[] = []): Promise<ResultsTable> {
+	const r = await runMain(['summarize', '--json', ...flags, file]);
+	expect(r.code, r.stderr).toBe(0);
+	return JSON.parse(r.stdout) as ResultsTable;
+}
+
+/** The app's way in: Import with the three files, then the results view's state. */
+async function openInApp(file: string): Promise<ResultsState> {
+	const stem = file.replace(/\.jsonl$/, '');
+	const bundle = filesToBundle(
+		readFileSync(file, 'utf8'),
+		readFileSync(`${stem}.manifest.json`, 'utf8')
+	);
+	bundle.answers = parseAnswersJsonl(readFileSync(`${stem}.answers.jsonl`, 'utf8')).answers;
+	const { db } = testDB(`one-count-${file}`);
+	const store = new DexieRunStore(db);
+	const runId = await store.importRun(bundle);
+	const state = new ResultsState(resultsSource(store), {
+		cache: new RecordsCache(),
+		later: () => undefined
+	});
+	await state.load(runId);
+	expect(state.status).toBe('ready');
+	return state;
+}
+
+/** As JSON carries it (NaN → null), the form a table over many runs is built from. */
+const asJson = (t: ResultsTable) => JSON.parse(JSON.stringify(t)) as unknown;
+
+describe.each(['rules', 'hybrid'] as const)(
+	'summarize --json and the results view (%s)',
+	(mode) => {
+		let file: string;
+		let app: ResultsState;
+		beforeAll(async () => {
+			file = await runCli(mode);
+			app = await openInApp(file);
+		}, 60_000);
+
+		it('give identical numbers with the default exclusions', async () => {
+			const cli = await summarizeJson(file);
+			expect(asJson(app.table)).toEqual(cli);
+			// Not vacuous: the run has cut answers, answers cut while reasoning and pending nothing.
+			expect([cli.cut_answers, cli.cut_reasoning_items]).toEqual([3, 2]);
+			expect(cli.overall.pending).toBe(0);
+			// Accuracy: the three full answers only (the cut ones are out); follow-ups without items 4–5.
+			expect(cli.overall.accuracy.n).toBe(3);
+			expect(cli.overall.cut_reasoning).toBeGreaterThan(0);
+			const records = readFileSync(file, 'utf8')
+				.trim()
+				.split('\n')
+				.map((line) => JSON.parse(line) as ProbeRecord);
+			expect(cli.overall.n).toBe(records.length);
+			if (mode === 'rules') {
+				// A new task is no rule's to decide: undecided, counted, out of the rate; never genuine.
+				expect(cli.overall.undecided).toBeGreaterThan(0);
+				expect(cli.overall.followup.k).toBe(0);
+				expect(records.some((r) => r.user_turn.includes('haiku') && r.label === 'undecided')).toBe(
+					true
+				);
+			} else {
+				expect(cli.overall.undecided).toBe(0);
+				expect(cli.overall.followup.k).toBeGreaterThan(0);
+			}
+		});
+
+		it('give identical numbers when both toggles count what the defaults leave out', async () => {
+			const cli = await summarizeJson(file, ['--include-cut-answers', '--include-cut-reasoning']);
+			app.setIncludeCutAnswers(true);
+			app.setIncludeCutReasoning(true);
+			try {
+				expect(asJson(app.table)).toEqual(cli);
+				expect(cli.overall.accuracy.n).toBe(ROWS);
+				expect(cli.overall.cut_reasoning).toBe(0);
+			} finally {
+				app.setIncludeCutAnswers(false);
+				app.setIncludeCutReasoning(false);
+			}
+		});
+	}
+);
+
+describe('summarize as text and CSV', () => {
+	let file: string;
+	beforeAll(async () => {
+		file = await runCli('rules');
+	}, 60_000);
+
+	it('prints the table with an "all" row and says what the defaults left out', async () => {
+		const json = await summarizeJson(file);
+		const r = await runMain(['summarize', file]);
+		expect(r.code, r.stderr).toBe(0);
+		expect(r.stdout).toMatch(/^condition\s+records\s+accuracy/);
+		expect(r.stdout).toMatch(new RegExp(`\\nall\\s+${json.overall.n}\\s`));
+		expect(r.stdout).toContain(
+			'3 answer(s) cut at the answer token limit: left out of accuracy (--include-cut-answers counts them)'
+		);
+		expect(r.stdout).toContain('2 of them cut while still reasoning');
+		expect(r.stdout).toContain(`${json.overall.undecided} turn(s) undecided`);
+	});
+
+	it('writes CSV whose last row is the whole run, with the JSON’s numbers', async () => {
+		const json = await summarizeJson(file);
+		const r = await runMain(['summarize', '--csv', file]);
+		expect(r.code, r.stderr).toBe(0);
+		const [header, ...rows] = r.stdout.trim().split('\n');
+		expect(rows).toHaveLength(json.conditions.length + 1);
+		const cols = header.split(',');
+		const all = Object.fromEntries(cols.map((c, i) => [c, rows.at(-1)?.split(',')[i]]));
+		expect(all).toMatchObject({
+			temperature: 'all',
+			records: String(json.overall.n),
+			accuracy_n: String(json.overall.accuracy.n),
+			followup_n: String(json.overall.followup.n),
+			undecided: String(json.overall.undecided)
+		});
+	});
+
+	it('refuses --json with --csv, and an unknown flag, as usage errors', async () => {
+		for (const argv of [
+			['summarize', '--json', '--csv', file],
+			['summarize', '--pretty', file]
+		]) {
+			const r = await runMain(argv);
+			expect(r.code).toBe(2);
+			expect(r.stderr).toMatch(/^usage error: /);
+			expect(r.stderr).toContain('Usage: user-turn-probe summarize FILE');
+			expect(r.stdout).toBe('');
+		}
+	});
+});
+
+describe('run --help', () => {
+	it('says what --judge-mode rules can and cannot tell', async () => {
+		const r = await runMain(['run', '--help']);
+		expect(r.code).toBe(0);
+		expect(r.stdout.replace(/\s+/g, ' ')).toContain(
+			'a turn no rule applies to stays undecided (counted, but out of the follow-up rate)'
+		);
+	});
+});

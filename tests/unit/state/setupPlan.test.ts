@@ -1,0 +1,254 @@
+/**
+ * Set-up's plan takes every engine answer from the chosen provider: the server's context window
+ * (asked once the URL and model settle), whether generator and judge take turns (the same rule the
+ * engine's can_co_load applies), the downloads, the cache badges and the estimate's speed.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DeviceEngine, EngineHosts } from '../../../src/lib/engines/provider.ts';
+import { ENGINES } from '../../../src/lib/engines/registry.ts';
+import { CUSTOM_GGUF } from '../../../src/lib/engines/cpu/settings.ts';
+import { CpuEngine } from '../../../src/lib/engines/cpu/client.ts';
+import { WebLLMEngine } from '../../../src/lib/engines/webgpu/client.ts';
+import type { OpenAIEngine } from '../../../src/lib/engines/server/client.ts';
+import type { ServerContextWindow } from '../../../src/lib/engines/server/contextWindow.ts';
+import { DEFAULT_FORM, type RunFormValues } from '../../../src/lib/setup/runForm.ts';
+import { DownloadSizes } from '../../../src/lib/state/downloadSizes.svelte.ts';
+import { ModelCacheState } from '../../../src/lib/state/modelCache.svelte.ts';
+import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
+import { SetupPlan, type SetupPlanDeps } from '../../../src/lib/state/setupPlan.svelte.ts';
+import { memoryStorage } from '../../helpers/memoryStorage.ts';
+
+const GPU = { canRunModels: true, shaderF16: true, checked: true };
+
+/** A worker that is never spoken to: only the engines' capabilities are read. */
+const silentWorker = {
+	postMessage: () => {},
+	terminate: () => {},
+	addEventListener: () => {},
+	removeEventListener: () => {}
+};
+
+function fakeDevice(cached: Record<string, boolean>, bytes: Record<string, number>): DeviceEngine {
+	return {
+		engine: {} as DeviceEngine['engine'],
+		version: 'test',
+		isCached: vi.fn(async (id: string) => cached[id] ?? false),
+		cachedBytes: vi.fn(async (id: string) => bytes[id]),
+		unload: async () => {},
+		dispose: () => {}
+	};
+}
+
+function plan(
+	over: Partial<Omit<SetupPlanDeps, 'values'>> & {
+		values?: Partial<RunFormValues>;
+		context?: (model: string, signal: AbortSignal) => Promise<ServerContextWindow | undefined>;
+	} = {}
+) {
+	const { values: form, context, ...rest } = over;
+	const settings = over.settings ?? new EngineSettings(memoryStorage());
+	const webgpu = fakeDevice({}, {});
+	const cpu = fakeDevice({}, {});
+	const servers: string[] = [];
+	const hosts: EngineHosts = {
+		webgpuEngine: () => webgpu,
+		resetWebgpuEngine: () => {},
+		cpuEngine: () => cpu,
+		resetCpuEngine: () => {},
+		serverEngine: (baseUrl) => {
+			if (!/^https?:\/\//.test(baseUrl)) throw new Error('not a URL');
+			servers.push(baseUrl);
+			return {
+				contextWindow: context ?? (async () => undefined)
+			} as unknown as OpenAIEngine;
+		}
+	};
+	const values = { ...DEFAULT_FORM, ...form };
+	const deps: SetupPlanDeps = {
+		settings,
+		device: () => GPU,
+		values: () => values,
+		items: () => 10,
+		conditions: () => 2,
+		hosts,
+		cache: new ModelCacheState(),
+		sizes: new DownloadSizes(memoryStorage()),
+		history: () => [],
+		...rest
+	};
+	return { plan: new SetupPlan(deps), settings, deps, webgpu, cpu, servers };
+}
+
+describe('SetupPlan: the server context window', () => {
+	beforeEach(() => vi.useFakeTimers());
+	afterEach(() => vi.useRealTimers());
+
+	it('asks the server once the URL and model have settled, and uses what it tells', async () => {
+		const context = vi.fn(async (_model: string, _signal: AbortSignal) => ({
+			tokens: 8192,
+			source: 'max_model_len in /v1/models'
+		}));
+		const { plan: p, settings } = plan({ context });
+		settings.engine.current = 'server';
+		settings.server.baseUrl.current = 'http://127.0.0.1:8000/v1';
+		settings.server.modelId.current = 'Qwen/Qwen3-0.6B';
+		// The user is still typing: each change cancels the ask before it goes out.
+		const first = p.askContextWindow();
+		await vi.advanceTimersByTimeAsync(100);
+		first();
+		const second = p.askContextWindow();
+		expect(p.contextPending).toBe(true);
+		await vi.advanceTimersByTimeAsync(400);
+		expect(context).toHaveBeenCalledTimes(1);
+		expect(context.mock.calls[0][0]).toBe('Qwen/Qwen3-0.6B');
+		expect(p.contextWindow).toBe(8192);
+		expect(p.contextSource).toBe('max_model_len in /v1/models');
+		expect(p.contextPending).toBe(false);
+		second();
+	});
+
+	it('drops an answer that comes after the settings changed', async () => {
+		let answer: (v: ServerContextWindow) => void = () => {};
+		const context = () => new Promise<ServerContextWindow>((resolve) => (answer = resolve));
+		const { plan: p, settings } = plan({ context });
+		settings.engine.current = 'server';
+		settings.server.modelId.current = 'm';
+		const stop = p.askContextWindow();
+		await vi.advanceTimersByTimeAsync(400);
+		stop();
+		answer({ tokens: 4096, source: 'late' });
+		await vi.advanceTimersByTimeAsync(0);
+		expect(p.contextWindow).toBeUndefined();
+	});
+
+	it('does not ask without a URL or model, or for a URL that is not one yet', async () => {
+		const context = vi.fn(async () => ({ tokens: 1, source: 'x' }));
+		const { plan: p, settings, servers } = plan({ context });
+		settings.engine.current = 'server';
+		settings.server.modelId.current = '';
+		p.askContextWindow();
+		expect(p.contextPending).toBe(false);
+		settings.server.modelId.current = 'm';
+		settings.server.baseUrl.current = 'localhost:8000';
+		p.askContextWindow();
+		await vi.advanceTimersByTimeAsync(400);
+		expect(servers).toEqual([]);
+		expect(context).not.toHaveBeenCalled();
+		expect(p.contextPending).toBe(false);
+	});
+
+	it('never asks an engine on this device: its catalog says', async () => {
+		const context = vi.fn(async () => ({ tokens: 1, source: 'x' }));
+		const { plan: p, settings } = plan({ context });
+		settings.engine.current = 'webgpu';
+		p.askContextWindow();
+		await vi.advanceTimersByTimeAsync(400);
+		expect(context).not.toHaveBeenCalled();
+		expect(p.asksContext).toBe(false);
+		expect(p.contextWindow).toBe(settings.webgpu.generator(GPU)?.context_window);
+		settings.engine.current = 'cpu';
+		expect(p.contextWindow).toBeUndefined();
+	});
+});
+
+describe('SetupPlan: phasing is the engine’s own answer', () => {
+	it('phases a WebGPU pair exactly when the engine would not co-load it', () => {
+		const { plan: p, settings } = plan({ values: { judge_mode: 'hybrid' } });
+		const engine = new WebLLMEngine(silentWorker);
+		const pairs: [string, string][] = [
+			['qwen2.5-0.5b-instruct', 'qwen2.5-3b-instruct'],
+			['phi-3.5-mini-instruct', 'qwen3-4b'],
+			['qwen3.5-4b', 'qwen3.5-4b']
+		];
+		for (const [g, j] of pairs) {
+			settings.webgpu.generatorKey.current = g;
+			settings.webgpu.judgeKey.current = j;
+			const ids = [settings.webgpu.generatorId(GPU), settings.webgpu.judgeId(GPU)];
+			expect(p.phased, `${g} + ${j}`).toBe(!engine.capabilities().can_co_load(ids));
+		}
+		expect(p.phased).toBe(false);
+	});
+
+	it('phases two different CPU models and never one model in both roles', () => {
+		const { plan: p, settings } = plan({ values: { judge_mode: 'llm' } });
+		settings.engine.current = 'cpu';
+		const engine = new CpuEngine(silentWorker);
+		const ids = () => [settings.cpu.generatorId(), settings.cpu.judgeId()];
+		expect(p.phased).toBe(true);
+		expect(engine.capabilities().can_co_load(ids())).toBe(false);
+		settings.cpu.judgeKey.current = settings.cpu.generatorKey.current;
+		expect(p.phased).toBe(false);
+		expect(engine.capabilities().can_co_load(ids())).toBe(true);
+	});
+
+	it('never phases when the rules label alone, or on a server', () => {
+		const { plan: p, settings } = plan({ values: { judge_mode: 'rules' } });
+		settings.engine.current = 'cpu';
+		expect(p.phased).toBe(false);
+		settings.engine.current = 'server';
+		expect(p.phased).toBe(false);
+	});
+});
+
+describe('SetupPlan: downloads, cache and estimate', () => {
+	it("counts the CPU engine's files with sizes measured here and the cache's word", async () => {
+		const { plan: p, settings, deps, cpu } = plan({ values: { judge_mode: 'llm' } });
+		settings.engine.current = 'cpu';
+		settings.cpu.judgeKey.current = CUSTOM_GGUF;
+		settings.cpu.judgeUrl.current = 'https://example.org/own.gguf';
+		const [gen] = settings.cpu.chosen(false).map((m) => m.url);
+		deps.sizes.record('https://example.org/own.gguf', 300 * 1024 * 1024);
+		cpu.isCached = vi.fn(async (id: string) => id === gen);
+		p.refreshCached();
+		await vi.waitFor(() => expect(deps.cache.cached[gen]).toBe(true));
+		expect(p.downloads).toEqual([
+			{ id: gen, download_MB: settings.cpu.generator().entry?.download_MB ?? null, cached: true },
+			{ id: 'https://example.org/own.gguf', download_MB: 300, cached: false }
+		]);
+		expect(p.estimate.download_MB).toBe(300);
+	});
+
+	it('leaves the WebGPU worker alone until the GPU is known to run models', () => {
+		const device = { ...GPU, checked: false };
+		const { plan: p, webgpu } = plan({ device: () => device });
+		p.refreshCached();
+		device.checked = true;
+		device.canRunModels = false;
+		p.refreshCached();
+		expect(webgpu.isCached).not.toHaveBeenCalled();
+		device.canRunModels = true;
+		p.refreshCached();
+		expect(webgpu.isCached).toHaveBeenCalled();
+	});
+
+	it('measures a cached model once and keeps its size', async () => {
+		const { plan: p, settings, deps, webgpu } = plan();
+		const id = settings.webgpu.generatorId(GPU);
+		webgpu.cachedBytes = vi.fn(async () => 512 * 1024 * 1024);
+		await deps.cache.refresh([id], async () => true);
+		p.measureSizes();
+		await vi.waitFor(() => expect(deps.sizes.mb(id)).toBe(512));
+		p.measureSizes();
+		expect(webgpu.cachedBytes).toHaveBeenCalledTimes(1);
+	});
+
+	it("estimates with the provider's typical speed, or this device's benchmark of the runtime", () => {
+		const history = [
+			{
+				engine: ENGINES.cpu.runtime,
+				model_id: '',
+				created_at: '2026-01-01T00:00:00Z',
+				results: { decode_tps: 42 }
+			}
+		];
+		const { plan: p, settings } = plan({ history: () => history });
+		settings.engine.current = 'server';
+		expect(p.estimate).toMatchObject({
+			tokens_per_second: ENGINES.server.guessTps,
+			speed_source: 'guess'
+		});
+		settings.engine.current = 'cpu';
+		history[0].model_id = settings.cpu.generatorId();
+		expect(p.estimate).toMatchObject({ tokens_per_second: 42, speed_source: 'measured' });
+	});
+});
