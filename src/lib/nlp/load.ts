@@ -9,7 +9,6 @@
 import { readZipMembers } from './zip.ts';
 import {
 	ATTEMPTS_MAX,
-	DOWNLOAD_DEADLINE_MS,
 	hostOf,
 	HttpDeadlineError,
 	HttpNoAnswerError,
@@ -76,7 +75,7 @@ export interface LoadOptions {
 	random?: () => number;
 	/** How long one request may wait for the response headers before it counts as unreachable. */
 	timeoutMs?: number;
-	/** One file's whole download (default DOWNLOAD_DEADLINE_MS); tests shorten it. */
+	/** One file's whole download (default net/httpGet.ts DOWNLOAD_DEADLINE_MS); tests shorten it. */
 	deadlineMs?: number;
 }
 

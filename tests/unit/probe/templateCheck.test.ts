@@ -16,7 +16,10 @@ import {
 import { CHATML, RUNAWAY_TEMPLATES, withPrefix } from '../../helpers/runawayTemplates.ts';
 
 /** A real worker thread: says ready, then on a request answers with `answer` or never returns. */
-function spawnReal(answer: 'spin' | 'reply'): { spawn: () => CheckWorker; exited: Promise<number> } {
+function spawnReal(answer: 'spin' | 'reply'): {
+	spawn: () => CheckWorker;
+	exited: Promise<number>;
+} {
 	let exited!: Promise<number>;
 	const spawn = (): CheckWorker => {
 		const w = new Worker(
