@@ -1,6 +1,8 @@
 /** Flags of `user-turn-probe run`, parsed and checked into a plain options object. */
+import { AppError } from '../lib/errors/appError.ts';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { datasetHelp } from '../lib/datasets/registry.ts';
 import { PERTURBATIONS, type JudgeMode, type Perturbation } from '../lib/probe/types.ts';
 import { sidecarPaths } from './jsonlStore.ts';
 import {
@@ -11,12 +13,14 @@ import {
 	type TaskPreset,
 	type TaskPrompt
 } from '../lib/probe/taskPrompt.ts';
+import { USER_HEADER_CUTS, type UserHeaderCut } from '../lib/probe/template.ts';
+import { REASONING_EFFORTS, type ReasoningEffort } from '../lib/probe/markup.ts';
 
 export interface RunOptions {
 	baseUrl: string;
 	model: string;
 	apiKey?: string;
-	/** Hugging Face token for the gated GPQA sets; sent to huggingface.co only, never written. */
+	/** Hugging Face token for a gated dataset; sent to huggingface.co only, never written. */
 	hfToken?: string;
 	/** Replace the hosts of NLTK's data packages and syllapy's word list (a mirror, or a test). */
 	nltkDataUrl?: string;
@@ -41,6 +45,10 @@ export interface RunOptions {
 	answerMaxTokens: number | 'auto';
 	/** enable_thinking; undefined: the template's own default. */
 	thinking: boolean | undefined;
+	/** Where the probe's user header stops; undefined: the template family's rule. */
+	userHeader?: UserHeaderCut;
+	/** gpt-oss's reasoning effort; undefined: the template's own default. */
+	reasoningEffort?: ReasoningEffort;
 	truncateFraction: number;
 	appendText: string;
 	/** How the question is put to the model, and an optional system turn (taskPrompt.ts). */
@@ -54,10 +62,10 @@ export interface RunOptions {
 }
 
 /** The command line was wrong: exit 2, with the usage text after the message. */
-export class UsageError extends Error {
+export class UsageError extends AppError {
 	readonly usage: string;
 	constructor(message: string, usage: string = RUN_USAGE) {
-		super(message);
+		super(message, { code: 'usage' });
 		this.name = 'UsageError';
 		this.usage = usage;
 	}
@@ -74,11 +82,11 @@ export const RUN_USAGE = `Usage: user-turn-probe run --base-url URL --model ID -
   --judge-mode MODE       rules | llm | hybrid (default hybrid); rules: no judge model, and a turn
                           no rule applies to stays undecided (counted, but out of the follow-up
                           rate): the rules tell failure modes, never a genuine follow-up
-  --dataset NAME|PATH     gsm8k | ifeval | ifbench | conversations | gpqa_diamond | gpqa_main | demo |
-                          a local .jsonl/.csv
-  --hf-token T            Hugging Face token for GPQA (gated: accept its terms on huggingface.co first;
-                          or env HF_TOKEN); sent to huggingface.co only, never written to --out
-  --nltk-data-url BASE    where NLTK's data packages are read for IFBench/IFEval scoring (default
+  --dataset NAME|PATH     one of these names, or a local .jsonl/.json/.csv file:
+${datasetHelp('    ')}
+  --hf-token T            Hugging Face token for a gated dataset (accept its terms on huggingface.co
+                          first; or env HF_TOKEN); sent to huggingface.co only, never written to --out
+  --nltk-data-url BASE    where NLTK's data packages are read for instruction scoring (default
                           https://raw.githubusercontent.com/nltk/nltk_data/gh-pages/packages); cached
                           in $XDG_CACHE_HOME/user-turn-probe/nlp (default ~/.cache/…)
   --syllapy-url BASE      where syllapy 0.7.2's data.csv is read (default: its GitHub commit)
@@ -101,6 +109,11 @@ export const RUN_USAGE = `Usage: user-turn-probe run --base-url URL --model ID -
                           window leaves (vLLM max_model_len, llama-server /props), else 1024
   --thinking, --no-thinking  enable_thinking on or off (default: the template's own default,
                           on for Qwen3, Qwen3.5 and GLM-4.7; the manifest records what was used)
+  --user-header CUT       where the probe's user header stops: template (the whole header the
+                          template writes) or role (right after the role name). Default: role
+                          for gpt-oss ("<|start|>user", as the paper), template for the others
+  --reasoning-effort E    low | medium | high: gpt-oss's "Reasoning:" line (default: the
+                          template's own, medium); refused for templates without one
   --truncate-fraction F   share of the answer kept by truncate, in (0, 1] (default 0.5)
   --append-text TEXT      what append adds to the answer (default "What do you think?", the
                           paper's appended question as one summary of the paper gives it;
@@ -180,6 +193,8 @@ export const RUN_OPTIONS = {
 	'answer-max-tokens': { type: 'string' },
 	thinking: { type: 'boolean' },
 	'no-thinking': { type: 'boolean' },
+	'user-header': { type: 'string' },
+	'reasoning-effort': { type: 'string' },
 	'truncate-fraction': { type: 'string' },
 	'append-text': { type: 'string' },
 	'task-prompt': { type: 'string' },
@@ -200,6 +215,18 @@ function parse(argv: string[]) {
 			throw new UsageError((err as Error).message.replace(/\s*\n\s*/g, ' '));
 		throw err;
 	}
+}
+
+/** A flag whose value must be one of `allowed`; undefined when the flag is absent. */
+function choice<T extends string>(
+	name: string,
+	value: string | undefined,
+	allowed: readonly T[]
+): T | undefined {
+	if (value === undefined) return undefined;
+	if (!(allowed as readonly string[]).includes(value))
+		throw new UsageError(`--${name}: ${allowed.join(' or ')}, got "${value}"`);
+	return value as T;
 }
 
 function nonEmpty(name: string, value: string | undefined): string | undefined {
@@ -295,6 +322,8 @@ export function parseRunArgs(
 		maxTokens: int('max-tokens', values['max-tokens'], 256, 1),
 		answerMaxTokens: answerLimit(values['answer-max-tokens']),
 		thinking: values['no-thinking'] ? false : values.thinking ? true : undefined,
+		userHeader: choice('user-header', values['user-header'], USER_HEADER_CUTS),
+		reasoningEffort: choice('reasoning-effort', values['reasoning-effort'], REASONING_EFFORTS),
 		truncateFraction,
 		appendText: nonEmpty('append-text', values['append-text']) ?? 'What do you think?',
 		taskPrompt,

@@ -10,6 +10,7 @@
  * Memory does not grow with the file: opening streams the files once and keeps only an index
  * (key, label, byte offsets); records and answers are read back by offset when needed.
  */
+import { AppError } from '../lib/errors/appError.ts';
 import {
 	appendFileSync,
 	closeSync,
@@ -34,29 +35,23 @@ import {
 	type RunManifest
 } from '../lib/probe/types.ts';
 import { diskFullError, freeBytes, isDiskFull, spaceText } from './diskFull.ts';
-import { readLines } from './lines.ts';
+import { FieldNames, NotJsonObjectError, pickFields } from './jsonFields.ts';
+import { LineIndex, type IndexEntry } from './lineIndex.ts';
+import { readLineBytes } from './lines.ts';
 
 export function sidecarPaths(out: string): { records: string; answers: string; manifest: string } {
 	const stem = out.endsWith('.jsonl') ? out.slice(0, -'.jsonl'.length) : out;
 	return { records: out, answers: `${stem}.answers.jsonl`, manifest: `${stem}.manifest.json` };
 }
 
-/** Where the latest line of one record or answer is in its file. */
-interface Entry {
-	run_id: string;
-	key: string;
-	label: Label | null;
-	start: number;
-	end: number;
-}
-
 /** A line of a file this store owns that is not what it wrote: stop, and say where. */
-export class CorruptFileError extends Error {
-	readonly recovery: string;
+export class CorruptFileError extends AppError {
 	constructor(path: string, line: number, why: string) {
-		super(`${path} line ${line}: ${why}`);
+		super(`${path} line ${line}: ${why}`, {
+			code: 'corrupt_file',
+			recovery: 'Fix or delete that line, or start a new run with another --out.'
+		});
 		this.name = 'CorruptFileError';
-		this.recovery = 'Fix or delete that line, or start a new run with another --out.';
 	}
 }
 
@@ -70,15 +65,15 @@ export function readManifest(path: string): RunManifest | undefined {
 	}
 }
 
-/** Shared label strings, so 100k indexed records do not hold 100k copies of seven names. */
-const LABEL_OF = new Map<string, Label>(LABELS.map((l) => [l, l]));
-
-const idOf = (runId: string, key: string) => `${runId}\u0000${key}`;
+const LABEL_SET = new Set<unknown>(LABELS);
+/** All that indexing reads of a line; the rest of it stays bytes on disk. */
+const RECORD_FIELDS = new FieldNames(['run_id', 'key', 'label']);
+const ANSWER_FIELDS = new FieldNames(['run_id', 'item_id']);
 
 export class JsonlStore implements RunStore {
 	readonly paths: ReturnType<typeof sidecarPaths>;
-	readonly #records = new Map<string, Entry>();
-	readonly #answers = new Map<string, Entry>();
+	readonly #records = new LineIndex();
+	readonly #answers = new LineIndex();
 	#recordsSize = 0;
 	#answersSize = 0;
 	#manifest: RunManifest | undefined;
@@ -95,16 +90,14 @@ export class JsonlStore implements RunStore {
 	 */
 	static async open(out: string): Promise<JsonlStore> {
 		const store = new JsonlStore(out);
-		const records = await index(store.paths.records, store.#records, (v) => {
-			const r = v as Partial<ProbeRecord>;
+		const records = await index(store.paths.records, store.#records, RECORD_FIELDS, (r) => {
 			if (typeof r.key !== 'string' || typeof r.run_id !== 'string') return undefined;
-			const label = r.label == null ? null : (LABEL_OF.get(r.label) ?? null);
+			const label = LABEL_SET.has(r.label) ? (r.label as Label) : null;
 			return { run_id: r.run_id, key: r.key, label };
 		});
 		store.#recordsSize = records.size;
 		store.#rewrites = records.lines - store.#records.size;
-		const answers = await index(store.paths.answers, store.#answers, (v) => {
-			const a = v as Partial<AnswerRecord>;
+		const answers = await index(store.paths.answers, store.#answers, ANSWER_FIELDS, (a) => {
 			if (typeof a.item_id !== 'string' || typeof a.run_id !== 'string') return undefined;
 			return { run_id: a.run_id, key: a.item_id, label: null };
 		});
@@ -138,46 +131,43 @@ export class JsonlStore implements RunStore {
 	}
 
 	async getAnswer(runId: string, itemId: string): Promise<AnswerRecord | undefined> {
-		const e = this.#answers.get(idOf(runId, itemId));
+		const e = this.#answers.get(runId, itemId);
 		return e && (JSON.parse(readRanges(this.paths.answers, [e])[0]) as AnswerRecord);
 	}
 
 	async putAnswer(answer: AnswerRecord): Promise<void> {
 		const at = append(this.paths.answers, answer, this.#answersSize);
 		this.#answersSize = at.end + 1;
-		this.#answers.set(idOf(answer.run_id, answer.item_id), {
-			run_id: answer.run_id,
-			key: answer.item_id,
-			label: null,
-			...at
-		});
+		this.#answers.set(answer.run_id, answer.item_id, null, at.start, at.end);
 	}
 
 	async putRecord(record: ProbeRecord): Promise<void> {
 		const at = append(this.paths.records, record, this.#recordsSize);
 		this.#recordsSize = at.end + 1;
-		const id = idOf(record.run_id, record.key);
-		if (this.#records.has(id)) this.#rewrites++;
-		this.#records.set(id, { run_id: record.run_id, key: record.key, label: record.label, ...at });
+		if (this.#records.set(record.run_id, record.key, record.label, at.start, at.end)) {
+			this.#rewrites++;
+		}
 	}
 
 	/** Every record of the run, whole: read back from the file (resume does not need this). */
 	async getRecords(runId: string): Promise<ProbeRecord[]> {
-		return readRanges(this.paths.records, [...this.#latest(runId)]).map(
+		return readRanges(this.paths.records, [...this.#records.entries(runId)]).map(
 			(text) => JSON.parse(text) as ProbeRecord
 		);
 	}
 
 	/** Labeled records as key and label only; the few waiting for a label, whole. */
 	async getResumeRecords(runId: string): Promise<StoredRecord[]> {
-		const latest = [...this.#latest(runId)];
-		const pending = latest.filter((e) => e.label === null);
+		const labeled: StoredRecord[] = [];
+		const pending: IndexEntry[] = [];
+		for (const e of this.#records.entries(runId)) {
+			if (e.label === null) pending.push(e);
+			else labeled.push({ key: e.key, label: e.label });
+		}
 		const whole = readRanges(this.paths.records, pending).map(
 			(text) => JSON.parse(text) as ProbeRecord
 		);
-		const out: StoredRecord[] = whole;
-		for (const e of latest) if (e.label !== null) out.push({ key: e.key, label: e.label });
-		return out;
+		return [...whole, ...labeled];
 	}
 
 	/**
@@ -203,33 +193,28 @@ export class JsonlStore implements RunStore {
 	async #compact(): Promise<void> {
 		const tmp = `${this.paths.records}.tmp`;
 		const fd = openSync(tmp, 'w');
-		const moved = new Map<string, Entry>();
+		const latest = this.#records.starts();
+		const moved = new Map<number, number>();
 		let size = 0;
 		try {
-			const byStart = new Map<number, string>();
-			for (const [id, e] of this.#records) byStart.set(e.start, id);
-			for await (const line of readLines(this.paths.records)) {
-				const id = byStart.get(line.start);
-				if (id === undefined) continue;
-				const bytes = Buffer.from(line.text + '\n');
-				writeSync(fd, bytes);
-				const e = this.#records.get(id) as Entry;
-				moved.set(id, { ...e, start: size, end: size + bytes.length - 1 });
-				size += bytes.length;
+			for await (const line of readLineBytes(this.paths.records)) {
+				if (!latest.has(line.start)) continue;
+				writeSync(fd, line.bytes);
+				writeSync(fd, NEWLINE);
+				moved.set(line.start, size);
+				size += line.bytes.length + 1;
 			}
 		} finally {
 			closeSync(fd);
 		}
 		renameSync(tmp, this.paths.records);
-		for (const [id, e] of moved) this.#records.set(id, e);
+		this.#records.relocate(moved);
 		this.#recordsSize = size;
 		this.#rewrites = 0;
 	}
-
-	*#latest(runId: string): Iterable<Entry> {
-		for (const e of this.#records.values()) if (e.run_id === runId) yield e;
-	}
 }
+
+const NEWLINE = Buffer.from('\n');
 
 /**
  * Stream `path` into `into` (last line per id wins); return how many records it holds and its size
@@ -238,18 +223,22 @@ export class JsonlStore implements RunStore {
  */
 async function index(
 	path: string,
-	into: Map<string, Entry>,
-	read: (value: unknown) => Omit<Entry, 'start' | 'end'> | undefined
+	into: LineIndex,
+	fields: FieldNames,
+	read: (
+		value: Record<string, unknown>
+	) => { run_id: string; key: string; label: Label | null } | undefined
 ): Promise<{ size: number; lines: number }> {
 	if (!existsSync(path)) return { size: 0, lines: 0 };
 	let lines = 0;
 	let size = statSync(path).size;
-	for await (const line of readLines(path)) {
-		if (line.text.trim() === '') continue;
-		let value: unknown;
+	for await (const line of readLineBytes(path)) {
+		if (isBlank(line.bytes)) continue;
+		let value: Record<string, unknown>;
 		try {
-			value = JSON.parse(line.text);
-		} catch {
+			value = pickFields(line.bytes, fields);
+		} catch (err) {
+			if (!(err instanceof NotJsonObjectError)) throw err;
 			if (!line.terminated) {
 				// A crash mid-append: the record was never stored; the run makes it again.
 				truncateSync(path, line.start);
@@ -265,9 +254,14 @@ async function index(
 			size += 1;
 		}
 		lines++;
-		into.set(idOf(head.run_id, head.key), { ...head, start: line.start, end: line.end });
+		into.set(head.run_id, head.key, head.label, line.start, line.end);
 	}
 	return { size, lines };
+}
+
+function isBlank(bytes: Buffer): boolean {
+	for (const b of bytes) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+	return true;
 }
 
 /**

@@ -5,6 +5,7 @@
  * Each line comes with its byte offsets, so a store can index where a record is and read it back
  * later instead of keeping it in memory.
  */
+import { AppError } from '../lib/errors/appError.ts';
 import { createReadStream, existsSync } from 'node:fs';
 
 export interface Line {
@@ -21,8 +22,23 @@ export interface Line {
 const NL = 0x0a;
 const CHUNK = 1 << 20;
 
+/** A line as bytes: a view into the read buffer, valid only until the next line is asked for. */
+export interface LineBytes extends Omit<Line, 'text'> {
+	bytes: Buffer;
+}
+
 /** The file's lines, blank ones included (callers skip them). @throws when the file is missing. */
 export async function* readLines(path: string): AsyncGenerator<Line> {
+	for await (const { bytes, ...line } of readLineBytes(path)) {
+		yield { ...line, text: bytes.toString('utf8') };
+	}
+}
+
+/**
+ * The file's lines as bytes, for readers that decode only part of each line (a 4 KB record whose
+ * three short fields are all they need). @throws when the file is missing.
+ */
+export async function* readLineBytes(path: string): AsyncGenerator<LineBytes> {
 	let number = 0;
 	let offset = 0; // byte offset of the current chunk's first byte
 	// The start of a line that began in an earlier chunk (small: copied out, never a whole chunk).
@@ -33,14 +49,14 @@ export async function* readLines(path: string): AsyncGenerator<Line> {
 	}) as AsyncIterable<Buffer>) {
 		let from = 0;
 		for (let nl = chunk.indexOf(NL); nl !== -1; nl = chunk.indexOf(NL, from)) {
-			let text: string;
+			let bytes: Buffer;
 			let start = offset + from;
 			if (carry.length > 0) {
 				start = carryStart;
-				text = Buffer.concat([...carry, chunk.subarray(0, nl)]).toString('utf8');
+				bytes = Buffer.concat([...carry, chunk.subarray(0, nl)]);
 				carry = [];
-			} else text = chunk.toString('utf8', from, nl);
-			yield { number: ++number, start, end: offset + nl, text, terminated: true };
+			} else bytes = chunk.subarray(from, nl);
+			yield { number: ++number, start, end: offset + nl, bytes, terminated: true };
 			from = nl + 1;
 		}
 		if (from < chunk.length) {
@@ -54,16 +70,16 @@ export async function* readLines(path: string): AsyncGenerator<Line> {
 			number: number + 1,
 			start: carryStart,
 			end: offset,
-			text: Buffer.concat(carry).toString('utf8'),
+			bytes: Buffer.concat(carry),
 			terminated: false
 		};
 	}
 }
 
 /** A missing input file, said plainly (not ENOENT with a stack). */
-export class MissingFileError extends Error {
+export class MissingFileError extends AppError {
 	constructor(path: string, what = 'file') {
-		super(`no such ${what}: ${path}`);
+		super(`no such ${what}: ${path}`, { code: 'missing_file' });
 		this.name = 'MissingFileError';
 	}
 }

@@ -9,9 +9,10 @@ import {
 	readRun,
 	SUMMARIZE_USAGE
 } from './report.ts';
+import { errorLines } from './progress.ts';
 import { ConfigChangedError, runCommand, STOPPED_EXIT } from './run.ts';
 import { constants } from 'node:os';
-import { AbortError } from '../lib/probe/engine.ts';
+import { AbortError } from '../lib/errors/appError.ts';
 import { useTemplateChecker } from '../lib/probe/templateChecker.ts';
 import { workerTemplateChecker } from './templateChecker.ts';
 
@@ -108,14 +109,16 @@ export async function main(
 		}
 		throw new UsageError(`unknown command "${command}"`, USAGE);
 	} catch (err) {
-		const e = err instanceof Error ? err : new Error(String(err));
-		const usage = e instanceof UsageError;
-		process.stderr.write(`${usage ? 'usage error' : 'error'}: ${e.message}\n`);
-		if (e instanceof ConfigChangedError) return 2;
-		const recovery = (e as { recovery?: string }).recovery;
-		if (recovery) process.stderr.write(`  → ${recovery}\n`);
-		if (usage) process.stderr.write(`\n${e.usage}\n`);
-		// 2: the command line was wrong; 1: it was right but something failed (a missing file too).
-		return usage ? 2 : 1;
+		if (err instanceof UsageError) {
+			process.stderr.write(`usage error: ${err.message}\n\n${err.usage}\n`);
+			return 2;
+		}
+		if (err instanceof ConfigChangedError) {
+			process.stderr.write(`error: ${err.message}\n`);
+			return 2;
+		}
+		// 2: the command line was wrong (above); 1: it was right but something failed (a missing file too).
+		process.stderr.write(errorLines(err));
+		return 1;
 	}
 }

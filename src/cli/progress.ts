@@ -1,4 +1,5 @@
 /** Renders pipeline events as progress on stderr: records, rate, ETA, tokens/s; errors in full. */
+import { describeError } from '../lib/errors/describe.ts';
 import type { ProbeEvent } from '../lib/probe/events.ts';
 
 const REDRAW_MS = 250;
@@ -9,6 +10,12 @@ export function formatDuration(ms: number): string {
 	const m = Math.floor(s / 60);
 	if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
 	return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** "error: …" for a failure, then on its own line what to do, when the error says. */
+export function errorLines(err: unknown): string {
+	const { message, recovery } = describeError(err);
+	return `error: ${message}\n${recovery ? `  → ${recovery}\n` : ''}`;
 }
 
 export class ProgressLine {

@@ -1,6 +1,7 @@
 /** `user-turn-probe run`: the browser's probe core against OpenAI-compatible servers, into JSONL. */
+import { AppError } from '../lib/errors/appError.ts';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { DATASETS, loadDataset, type DatasetName } from '../lib/datasets/registry.ts';
+import { DATASET_NAMES, DATASETS, isDatasetName, loadDataset } from '../lib/datasets/registry.ts';
 import { parseUserDataset } from '../lib/datasets/importFile.ts';
 import { OpenAIEngine } from '../lib/engines/server/client.ts';
 import {
@@ -20,8 +21,18 @@ import {
 	parseTokenizerConfig,
 	templateFromFile
 } from '../lib/probe/templateSource.ts';
-import { thinkingDefault, type ChatTemplate } from '../lib/probe/template.ts';
-import type { DatasetItem, RunManifest } from '../lib/probe/types.ts';
+import {
+	thinkingDefault,
+	userHeader,
+	type ChatTemplate,
+	type UserHeaderCut
+} from '../lib/probe/template.ts';
+import {
+	reasoningEffortDefault,
+	userHeaderDefault,
+	userHeaderReason
+} from '../lib/probe/markup.ts';
+import type { DatasetItem, ProbeConfig, RunManifest } from '../lib/probe/types.ts';
 import { hashSeed } from '../lib/probe/random.ts';
 import { appVersion } from '../lib/version.ts';
 import { UsageError, type RunOptions } from './args.ts';
@@ -30,9 +41,8 @@ import { defaultNlpCacheDir, directoryCache } from './nlpCache.ts';
 import { requireFile } from './lines.ts';
 import { acquireRunLock } from './lock.ts';
 import { downloadProgress } from './downloadProgress.ts';
-import { ProgressLine } from './progress.ts';
+import { errorLines, ProgressLine } from './progress.ts';
 
-const NAMED_DATASETS = Object.keys(DATASETS);
 export const CLI_VERSION = appVersion('cli');
 /** A run stopped before its end (Ctrl-C): not a success, as 128 + SIGINT says in a shell. */
 export const STOPPED_EXIT = 130;
@@ -68,14 +78,14 @@ async function loadNlp(io: RunIO, opts: RunOptions): Promise<LoadedNlp> {
 	return loaded;
 }
 
-/** `hfToken` is passed to the Hub for the gated GPQA sets only; it is never written anywhere. */
+/** `hfToken` is passed to the Hub for a gated dataset only; it is never written anywhere. */
 export async function loadItems(
 	dataset: string,
 	io: RunIO,
 	hfToken?: string
 ): Promise<DatasetItem[]> {
-	if (NAMED_DATASETS.includes(dataset)) {
-		return loadDataset(dataset as DatasetName, {
+	if (isDatasetName(dataset)) {
+		return loadDataset(dataset, {
 			fetch: io.fetch ?? fetch,
 			signal: io.signal,
 			token: hfToken,
@@ -84,7 +94,7 @@ export async function loadItems(
 	}
 	if (!existsSync(dataset))
 		throw new UsageError(
-			`--dataset: "${dataset}" is neither a dataset name (${NAMED_DATASETS.join(', ')}) nor a file`
+			`--dataset: "${dataset}" is neither a dataset name (${DATASET_NAMES.join(', ')}) nor a file`
 		);
 	const bytes = statSync(dataset).size;
 	if (bytes > DATASET_FILE_MAX_BYTES) throw new DatasetFileTooLargeError(dataset, bytes);
@@ -109,9 +119,9 @@ export class DatasetFileTooLargeError extends Error {
 }
 
 /** --out already holds a run whose records mean something else: refuse rather than mix. */
-export class ConfigChangedError extends Error {
+export class ConfigChangedError extends AppError {
 	constructor(message: string) {
-		super(message);
+		super(message, { code: 'config_changed' });
 		this.name = 'ConfigChangedError';
 	}
 }
@@ -196,15 +206,20 @@ export function cliRunValues(
 		/** The generator's context window, where the server tells it (--answer-max-tokens auto). */
 		context_window?: number;
 		models?: RunValues['models'];
+		/** The header cut of the run being resumed, when --user-header does not say. */
+		user_header?: UserHeaderCut;
 	}
 ): RunValues {
+	const effortDefault = reasoningEffortDefault(run.template);
+	if (effortDefault === null && opts.reasoningEffort !== undefined)
+		throw new UsageError(
+			'--reasoning-effort: this chat template has no reasoning effort (gpt-oss templates do)'
+		);
 	const auto = opts.answerMaxTokens === 'auto';
 	return {
 		run_id: run.run_id,
 		dataset: opts.dataset,
-		dataset_note: NAMED_DATASETS.includes(opts.dataset)
-			? DATASETS[opts.dataset as DatasetName].note
-			: undefined,
+		dataset_note: isDatasetName(opts.dataset) ? DATASETS[opts.dataset].note : undefined,
 		items: run.items,
 		limit: opts.limit,
 		seed: opts.seed,
@@ -220,12 +235,30 @@ export function cliRunValues(
 		context_window: run.context_window,
 		thinking: opts.thinking ?? null,
 		thinking_default: thinkingDefault(run.template),
+		user_header: opts.userHeader ?? run.user_header ?? null,
+		user_header_default: userHeaderDefault(run.template),
+		reasoning_effort: opts.reasoningEffort ?? null,
+		reasoning_effort_default: effortDefault,
 		truncate_fraction: opts.truncateFraction,
 		append_text: opts.appendText,
 		task_prompt: opts.taskPrompt,
 		template_sha256: run.template.sha256,
 		models: run.models
 	};
+}
+
+/** Which user header the probe ends on, and why (the set-up view shows the same reason). */
+function headerNote(template: ChatTemplate, config: ProbeConfig): string {
+	const exchange = [
+		{ role: 'user' as const, content: 'Q' },
+		{ role: 'assistant' as const, content: 'A' }
+	];
+	const header = userHeader(template, exchange, { user_header: config.user_header });
+	const why =
+		config.user_header === userHeaderDefault(template)
+			? userHeaderReason(template)
+			: 'set by --user-header or by the run being resumed';
+	return `user header: ${JSON.stringify(header)} (${config.user_header}: ${why})\n`;
 }
 
 /** Where --answer-max-tokens auto took its number from, so a reader of the log knows. */
@@ -282,18 +315,27 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 		const judgeServed = judge === engine ? served : await judge.modelFingerprints(io.signal);
 		models = { generator: served.get(opts.model), judge: judgeServed.get(opts.judgeModel) };
 	} catch (err) {
-		const e = err as Error & { recovery?: string };
-		io.stderr.write(`error: ${e.message}\n${e.recovery ? `  → ${e.recovery}\n` : ''}`);
+		io.stderr.write(errorLines(err));
 		return 1;
 	}
 	const told =
 		opts.answerMaxTokens === 'auto' ? await engine.contextWindow(opts.model, io.signal) : undefined;
+	// A run made before the header cut was recorded used the whole header, and resumes with it.
+	const user_header = stored ? (stored.config.user_header ?? 'template') : undefined;
 	const { config, identity, manifestExtras, needs } = await prepareRun(
-		cliRunValues(opts, { run_id: runId, template, items, context_window: told?.tokens, models })
+		cliRunValues(opts, {
+			run_id: runId,
+			template,
+			items,
+			context_window: told?.tokens,
+			models,
+			user_header
+		})
 	);
 	const kept = checkStoredRun(stored, hasRecords, config.run_id, identity, opts, io.stderr);
 	if (opts.answerMaxTokens === 'auto')
 		io.stderr.write(`${answerLimitNote(config.answer_max_tokens, told)}\n`);
+	io.stderr.write(headerNote(template, config));
 	const nlp = needs.nlp ? await loadNlp(io, opts) : undefined;
 	const store = await JsonlStore.open(opts.out);
 	const progress = new ProgressLine(io.stderr, io.now);

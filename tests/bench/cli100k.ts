@@ -1,16 +1,19 @@
 /**
- * The CLI on a 100,000-record run: `run` resuming with every record already stored, and
- * `summarize`, each in its own process (tsx start-up included), timed and with peak RSS.
+ * The CLI on a 100,000-record run, and on the same run grown to 300,000: `run` resuming with every
+ * record already stored, and `summarize`, each in its own process (start-up included), timed
+ * and with peak RSS.
  *
  * Set-up: a real `run` of 1 item × 1 condition writes a genuine manifest (config identity, run id)
  * against the mock server; then 100,000 records of ~4.4 KB (the size of a GSM8K record with its
  * prompt, answer and judge reply; 2,000 items × 50 conditions, ~440 MB) and 2,000 answers are
- * appended under that run id. Temperatures, perturbations, samples and --limit do not enter the
+ * appended under that run id; then 200,000 more (4,000 more items, ~1.3 GB in all). Temperatures, perturbations, samples and --limit do not enter the
  * identity, so the full command resumes the same run. Nothing is committed; the files are deleted.
  */
 import { spawn } from 'node:child_process';
+import { build } from 'esbuild';
 import {
 	createWriteStream,
+	type WriteStream,
 	mkdtempSync,
 	readFileSync,
 	rmSync,
@@ -22,23 +25,49 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseUserDataset } from '../../src/lib/datasets/importFile.ts';
 import { planConditions, recordKey } from '../../src/lib/probe/plan.ts';
-import type { AnswerRecord, ProbeRecord } from '../../src/lib/probe/types.ts';
+import { sampleItems } from '../../src/lib/probe/sample.ts';
+import type { AnswerRecord, DatasetItem, ProbeRecord } from '../../src/lib/probe/types.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { startMockOpenAI } from '../helpers/mockOpenAI.ts';
 import { round } from './stats.ts';
 
 export const CLI_RECORDS = 100_000;
 const ITEMS = 2_000;
+/** The same run grown to 300,000 records. */
+const ITEMS_LARGE = 6_000;
 // No T=0: greedy decoding makes one sample there, whatever --samples says.
 const TEMPERATURES = [0.2, 0.4, 0.6, 0.8, 1];
 const PERTURBATIONS = ['none', 'truncate'] as const;
 const SAMPLES = 5; // 5 × 2 × 5 = 50 conditions; 2,000 × 50 = 100,000 records
 
 const CHILD = fileURLToPath(new URL('./cliChild.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+
+/**
+ * cliChild.ts and the CLI bundled by esbuild, as `npm ci` bundles the shipped CLI (bin/dist): the
+ * process measured is the one users run, without tsx compiling in it. Built once per bench.
+ */
+let bundled: Promise<string> | undefined;
+function childBundle(): Promise<string> {
+	bundled ??= (async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'utp-bench-child-'));
+		process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+		const outfile = join(dir, 'cliChild.mjs');
+		await build({
+			entryPoints: [CHILD],
+			bundle: true,
+			platform: 'node',
+			format: 'esm',
+			target: 'node20',
+			outfile,
+			logLevel: 'warning'
+		});
+		return outfile;
+	})();
+	return bundled;
+}
 
 export const CLI_100K_METHOD =
-	'Own process per command (node + tsx, start-up included), CPU = user + system from getrusage, ' +
+	'Own process per command (the CLI bundled by esbuild as npm ci bundles it, start-up included), CPU = user + system from getrusage, ' +
 	'peak RSS = ru_maxrss. The records file: 100,000 records of ~4.4 KB (2,000 items × 5 ' +
 	'temperatures × 2 perturbations × 5 samples), every one labeled, under a manifest written by a ' +
 	'real run; resume must make no model request.';
@@ -58,21 +87,84 @@ export interface Cli100kResult {
 	resumeModelRequests: number;
 }
 
-async function command(args: string[], usageFile: string): Promise<CommandCost> {
+/** The 100,000-record figures, and the same commands once the run holds 300,000. */
+export interface CliScaleResult extends Cli100kResult {
+	at300k: Cli100kResult;
+}
+
+/** What cliChild.ts writes about its process. */
+export interface ChildUsage {
+	cpuMs: number;
+	maxRssMB: number;
+	/** main() alone, without the process's start-up. */
+	mainMs: number;
+	warnings: string[];
+	requests: number;
+	heapAfterFirstMB?: number;
+	heapAtEndMB?: number;
+}
+
+/** Run one CLI command in its own process (cliChild.ts); its cost and what it reported. */
+export async function cliCommand(
+	args: string[],
+	usageFile: string,
+	env: Record<string, string> = {}
+): Promise<CommandCost & { usage: ChildUsage }> {
+	const script = await childBundle();
 	const started = performance.now();
 	const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-		const child = spawn(process.execPath, [TSX, CHILD, ...args], {
-			env: { ...process.env, UTP_BENCH_USAGE: usageFile },
+		const child = spawn(process.execPath, [script, ...args], {
+			env: { ...process.env, ...env, UTP_BENCH_USAGE: usageFile },
 			stdio: ['ignore', 'ignore', 'pipe']
 		});
 		let err = '';
-		child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+		child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-20_000)));
 		child.on('exit', (c) => resolve({ code: c, stderr: err }));
 	});
 	const wallMs = performance.now() - started;
 	if (code !== 0) throw new Error(`${args[0]} exited ${code}:\n${stderr.slice(-2000)}`);
-	const u = JSON.parse(readFileSync(usageFile, 'utf8')) as { cpuMs: number; maxRssMB: number };
-	return { wallMs: Math.round(wallMs), cpuMs: Math.round(u.cpuMs), peakRssMB: round(u.maxRssMB) };
+	const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as ChildUsage;
+	return {
+		wallMs: Math.round(wallMs),
+		cpuMs: Math.round(usage.cpuMs),
+		peakRssMB: round(usage.maxRssMB),
+		usage
+	};
+}
+
+async function command(args: string[], usageFile: string): Promise<CommandCost> {
+	const { wallMs, cpuMs, peakRssMB } = await cliCommand(args, usageFile);
+	return { wallMs, cpuMs, peakRssMB };
+}
+
+/** A dataset of `n` GSM8K-sized items (question ~280 characters, answer ~200) at `path`. */
+export function writeItems(path: string, n: number): string {
+	const rows = Array.from({ length: n }, (_, i) => ({
+		question: `Item ${i}: ${filler(280, i)}?`,
+		answer: `${filler(200, i + 1)}\n#### ${i}`
+	}));
+	writeFileSync(path, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+	return path;
+}
+
+/** `run`'s options for the mock's model `gen`, rules judging and the Qwen2.5 template. */
+export function runArgs(baseUrl: string, dataset: string, out: string): string[] {
+	return [
+		'--base-url',
+		baseUrl,
+		'--model',
+		'gen',
+		'--judge-mode',
+		'rules',
+		'--dataset',
+		dataset,
+		'--template',
+		fixturePath('templates/Qwen__Qwen2.5-0.5B-Instruct.jinja'),
+		'--eos-token',
+		'<|im_end|>',
+		'--out',
+		out
+	];
 }
 
 function filler(n: number, seed: number): string {
@@ -98,7 +190,12 @@ function filler(n: number, seed: number): string {
 	return s.slice(0, n);
 }
 
-export async function measureCli100k(): Promise<Cli100kResult> {
+/**
+ * Resume and summarize of a stored run at 100,000 records, then again after the same run grew to
+ * 300,000 (6,000 items; `--limit 2000` picks the first 2,000 of them, as sampling keeps prefixes).
+ * Memory must not follow the file: the two peaks are compared as well as bounded.
+ */
+export async function measureCliScale(): Promise<CliScaleResult> {
 	const dir = mkdtempSync(join(tmpdir(), 'utp-bench-cli-'));
 	const server = await startMockOpenAI({
 		models: ['gen'],
@@ -106,29 +203,9 @@ export async function measureCli100k(): Promise<Cli100kResult> {
 			req.prompt.endsWith('assistant\n') ? 'The answer is 72.<|im_end|>' : 'Why 72?<|im_end|>'
 	});
 	try {
-		const dataset = join(dir, 'items.jsonl');
-		const rows = Array.from({ length: ITEMS }, (_, i) => ({
-			question: `Item ${i}: ${filler(280, i)}?`,
-			answer: `${filler(200, i + 1)}\n#### ${i}`
-		}));
-		writeFileSync(dataset, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+		const dataset = writeItems(join(dir, 'items.jsonl'), ITEMS_LARGE);
 		const out = join(dir, 'run.jsonl');
-		const base = [
-			'--base-url',
-			server.url,
-			'--model',
-			'gen',
-			'--judge-mode',
-			'rules',
-			'--dataset',
-			dataset,
-			'--template',
-			fixturePath('templates/Qwen__Qwen2.5-0.5B-Instruct.jinja'),
-			'--eos-token',
-			'<|im_end|>',
-			'--out',
-			out
-		];
+		const base = runArgs(server.url, dataset, out);
 		const usage = join(dir, 'usage.json');
 		await command(
 			['run', ...base, '--limit', '1', '--temperatures', '0.2', '--perturbations', 'none'],
@@ -136,20 +213,81 @@ export async function measureCli100k(): Promise<Cli100kResult> {
 		);
 
 		const seedRecord = JSON.parse(readFileSync(out, 'utf8').split('\n')[0]) as ProbeRecord;
-		const stored = new Set([seedRecord.key]);
 		const items = parseUserDataset(readFileSync(dataset, 'utf8'), dataset);
-		const conditions = planConditions({
-			temperatures: TEMPERATURES,
-			perturbations: [...PERTURBATIONS],
-			samples: SAMPLES
+		const order = sampleItems(items, items.length, 0);
+		const writer = new RunWriter(out, seedRecord);
+		const measure = async (limit: number): Promise<Cli100kResult> => {
+			const before = server.requests.length;
+			const resume = await command(
+				[
+					'run',
+					...base,
+					'--limit',
+					String(limit),
+					'--temperatures',
+					TEMPERATURES.join(','),
+					'--perturbations',
+					PERTURBATIONS.join(','),
+					'--samples',
+					String(SAMPLES)
+				],
+				usage
+			);
+			// Generation and judging only: the model list and context window (/props) are asked anyway.
+			const resumeModelRequests = server.requests
+				.slice(before)
+				.filter((r) => r.path.endsWith('/completions')).length;
+			const summarize = await command(['summarize', out], usage);
+			const fileMB = round(statSync(out).size / 2 ** 20);
+			return { records: writer.records, fileMB, resume, summarize, resumeModelRequests };
+		};
+
+		await writer.write(order.slice(0, ITEMS));
+		if (writer.records !== CLI_RECORDS) {
+			throw new Error(`wrote ${writer.records} records, expected ${CLI_RECORDS}`);
+		}
+		const at100k = await measure(ITEMS);
+		await writer.write(order.slice(ITEMS));
+		const at300k = await measure(0);
+		return { ...at100k, at300k };
+	} finally {
+		await server.close();
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** Appends labeled records (and each item's answer) as a finished run would have stored them. */
+class RunWriter {
+	records = 1;
+	#out: string;
+	#seed: ProbeRecord;
+	#conditions = planConditions({
+		temperatures: TEMPERATURES,
+		perturbations: [...PERTURBATIONS],
+		samples: SAMPLES
+	});
+	#answer = filler(1200, 3);
+
+	constructor(out: string, seed: ProbeRecord) {
+		this.#out = out;
+		this.#seed = seed;
+	}
+
+	async write(items: readonly DatasetItem[]): Promise<void> {
+		const seed = this.#seed;
+		const answer = this.#answer;
+		const records = createWriteStream(this.#out, { flags: 'a' });
+		const answers = createWriteStream(this.#out.replace(/\.jsonl$/, '.answers.jsonl'), {
+			flags: 'a'
 		});
-		const answer = filler(1200, 3);
-		const records = createWriteStream(out, { flags: 'a' });
-		const answers = createWriteStream(out.replace(/\.jsonl$/, '.answers.jsonl'), { flags: 'a' });
-		let n = 1;
+		const put = async (stream: WriteStream, value: object) => {
+			if (!stream.write(JSON.stringify(value) + '\n')) {
+				await new Promise<void>((r) => stream.once('drain', () => r()));
+			}
+		};
 		for (const item of items) {
 			const a: AnswerRecord = {
-				run_id: seedRecord.run_id,
+				run_id: seed.run_id,
 				item_id: item.id,
 				prompt: item.prompt,
 				answer,
@@ -158,15 +296,15 @@ export async function measureCli100k(): Promise<Cli100kResult> {
 				score_detail: 'predicted 72, gold 72',
 				seed: 0,
 				usage: { prompt_tokens: 90, completion_tokens: 300 },
-				created_at: seedRecord.created_at
+				created_at: seed.created_at
 			};
-			if (!answers.write(JSON.stringify(a) + '\n'))
-				await new Promise<void>((r) => answers.once('drain', () => r()));
-			for (const c of conditions) {
+			await put(answers, a);
+			for (const c of this.#conditions) {
 				const key = recordKey(item.id, c);
-				if (stored.has(key)) continue;
+				if (key === seed.key) continue;
+				const n = this.records++;
 				const r: ProbeRecord = {
-					...seedRecord,
+					...seed,
 					key,
 					item_id: item.id,
 					temperature: c.temperature,
@@ -180,42 +318,12 @@ export async function measureCli100k(): Promise<Cli100kResult> {
 					judge_raw: JSON.stringify({ label: 'genuine_followup', rationale: filler(150, n) }),
 					label: 'genuine_followup'
 				};
-				n++;
-				if (!records.write(JSON.stringify(r) + '\n'))
-					await new Promise<void>((r) => records.once('drain', () => r()));
+				await put(records, r);
 			}
 		}
 		await Promise.all([
 			new Promise<void>((r) => records.end(() => r())),
 			new Promise<void>((r) => answers.end(() => r()))
 		]);
-		if (n !== CLI_RECORDS) throw new Error(`wrote ${n} records, expected ${CLI_RECORDS}`);
-		const fileMB = round(statSync(out).size / 2 ** 20);
-
-		const before = server.requests.length;
-		const resume = await command(
-			[
-				'run',
-				...base,
-				'--limit',
-				'0',
-				'--temperatures',
-				TEMPERATURES.join(','),
-				'--perturbations',
-				PERTURBATIONS.join(','),
-				'--samples',
-				String(SAMPLES)
-			],
-			usage
-		);
-		// Generation and judging only: the model list and the context window (/props) are asked anyway.
-		const resumeModelRequests = server.requests
-			.slice(before)
-			.filter((r) => r.path.endsWith('/completions')).length;
-		const summarize = await command(['summarize', out], usage);
-		return { records: n, fileMB, resume, summarize, resumeModelRequests };
-	} finally {
-		await server.close();
-		rmSync(dir, { recursive: true, force: true });
 	}
 }

@@ -1,5 +1,5 @@
 /** GSM8K items from the shared fixture, as the app's dataset loader would normalize them. */
-import { normalizeGsm8kRow } from '../../src/lib/datasets/normalize.ts';
+import { normalizeGsm8kRow } from '../../src/lib/datasets/tasks/gsm8k.ts';
 import { runConfig } from '../../src/lib/probe/runConfig.ts';
 import type { DatasetItem, ProbeConfig } from '../../src/lib/probe/types.ts';
 import { runValues } from '../helpers/factories.ts';

@@ -13,6 +13,7 @@ import {
 	type ScriptRequest,
 	type ScriptedReply
 } from './script.ts';
+import { tokenIds, vllmGenerate, type VllmModel } from './vllmDecode.ts';
 
 export type MockFailure =
 	| { status: number; body?: string; retryAfter?: string }
@@ -67,6 +68,8 @@ export interface MockOpenAI {
 	modelFields: Record<string, Record<string, unknown>>;
 	/** Delay before each streamed token (and per token before a non-streamed reply). */
 	tokenDelayMs: number;
+	/** Extra delay before a reply's first token, as a server's prompt processing takes. */
+	firstTokenDelayMs: number;
 	/** The next request (any path but OPTIONS) fails this way; failures queue up. */
 	enqueueFailure(f: MockFailure): void;
 	/**
@@ -105,9 +108,50 @@ export function exceedContextSizeBody(promptTokens: number, contextSize: number)
 /** llama-server's error when the KV cache fills during generation. */
 export const CONTEXT_EXCEEDED_MESSAGE = 'Context size has been exceeded.';
 
+/**
+ * Where vLLM and SGLang differ from a text pipe (vllmDecode.ts): special tokens are dropped from
+ * /v1/completions text unless the request sends `skip_special_tokens: false`, stop strings match
+ * that text, EOS and `stop_token_ids` end generation. vLLM lists `max_model_len` and `root` in
+ * /v1/models and serves POST /tokenize; SGLang lists `owned_by: "sglang"` and serves
+ * GET /get_model_info. Both ignore request fields they do not know (vLLM logs them).
+ */
+export interface VllmFlavour extends VllmModel {
+	server: 'vllm' | 'sglang';
+	maxModelLen?: number;
+}
+
+/** OpenAI's own /v1/completions fields: a strict hosted API refuses any other with a 400. */
+const OPENAI_COMPLETION_FIELDS = new Set([
+	'model',
+	'prompt',
+	'best_of',
+	'echo',
+	'frequency_penalty',
+	'logit_bias',
+	'logprobs',
+	'max_tokens',
+	'n',
+	'presence_penalty',
+	'seed',
+	'stop',
+	'stream',
+	'stream_options',
+	'suffix',
+	'temperature',
+	'top_p',
+	'user'
+]);
+
 export interface MockOpenAIOptions {
 	/** Answer like llama-server: model id, context limit, `timings` beside usage. */
 	llamaServer?: LlamaServerFlavour;
+	/** Answer like vLLM or SGLang: special tokens dropped by default, stops matched on the text. */
+	vllm?: VllmFlavour;
+	/**
+	 * Refuse /v1/completions fields OpenAI does not define, as OpenAI does (400 "Unrecognized
+	 * request argument supplied: …"); other hosted APIs word it differently but refuse alike.
+	 */
+	rejectUnknownFields?: boolean;
 	script?: ScriptFn;
 	models?: string[];
 	port?: number;
@@ -125,6 +169,9 @@ const CORS_HEADERS = {
 };
 
 interface GenerationBody {
+	skip_special_tokens?: unknown;
+	spaces_between_special_tokens?: unknown;
+	stop_token_ids?: unknown;
 	model?: unknown;
 	prompt?: unknown;
 	messages?: unknown;
@@ -165,6 +212,7 @@ class MockServer implements MockOpenAI {
 	requests: MockRequest[] = [];
 	streams: MockStream[] = [];
 	tokenDelayMs = 0;
+	firstTokenDelayMs = 0;
 	rejectJsonSchema = false;
 	modelFields: Record<string, Record<string, unknown>> = {};
 	faultPlan?: (n: number, req: MockRequest) => MockFailure | undefined;
@@ -173,6 +221,8 @@ class MockServer implements MockOpenAI {
 	#apiKey?: string;
 	#failures: MockFailure[] = [];
 	#llama?: LlamaServerFlavour;
+	#vllm?: VllmFlavour;
+	#strict: boolean;
 	#server = createServer((req, res) => {
 		this.#handle(req, res).catch((err: unknown) => {
 			if (!res.headersSent) sendError(res, 500, String(err), 'mock_crash');
@@ -183,6 +233,8 @@ class MockServer implements MockOpenAI {
 	constructor(opts: MockOpenAIOptions) {
 		this.#script = opts.script ?? defaultScript;
 		this.#llama = opts.llamaServer;
+		this.#vllm = opts.vllm;
+		this.#strict = opts.rejectUnknownFields ?? false;
 		this.#models = opts.llamaServer
 			? [opts.llamaServer.alias ?? opts.llamaServer.modelPath]
 			: (opts.models ?? DEFAULT_MOCK_MODELS);
@@ -255,7 +307,10 @@ class MockServer implements MockOpenAI {
 				id,
 				object: 'model',
 				created: 0,
-				owned_by: 'mock',
+				owned_by: this.#vllm?.server ?? 'mock',
+				...(this.#vllm
+					? { root: id, parent: null, max_model_len: this.#vllm.maxModelLen ?? 8192 }
+					: {}),
 				...this.modelFields[id]
 			}));
 			return sendJson(res, 200, { object: 'list', data });
@@ -270,9 +325,27 @@ class MockServer implements MockOpenAI {
 				...(alias ? { model_alias: alias } : {})
 			});
 		}
+		if (req.method === 'GET' && path === '/get_model_info' && this.#vllm?.server === 'sglang') {
+			const id = this.#models[0];
+			return sendJson(res, 200, { model_path: id, tokenizer_path: id, is_generation: true });
+		}
+		if (req.method === 'POST' && path === '/tokenize' && this.#vllm?.server === 'vllm') {
+			const prompt = String((body as { prompt?: unknown } | undefined)?.prompt ?? '');
+			const ids = tokenIds(this.#vllm, prompt);
+			return sendJson(res, 200, { count: ids.length, max_model_len: 8192, tokens: ids });
+		}
 		if (req.method === 'POST' && (path === '/v1/completions' || path === '/v1/chat/completions')) {
 			if (typeof body !== 'object' || body === null) {
 				return sendError(res, 400, 'The request body is not valid JSON.', 'BadRequestError');
+			}
+			const unknown = Object.keys(body).find((k) => !OPENAI_COMPLETION_FIELDS.has(k));
+			if (this.#strict && path === '/v1/completions' && unknown !== undefined) {
+				return sendError(
+					res,
+					400,
+					`Unrecognized request argument supplied: ${unknown}`,
+					'invalid_request_error'
+				);
 			}
 			if (failure && failure === queued) this.#failures.shift();
 			return this.#generate(path, body as GenerationBody, res, failure);
@@ -344,7 +417,10 @@ class MockServer implements MockOpenAI {
 			max_tokens: num(b.max_tokens, chat ? 4096 : 16),
 			stop: stopList(b.stop)
 		};
-		const reply = applyScript(this.#script, request);
+		const reply =
+			this.#vllm && !chat
+				? vllmReply(this.#vllm, this.#script(request), request, b)
+				: applyScript(this.#script, request);
 		const context = this.#llama?.contextSize;
 		if (context !== undefined && reply.prompt_tokens >= context) {
 			res.writeHead(400, { 'Content-Type': 'application/json; charset=utf-8' });
@@ -438,6 +514,7 @@ class Reply {
 	async sse(includeUsage: boolean): Promise<void> {
 		this.#res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
 		const tokens = this.#reply.tokens.length > 0 ? this.#reply.tokens : [''];
+		if (this.#server.firstTokenDelayMs > 0) await sleep(this.#server.firstTokenDelayMs);
 		const object = this.#chat ? 'chat.completion.chunk' : 'text_completion';
 		for (let i = 0; i < tokens.length; i++) {
 			if (this.#midStream && i === (this.#midStream.afterTokens ?? 0)) {
@@ -524,6 +601,31 @@ export async function startMockOpenAI(opts: MockOpenAIOptions = {}): Promise<Moc
 	const server = new MockServer(opts);
 	await server.listen(opts.port ?? 0);
 	return server;
+}
+
+/** What vLLM or SGLang would return for this request, given all the model would write. */
+function vllmReply(
+	flavour: VllmFlavour,
+	raw: string,
+	req: ScriptRequest,
+	b: GenerationBody
+): ScriptedReply {
+	const ids = Array.isArray(b.stop_token_ids)
+		? b.stop_token_ids.filter((x): x is number => typeof x === 'number')
+		: [];
+	const out = vllmGenerate(flavour, raw, {
+		max_tokens: req.max_tokens,
+		stop: req.stop,
+		stop_token_ids: ids,
+		skip_special_tokens: b.skip_special_tokens !== false,
+		spaces_between_special_tokens: b.spaces_between_special_tokens !== false
+	});
+	return {
+		tokens: out.deltas,
+		text: out.text,
+		finish_reason: out.finish_reason,
+		prompt_tokens: tokenIds(flavour, req.prompt).length
+	};
 }
 
 function isMidReply(f: MockFailure): f is MidStreamFault | MidStreamError {

@@ -10,7 +10,8 @@ import type {
 	JsonChatRequest,
 	LoadProgress
 } from '../../src/lib/probe/engine.ts';
-import { AbortError, EngineError } from '../../src/lib/probe/engine.ts';
+import { EngineError } from '../../src/lib/probe/engine.ts';
+import { AbortError } from '../../src/lib/errors/appError.ts';
 import { applyScript, defaultScript, type ScriptFn, type ScriptRequest } from './script.ts';
 
 export interface ScriptedEngineOptions {

@@ -5,23 +5,19 @@
  */
 import { DeviceBench } from '../state/deviceBench.svelte.ts';
 import { DownloadSizes } from '../state/downloadSizes.svelte.ts';
-import { Environment } from '../state/environment.svelte.ts';
 import { ModelCacheState } from '../state/modelCache.svelte.ts';
 import { Playground } from '../state/playground.svelte.ts';
 import { RunController } from '../state/runner.svelte.ts';
 import { EngineSettings } from '../state/settings.svelte.ts';
 import { SetupState } from '../state/setup.svelte.ts';
 import { composeAppContext, type AppContext, type AppDefaults, type AppParts } from './context.ts';
+import { makeEnvironment } from './environmentPart.ts';
 import { createAppServices } from './services.ts';
 
 export const APP_DEFAULTS: AppDefaults = {
 	services: (app) => createAppServices({ customModels: () => app.settings.webgpu.customModels }),
 	settings: () => new EngineSettings(),
-	environment: () =>
-		new Environment({
-			probeGpu: () => import('../engines/webgpu/gpu.ts').then((m) => m.probeGpu()),
-			storage: typeof navigator !== 'undefined' ? navigator.storage : undefined
-		}),
+	environment: makeEnvironment,
 	setup: () => new SetupState(),
 	runner: () => new RunController(),
 	playground: () => new Playground(),

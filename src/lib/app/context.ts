@@ -5,7 +5,8 @@
  * (the createX/useX context pair of chat-ui). A view test renders with its own context in the map
  * appContextMap() gives, so it passes services instead of mocking modules. Each state object is made on
  * first use: a view that never starts a run makes no RunController. This module imports only types,
- * so the page's first script stays small; appParts.ts, which makes the parts, loads with the views.
+ * so the page's first script stays small; appParts.ts, which makes the parts, loads with the views
+ * that need it (the home view needs only environmentPart.ts).
  */
 import { getContext, setContext } from 'svelte';
 import type { DeviceBench } from '../state/deviceBench.svelte.ts';
@@ -48,16 +49,26 @@ export type AppDefaults = { [K in keyof AppContext]: (app: AppContext) => AppCon
 /**
  * The app from `defaults`, each part made lazily on first read; `parts` replace any of them (a
  * value, or a function that makes it on first use). `defaults` is itself read on the first part that
- * needs it, so the root can provide the context before the module that makes the parts (Dexie, the
- * probe core, the engines) has loaded: the views that read it load together with that module.
+ * needs it, and may hold only some parts yet, so the root can provide the context before the
+ * modules that make the parts (Dexie, the probe core, the engines) have loaded: each view mounts
+ * once the parts it reads are there (App.svelte).
+ * @throws Error on reading a part whose maker has not loaded yet.
  */
-export function composeAppContext(defaults: () => AppDefaults, parts: AppParts = {}): AppContext {
+export function composeAppContext(
+	defaults: () => Partial<AppDefaults>,
+	parts: AppParts = {}
+): AppContext {
 	const made = new Map<keyof AppContext, unknown>();
+	const fromDefaults = <K extends keyof AppContext>(key: K): AppContext[K] => {
+		const make = defaults()[key];
+		if (!make) throw new Error(`The app is still loading (${key}).`);
+		return make(app);
+	};
 	const get = <K extends keyof AppContext>(key: K): AppContext[K] => {
 		if (!made.has(key)) {
 			const part = parts[key];
 			const value =
-				part === undefined ? defaults()[key](app) : typeof part === 'function' ? part() : part;
+				part === undefined ? fromDefaults(key) : typeof part === 'function' ? part() : part;
 			made.set(key, value);
 		}
 		return made.get(key) as AppContext[K];

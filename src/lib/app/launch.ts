@@ -2,6 +2,7 @@
  * Starting and resuming runs in the browser: the glue between the set-up and run views, the
  * stored run (manifest, items, template) and the tab's RunController.
  */
+import { AppError } from '../errors/appError.ts';
 import { DATASETS, loadDataset } from '../datasets/registry.ts';
 import { providerOf, type EngineKind } from '../engines/registry.ts';
 import { checkResume, describeVanished, type ModelFingerprint } from '../probe/identity.ts';
@@ -37,9 +38,9 @@ export interface EngineChoice {
 	adapter?: Record<string, string>;
 }
 
-export class ResumeError extends Error {
+export class ResumeError extends AppError {
 	constructor(message: string) {
-		super(message);
+		super(message, { code: 'resume' });
 		this.name = 'ResumeError';
 	}
 }
@@ -271,8 +272,8 @@ export async function startFromSetup(r: NewRunRequest): Promise<string> {
 			cache: services.datasetCache(),
 			signal: r.signal,
 			onProgress: (done, total) => setup.setRows(done, total),
-			// Only a gated set gets the token, and loadGpqa sends it to huggingface.co only.
-			token: DATASETS[choice].gated ? settings.hfToken : undefined
+			// loadDataset hands it only to a dataset that needs one, which sends it to the Hub only.
+			token: settings.hfToken
 		});
 		datasetName = choice;
 		datasetNote = DATASETS[choice].note;
@@ -289,6 +290,8 @@ export async function startFromSetup(r: NewRunRequest): Promise<string> {
 		generator: { id: generator, template_repo: check.template.repo },
 		judge: { id: judge },
 		thinking_default: check.thinking,
+		user_header_default: check.markup.headerDefault,
+		reasoning_effort_default: check.markup.effortDefault,
 		context_window: contextWindow
 	});
 	r.step('storing');

@@ -4,14 +4,15 @@
  * at a records file or manifest that has its partner beside it (the CLI's OUT.jsonl and
  * OUT.manifest.json on the same host). Nothing here stores anything.
  */
+import { AppError } from '../errors/appError.ts';
 import { ExchangeError, filesToBundle } from '../probe/exchange.ts';
 import type { RunBundle } from '../probe/exchange.ts';
 import { isRunFile, runFileToBundle } from '../probe/runFile.ts';
 
 /** A link that cannot be opened, said so a person knows what to do. */
-export class OpenRunError extends Error {
+export class OpenRunError extends AppError {
 	constructor(message: string) {
-		super(message);
+		super(message, { code: 'open_run' });
 		this.name = 'OpenRunError';
 	}
 }

@@ -3,6 +3,7 @@
  * run is active (navigator.locks; the browser releases it when the tab closes or crashes). Other
  * tabs see the lock and follow the run read-only; once it is released they may resume.
  */
+import { AppError } from '../errors/appError.ts';
 
 /** The slice of the Web Locks API used here; tests and old browsers pass or lack it. */
 export interface LocksLike {
@@ -26,10 +27,12 @@ export function browserLocks(): LocksLike | undefined {
 }
 
 /** The run is being run by another tab: it holds the run's lock. */
-export class RunElsewhereError extends Error {
+export class RunElsewhereError extends AppError {
 	readonly run_id: string;
 	constructor(runId: string) {
-		super(`Run ${runId} is running in another tab. Follow it there, or close that tab first.`);
+		super(`Run ${runId} is running in another tab. Follow it there, or close that tab first.`, {
+			code: 'run_elsewhere'
+		});
 		this.name = 'RunElsewhereError';
 		this.run_id = runId;
 	}

@@ -4,7 +4,8 @@
  * said in its own words. When nothing readable comes back, a second, opaque request (no-cors) tells
  * a server that answered but did not allow this page (CORS) from one that never answered.
  */
-import { AbortError, EngineError } from '../probe/engine.ts';
+import { EngineError } from '../probe/engine.ts';
+import { AbortError } from '../errors/appError.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 
 export interface ServerCheckLine {

@@ -4,7 +4,8 @@
  * compare our wall-clock per request with the engine's own figures (our overhead). Pure: the engine,
  * the template, the clock and the GPU description are injected.
  */
-import { AbortError } from '../probe/engine.ts';
+import { AppError } from '../errors/appError.ts';
+import { AbortError } from '../errors/appError.ts';
 import type { Engine, LoadProgress } from '../probe/engine.ts';
 import { runProbe } from '../probe/pipeline.ts';
 import { MemoryStore } from '../probe/store.ts';
@@ -73,9 +74,9 @@ export interface DeviceBenchResult {
 }
 
 /** The benchmark could not finish; `message` says why in plain words. */
-export class DeviceBenchError extends Error {
+export class DeviceBenchError extends AppError {
 	constructor(message: string, options?: { cause?: unknown }) {
-		super(message, options);
+		super(message, { ...options, code: 'device_bench' });
 		this.name = 'DeviceBenchError';
 	}
 }

@@ -4,10 +4,7 @@
  * injected: the app passes `fetch`, tests pass a fake.
  */
 import { DatasetError } from './errors.ts';
-import { getJsonWithRetry, type FetchLike } from './retry.ts';
-
-export type { FetchLike, FetchResponseLike } from './retry.ts';
-export { ATTEMPTS_MAX } from './retry.ts';
+import { getJsonWithRetry, type DatasetFetch } from './http.ts';
 
 export const HF_DATASETS_SERVER = 'https://datasets-server.huggingface.co';
 /** The server's documented maximum `length` per call. */
@@ -22,7 +19,7 @@ export interface FetchRowsOptions {
 	where?: string;
 	/** Stop after this many rows (a non-negative integer); default: the whole split. */
 	limit?: number;
-	fetch: FetchLike;
+	fetch: DatasetFetch;
 	signal?: AbortSignal;
 	/** HF token for gated or private datasets; sent as a Bearer header. */
 	token?: string;

@@ -4,8 +4,9 @@
  * lines, `{prompt, gold, task}`, multiple choice `{question, choices, answer}` and chat
  * `{messages}` exports.
  */
-import type { ChatMessage, DatasetItem, TaskKind } from '../probe/types.ts';
-import { TASK_KINDS, isGsm8kGold, isTaskKind, itemProblems } from './items.ts';
+import { TASK_KINDS, type ChatMessage, type DatasetItem, type TaskKind } from '../probe/types.ts';
+import { isGsm8kGold, isTaskKind, itemProblems } from './items.ts';
+import { ifevalItemId } from './tasks/ifeval.ts';
 
 export type RecordResult = { item: DatasetItem; problems?: never } | { problems: string[] };
 
@@ -129,10 +130,10 @@ function applyChoices(
 function readId(r: Record<string, unknown>, fallback: string, problems: string[]): string {
 	const raw = r.id;
 	if (raw === undefined) {
-		// IFEval lines carry `key`; the registry names the same prompts ifeval-<key>.
+		// IFEval lines carry `key`; the IFEval dataset names the same prompts by it.
 		const isIfeval = r.instruction_id_list !== undefined || r.instruction_ids !== undefined;
 		if (isIfeval && (typeof r.key === 'number' || typeof r.key === 'string')) {
-			return `ifeval-${r.key}`;
+			return ifevalItemId(r.key);
 		}
 		return fallback;
 	}

@@ -1,11 +1,5 @@
 /** Runtime checks for DatasetItems that arrive as untyped JSON (the demo file, user imports). */
-import type { DatasetItem, TaskKind } from '../probe/types.ts';
-
-export const TASK_KINDS = ['gsm8k', 'multiple_choice', 'ifeval', 'none'] as const;
-// Fails to compile if TaskKind gains a member this list lacks (or the other way round).
-type Missing = Exclude<TaskKind, (typeof TASK_KINDS)[number]>;
-const _exhaustive: [Missing] extends [never] ? true : never = true;
-void _exhaustive;
+import { TASK_KINDS, type DatasetItem, type TaskKind } from '../probe/types.ts';
 
 export function isTaskKind(value: unknown): value is TaskKind {
 	return typeof value === 'string' && (TASK_KINDS as readonly string[]).includes(value);

@@ -11,4 +11,5 @@ export type {
 	JsonChatRequest,
 	LoadProgress
 } from '../probe/engine.ts';
-export { AbortError, EngineError } from '../probe/engine.ts';
+export { EngineError } from '../probe/engine.ts';
+export { AbortError } from '../errors/appError.ts';

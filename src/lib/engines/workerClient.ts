@@ -6,13 +6,13 @@
  * every pending and later call with the same error.
  */
 import {
-	AbortError,
 	EngineError,
 	type CompletionRequest,
 	type CompletionResult,
 	type JsonChatRequest,
 	type LoadProgress
 } from '../probe/engine.ts';
+import { AbortError } from '../errors/appError.ts';
 import { toEngineError } from './webgpu/errors.ts';
 import { isWorkerReply, type WorkerReply } from './webgpu/protocol.ts';
 
@@ -32,7 +32,7 @@ export interface RequestHooks {
 
 interface Pending {
 	resolve: (value: unknown) => void;
-	reject: (err: EngineError) => void;
+	reject: (err: EngineError | AbortError) => void;
 	onToken?: (delta: string) => void;
 	onProgress?: (p: LoadProgress) => void;
 }
@@ -42,7 +42,7 @@ export class WorkerClient<Req extends { kind: string; id: number }> {
 	readonly #pending = new Map<number, Pending>();
 	#nextId = 1;
 	/** Set once the worker died: every later call fails fast with this. */
-	#broken: EngineError | null = null;
+	#broken: EngineError | AbortError | null = null;
 
 	/** @param what names the worker in the error a crash gives, e.g. "engine worker". */
 	constructor(worker: WorkerPort<Req>, what: string) {
@@ -153,7 +153,7 @@ export class WorkerClient<Req extends { kind: string; id: number }> {
 		}
 	}
 
-	#die(err: EngineError): void {
+	#die(err: EngineError | AbortError): void {
 		this.#broken = err;
 		for (const pending of this.#pending.values()) pending.reject(err);
 		this.#pending.clear();

@@ -6,7 +6,8 @@
  * same way every time and the person should hear so soon. Failures come back as three errors the
  * caller words for its own users.
  */
-import { AbortError } from '../probe/engine.ts';
+import { AbortError, AppError } from '../errors/appError.ts';
+import type { FetchLike, ResponseLike } from './fetch.ts';
 import { DEFAULT_RETRIES, parseRetryAfter, type Sleep, withRetries } from './retry.ts';
 
 /** Total tries per request when the server answers 429 or 5xx, the first included. */
@@ -23,20 +24,8 @@ export const DOWNLOAD_DEADLINE_MS = 300_000;
 /** Enough of an error body to show the server's reason without flooding the UI. */
 const ERROR_BODY_CHARS_MAX = 300;
 
-/** The slice of a fetch Response used here; the global fetch's satisfies it. */
-export interface HttpResponseLike {
-	ok: boolean;
-	status: number;
-	text(): Promise<string>;
-	/** Optional so minimal fakes work; when present, Retry-After is honoured. */
-	headers?: { get(name: string): string | null };
-}
-
-export interface HttpGetOptions<R extends HttpResponseLike = HttpResponseLike> {
-	fetch: (
-		url: string,
-		init?: { signal?: AbortSignal; headers?: Record<string, string> }
-	) => Promise<R>;
+export interface HttpGetOptions<R extends ResponseLike = ResponseLike> {
+	fetch: FetchLike<R>;
 	signal?: AbortSignal;
 	headers?: Record<string, string>;
 	/** Injected so tests run instantly; defaults to the shared abortable sleep. */
@@ -52,7 +41,7 @@ export interface HttpGetOptions<R extends HttpResponseLike = HttpResponseLike> {
 }
 
 /** The server answered with an error status: final (a 4xx), or 429/5xx on every try. */
-export class HttpStatusError extends Error {
+export class HttpStatusError extends AppError {
 	constructor(
 		readonly url: string,
 		readonly status: number,
@@ -61,13 +50,13 @@ export class HttpStatusError extends Error {
 		/** True when the status was worth retrying and every try got it. */
 		readonly exhausted: boolean
 	) {
-		super(`HTTP ${status} from ${url}: ${reason}`);
+		super(`HTTP ${status} from ${url}: ${reason}`, { code: 'http', retryable: exhausted });
 		this.name = 'HttpStatusError';
 	}
 }
 
 /** No answer on any try: refused, blocked, timed out, or the body broke off (see `cause`). */
-export class HttpNoAnswerError extends Error {
+export class HttpNoAnswerError extends AppError {
 	constructor(
 		readonly url: string,
 		readonly attempts: number,
@@ -75,21 +64,22 @@ export class HttpNoAnswerError extends Error {
 	) {
 		super(
 			`no answer from ${hostOf(url)} after ${attempts} attempts: ${cause instanceof Error ? cause.message : String(cause)}`,
-			{ cause }
+			{ code: 'network', retryable: true, cause }
 		);
 		this.name = 'HttpNoAnswerError';
 	}
 }
 
 /** The download did not finish within its deadline: the host trickles, or stalled mid-body. */
-export class HttpDeadlineError extends Error {
+export class HttpDeadlineError extends AppError {
 	constructor(
 		readonly url: string,
 		readonly ms: number
 	) {
 		super(
 			`the download from ${hostOf(url)} did not finish within ${ms / 1000} s ` +
-				'(the host or the connection is too slow, or stalled)'
+				'(the host or the connection is too slow, or stalled)',
+			{ code: 'network', retryable: true }
 		);
 		this.name = 'HttpDeadlineError';
 	}
@@ -132,7 +122,7 @@ class NoAnswer extends Error {
  * deadline. The caller's signal cancels the request, its body and any backoff wait.
  * @throws HttpStatusError, HttpNoAnswerError, HttpDeadlineError, or AbortError when `signal` aborts.
  */
-export async function httpGet<T, R extends HttpResponseLike>(
+export async function httpGet<T, R extends ResponseLike>(
 	url: string,
 	opts: HttpGetOptions<R>,
 	read: (res: R) => Promise<T>
@@ -159,7 +149,7 @@ export async function httpGet<T, R extends HttpResponseLike>(
 	}
 }
 
-async function attempts<T, R extends HttpResponseLike>(
+async function attempts<T, R extends ResponseLike>(
 	url: string,
 	opts: HttpGetOptions<R>,
 	read: (res: R) => Promise<T>
@@ -237,7 +227,7 @@ async function answerWithin<R>(request: Promise<R>, ms: number, ctl: AbortContro
 }
 
 /** The server's `{"error": "…"}` if it sent one, else the start of the body. */
-async function errorReason(res: HttpResponseLike): Promise<string> {
+async function errorReason(res: ResponseLike): Promise<string> {
 	let body: string;
 	try {
 		body = (await res.text()).trim();

@@ -2,7 +2,8 @@
  * The one retry policy for everything that talks to a server: the OpenAI-compatible engine and the
  * dataset downloads. One Retry-After reading, one backoff, one abortable sleep, one loop.
  */
-import { AbortError } from '../probe/engine.ts';
+import { AbortError } from '../errors/appError.ts';
+import { onAbort } from './onAbort.ts';
 
 /** Retries after the first attempt (so 5 tries in all): about 15 s of backoff at most. */
 export const DEFAULT_RETRIES = 4;
@@ -42,21 +43,22 @@ export function backoffMs(n: number, random: () => number = Math.random): number
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /**
- * The default Sleep. Its abort listener is removed when the timer fires, so a run that retries
- * many times on one signal does not pile up listeners (Node warns past 10).
+ * The default Sleep. Its abort listener goes when the timer fires, and however many requests wait
+ * on one run's signal at once, that signal carries one listener (onAbort): Node warns past 10.
  */
 export const sleep: Sleep = (ms, signal) => {
 	if (signal?.aborted) return Promise.reject(new AbortError());
 	return new Promise<void>((resolve, reject) => {
-		const onAbort = () => {
-			clearTimeout(timer);
-			reject(new AbortError());
-		};
+		const leave = signal
+			? onAbort(signal, () => {
+					clearTimeout(timer);
+					reject(new AbortError());
+				})
+			: () => {};
 		const timer = setTimeout(() => {
-			signal?.removeEventListener('abort', onAbort);
+			leave();
 			resolve();
 		}, ms);
-		signal?.addEventListener('abort', onAbort, { once: true });
 	});
 };
 
@@ -65,15 +67,14 @@ export function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise
 	if (!signal) return promise;
 	if (signal.aborted) return Promise.reject(new AbortError());
 	return new Promise<T>((resolve, reject) => {
-		const onAbort = () => reject(new AbortError());
-		signal.addEventListener('abort', onAbort, { once: true });
+		const leave = onAbort(signal, () => reject(new AbortError()));
 		promise.then(
 			(v) => {
-				signal.removeEventListener('abort', onAbort);
+				leave();
 				resolve(v);
 			},
 			(e: unknown) => {
-				signal.removeEventListener('abort', onAbort);
+				leave();
 				reject(e);
 			}
 		);

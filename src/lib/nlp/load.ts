@@ -15,8 +15,9 @@ import {
 	HttpStatusError,
 	httpGet
 } from '../net/httpGet.ts';
+import type { BytesResponseLike, FetchLike } from '../net/fetch.ts';
 import type { Sleep } from '../net/retry.ts';
-import { AbortError } from '../probe/engine.ts';
+import { AbortError, AppError } from '../errors/appError.ts';
 import { parseSyllapyCsv } from './syllables.ts';
 
 export const NLTK_DATA_BASE = 'https://raw.githubusercontent.com/nltk/nltk_data/gh-pages/packages';
@@ -30,19 +31,6 @@ export interface EnglishResourceFiles {
 	tagger: { weights: string; tagdict: string; classes: string };
 	stopwords: string;
 	syllapy: string;
-}
-
-/** The slice of `fetch` used here: the browser's and Node's global `fetch` satisfy it. */
-export type FetchLike = (url: string, init?: { signal?: AbortSignal }) => Promise<ResponseLike>;
-
-export interface ResponseLike {
-	ok: boolean;
-	status: number;
-	headers: { get(name: string): string | null };
-	/** Read chunk by chunk when present (progress); else arrayBuffer(). */
-	body?: ReadableStream<Uint8Array> | null;
-	arrayBuffer(): Promise<ArrayBuffer>;
-	text(): Promise<string>;
 }
 
 /** Downloaded files by URL, so that a second load needs no network. */
@@ -62,7 +50,7 @@ export interface LoadProgress {
 
 export interface LoadOptions {
 	/** The app's or Node's fetch. */
-	fetch: FetchLike;
+	fetch: FetchLike<BytesResponseLike>;
 	signal?: AbortSignal;
 	cache?: ResourceCache;
 	/** Replaces NLTK_DATA_BASE (tests point it at a local server). */
@@ -80,7 +68,7 @@ export interface LoadOptions {
 }
 
 /** A failed load, with a message that says what to do. */
-export class NlpResourceError extends Error {
+export class NlpResourceError extends AppError {
 	readonly url: string;
 	/** HTTP status, when the server answered with an error. */
 	readonly status: number | undefined;
@@ -90,7 +78,7 @@ export class NlpResourceError extends Error {
 		message: string,
 		opts: { url: string; status?: number; unreachable?: boolean; cause?: unknown }
 	) {
-		super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+		super(message, { code: 'nlp_resource', retryable: opts.unreachable, cause: opts.cause });
 		this.name = 'NlpResourceError';
 		this.url = opts.url;
 		this.status = opts.status;
@@ -140,7 +128,7 @@ interface Received {
  */
 async function readBody(
 	url: string,
-	res: ResponseLike,
+	res: BytesResponseLike,
 	onProgress: LoadOptions['onProgress'],
 	got: Received
 ): Promise<Uint8Array> {

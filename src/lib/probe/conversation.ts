@@ -4,6 +4,7 @@
  * answer typed after it is stored as that item's answer, so runProbe continues after it as it
  * would after a generated one.
  */
+import { AppError } from '../errors/appError.ts';
 import type { CompletionResult } from './engine.ts';
 import { answerRecord } from './records.ts';
 import type { AnswerRecord, ChatMessage, DatasetItem, ProbeConfig } from './types.ts';
@@ -11,9 +12,9 @@ import type { AnswerRecord, ChatMessage, DatasetItem, ProbeConfig } from './type
 /** The one item a conversation makes; nothing scores it. */
 export const CONVERSATION_ITEM_ID = 'conversation';
 
-export class ConversationError extends Error {
+export class ConversationError extends AppError {
 	constructor(message: string) {
-		super(message);
+		super(message, { code: 'conversation' });
 		this.name = 'ConversationError';
 	}
 }

@@ -2,6 +2,7 @@
  * The one narrow, OpenAI-shaped interface every engine implements: web-llm in a worker, any
  * OpenAI-compatible server, and the scripted engine the tests use. The core only sees this.
  */
+import { AppError } from '../errors/appError.ts';
 import type { ChatMessage, FinishReason, Usage } from './types.ts';
 
 export interface LoadProgress {
@@ -106,28 +107,14 @@ export type EngineErrorCode =
 	| 'network'
 	| 'http'
 	| 'timeout'
-	| 'aborted'
 	| 'bad_model'
 	| 'unknown';
 
 /** Typed engine failure: `message` is for people, `recovery` says what to do next. */
-export class EngineError extends Error {
-	readonly code: EngineErrorCode;
-	readonly recovery: string;
-	/** Retrying the same request later may succeed (429, 5xx, network). */
-	readonly retryable: boolean;
+export class EngineError extends AppError {
+	declare readonly code: EngineErrorCode;
 	constructor(code: EngineErrorCode, message: string, recovery = '', retryable = false) {
-		super(message);
+		super(message, { code, recovery, retryable });
 		this.name = 'EngineError';
-		this.code = code;
-		this.recovery = recovery;
-		this.retryable = retryable;
-	}
-}
-
-export class AbortError extends EngineError {
-	constructor(message = 'The request was cancelled.') {
-		super('aborted', message);
-		this.name = 'AbortError';
 	}
 }

@@ -10,6 +10,7 @@
  * depth, from everything this module writes or reads: a run export must be safe to share, and a
  * key pasted into a hand-edited file must not end up stored.
  */
+import { AppError } from '../errors/appError.ts';
 import Papa from 'papaparse';
 import {
 	ANNOTATION,
@@ -44,12 +45,12 @@ export interface RunBundle {
 }
 
 /** A file (or bundle) failed validation; `problems` lists each one, e.g. "line 12: field …". */
-export class ExchangeError extends Error {
+export class ExchangeError extends AppError {
 	readonly problems: string[];
 	constructor(problems: string[]) {
 		const shown = problems.slice(0, 3).join('; ');
 		const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : '';
-		super(`Invalid run data: ${shown}${more}`);
+		super(`Invalid run data: ${shown}${more}`, { code: 'exchange' });
 		this.name = 'ExchangeError';
 		this.problems = problems;
 	}

@@ -2,9 +2,11 @@
  * The field rules of the exchange format (see exchange.ts): one table per shape, used both to
  * validate what is read and to order the keys of what is written. Pure data and small helpers.
  */
-import { LABELS, PERTURBATIONS, VERDICTS } from './types.ts';
+import { LABELS, PERTURBATIONS, TASK_KINDS, VERDICTS } from './types.ts';
 import { TASK_PRESETS } from './taskPrompt.ts';
-import type { FinishReason, JudgeMode, RunManifest, TaskKind } from './types.ts';
+import { USER_HEADER_CUTS } from './template.ts';
+import { REASONING_EFFORTS } from './markup.ts';
+import type { FinishReason, JudgeMode, RunManifest } from './types.ts';
 
 // ---- Field rules. The order of each shape is also the key order written to files. ----
 
@@ -39,12 +41,6 @@ const arrayOf = (expect: string, item: Rule): Rule =>
 	rule(expect, (v) => Array.isArray(v) && v.every(item.test));
 
 // Record<Union, true> makes the compiler flag a member added to the union but not listed here.
-const TASKS: Record<TaskKind, true> = {
-	gsm8k: true,
-	multiple_choice: true,
-	ifeval: true,
-	none: true
-};
 const FINISH: Record<FinishReason, true> = { stop: true, length: true, abort: true, error: true };
 const MODES: Record<JudgeMode, true> = { rules: true, llm: true, hybrid: true };
 const STATUSES: Record<RunManifest['status'], true> = {
@@ -68,7 +64,7 @@ export const RECORD: Shape = {
 	run_id: ID,
 	key: ID,
 	item_id: ID,
-	task: oneOf(Object.keys(TASKS)),
+	task: oneOf(TASK_KINDS),
 	temperature: NUMBER,
 	perturbation: oneOf(PERTURBATIONS),
 	sample: COUNT,
@@ -140,6 +136,8 @@ const CONFIG: Shape = {
 	max_tokens: COUNT,
 	answer_max_tokens: COUNT,
 	thinking: BOOLEAN,
+	user_header: optional(oneOf(USER_HEADER_CUTS)),
+	reasoning_effort: optional(oneOf(REASONING_EFFORTS)),
 	truncate_fraction: NUMBER,
 	append_text: STRING,
 	date_string: STRING,

@@ -2,6 +2,7 @@
  * How a failure counts for a run: a stop asked for, one spoiled item, or fatal (and then whether
  * the same config can resume), and how it is described in an `error` event.
  */
+import { describeError, type ErrorDescription } from '../errors/describe.ts';
 import { EngineError } from './engine.ts';
 import type { ProbeEventOf, Stage } from './events.ts';
 import {
@@ -35,11 +36,8 @@ export function isResumable(err: unknown): boolean {
 	);
 }
 
-export function describeFailure(err: unknown): {
-	name: string;
-	message: string;
-	recovery?: string;
-} {
+/** describeError, except that a full disk is named as such whatever wrapper it arrived in. */
+export function describeFailure(err: unknown): ErrorDescription {
 	if (err instanceof StorageFullError)
 		return { name: err.name, message: err.message, recovery: err.recovery };
 	if (isStorageFull(err)) {
@@ -49,10 +47,7 @@ export function describeFailure(err: unknown): {
 			recovery: STORAGE_FULL_RECOVERY
 		};
 	}
-	if (err instanceof EngineError)
-		return { name: err.name, message: err.message, recovery: err.recovery || undefined };
-	if (err instanceof Error) return { name: err.name, message: err.message };
-	return { name: 'Error', message: String(err) };
+	return describeError(err);
 }
 
 /** Where a failure happened, so its report names the stage (not always `load`). */

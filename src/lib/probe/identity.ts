@@ -53,6 +53,8 @@ export function runIdentity(inp: IdentityInputs): RunIdentity {
 		template_repo: c.generator.template_repo,
 		template_sha256: inp.template_sha256,
 		thinking: c.thinking,
+		user_header: c.user_header,
+		reasoning_effort: c.reasoning_effort,
 		date_string: c.date_string,
 		seed: c.seed,
 		answer_temperature: c.answer_temperature,

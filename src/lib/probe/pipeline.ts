@@ -24,11 +24,12 @@ import {
 } from './records.ts';
 import { RunTally } from './progress.ts';
 import { classifyRules } from './rules.ts';
+import { keptGeneration } from './markup.ts';
 import {
 	assistantPrompt,
 	answerStopSequences,
 	stopSequences,
-	type RenderOptions
+	type ProbeOptions
 } from './template.ts';
 import { taskConversation } from './taskPrompt.ts';
 import type {
@@ -70,7 +71,7 @@ class ProbeRun {
 	readonly #events: Channel<ProbeEvent>;
 	readonly #now: () => number;
 	readonly #stamp: () => string;
-	readonly #render: RenderOptions;
+	readonly #render: ProbeOptions;
 	/** Stops for a generated user turn, and for an answer (gpt-oss answers run past "<|end|>"). */
 	readonly #stop: string[];
 	readonly #answerStop: string[];
@@ -346,7 +347,7 @@ class ProbeRun {
 	async #generate(stage: Stage, itemId: string, key: string | undefined, req: GenerateRequest) {
 		const res = await this.#calls.complete(stage, itemId, key, req);
 		this.#tally.addTokens(res.usage.completion_tokens);
-		return res;
+		return keptGeneration(this.#ctx.template, this.#c.user_header, stage, res);
 	}
 
 	/** `unit`: this store finishes a unit of work (false for the pending copy stored before judging). */

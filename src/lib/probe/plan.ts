@@ -60,17 +60,26 @@ export function planWork(config: ProbeConfig, existing: readonly StoredRecord[])
 	const conditions = planConditions(config);
 	const stored = new Map(existing.map((r) => [r.key, r]));
 	const missing = new Map<string, Condition[]>();
+	const unlabeled: ProbeRecord[] = [];
+	let labeled = 0;
+	// One pass over the plan, each key made once and dropped: a resumed run of 300,000 records
+	// must not hold a second set of its keys (records of other configs are not the plan's).
+	const items = new Set<string>();
+	const keyOf = (c: Condition) => recordKey('', c);
+	const distinct = conditions.filter(
+		(c, i) => conditions.findIndex((d) => keyOf(d) === keyOf(c)) === i
+	);
 	for (const item of config.items) {
-		const todo = conditions.filter((c) => !stored.has(recordKey(item.id, c)));
+		if (items.has(item.id)) continue;
+		items.add(item.id);
+		const todo: Condition[] = [];
+		for (const c of distinct) {
+			const r = stored.get(recordKey(item.id, c));
+			if (r === undefined) todo.push(c);
+			else if (r.label === null) unlabeled.push(r as ProbeRecord);
+			else labeled++;
+		}
 		if (todo.length > 0) missing.set(item.id, todo);
 	}
-	const planned = new Set(config.items.flatMap((i) => conditions.map((c) => recordKey(i.id, c))));
-	const mine = existing.filter((r) => planned.has(r.key));
-	return {
-		conditions,
-		total: planned.size,
-		missing,
-		unlabeled: mine.filter((r): r is ProbeRecord => r.label === null),
-		labeled: mine.filter((r) => r.label !== null).length
-	};
+	return { conditions, total: items.size * distinct.length, missing, unlabeled, labeled };
 }

@@ -4,9 +4,12 @@ import type { ProbeEventOf } from './events.ts';
 type Progress = ProbeEventOf<'progress'>;
 
 export class RunTally {
-	/** Keys stored, and keys stored with a label: counted as sets, so re-stores don't double. */
-	readonly #stored = new Set<string>();
-	readonly #labeled = new Set<string>();
+	/**
+	 * Each key stored, and whether it has had a label: one map (a resumed run holds one entry per
+	 * stored record), so re-stores don't double.
+	 */
+	readonly #stored = new Map<string, boolean>();
+	#labeled = 0;
 	#unitsThisSession = 0;
 	#tokens = 0;
 	#total = 0;
@@ -25,8 +28,10 @@ export class RunTally {
 
 	/** `unit`: the store finishes a unit of work (false for a pending copy stored before judging). */
 	stored(record: { key: string; label: unknown }, unit: boolean): void {
-		this.#stored.add(record.key);
-		if (record.label !== null) this.#labeled.add(record.key);
+		const had = this.#stored.get(record.key) ?? false;
+		const has = had || record.label !== null;
+		this.#stored.set(record.key, has);
+		if (has && !had) this.#labeled++;
 		if (unit) this.#unitsThisSession++;
 	}
 
@@ -36,11 +41,11 @@ export class RunTally {
 
 	/** Records with a label. */
 	get done(): number {
-		return this.#labeled.size;
+		return this.#labeled;
 	}
 
 	progress(elapsed: number): Progress {
-		const done = this.#labeled.size;
+		const done = this.#labeled;
 		const generated = this.#stored.size;
 		// Each record is two units of work when judging waits for its own phase, one otherwise.
 		const remaining = this.#total - done + (this.#phased ? this.#total - generated : 0);

@@ -11,7 +11,7 @@ import { recordKey, samplesAt, type Condition } from './plan.ts';
 import type { RuleDecision } from './rules.ts';
 import { scoreAnswer, type NlpSupport } from './scoring/index.ts';
 import { taskConversation } from './taskPrompt.ts';
-import { opensReasoning, probePrompt, type ChatTemplate, type RenderOptions } from './template.ts';
+import { opensReasoning, probePrompt, type ChatTemplate, type ProbeOptions } from './template.ts';
 import { splitThinking } from './thinking.ts';
 import type {
 	AnswerRecord,
@@ -55,11 +55,15 @@ export function answerRecord(a: {
 	};
 }
 
-/** How a run renders its prompts: thinking as configured, the pinned date. */
+/**
+ * How a run renders its prompts: thinking and reasoning effort as configured, the pinned date, and
+ * where the probe's user header stops.
+ */
 export function renderOptions(
-	config: Pick<ProbeConfig, 'thinking' | 'date_string'>
-): RenderOptions {
-	return { enable_thinking: config.thinking, date_string: config.date_string };
+	config: Pick<ProbeConfig, 'thinking' | 'date_string' | 'reasoning_effort' | 'user_header'>
+): ProbeOptions {
+	const { thinking: enable_thinking, reasoning_effort, date_string, user_header } = config;
+	return { enable_thinking, reasoning_effort, date_string, user_header };
 }
 
 /** What one perturbation of an item's answer puts in front of the model. */
@@ -72,7 +76,7 @@ export interface ProbeInput {
 export function probeInput(
 	config: PerturbParams & Pick<ProbeConfig, 'task_prompt'>,
 	template: ChatTemplate,
-	render: RenderOptions,
+	render: ProbeOptions,
 	item: DatasetItem,
 	answer: AnswerRecord,
 	perturbation: Perturbation

@@ -6,7 +6,8 @@
 import type { ModelFingerprint } from './identity.ts';
 import { sampleItems } from './sample.ts';
 import type { TaskPrompt } from './taskPrompt.ts';
-import { DEFAULT_DATE_STRING } from './template.ts';
+import { DEFAULT_DATE_STRING, type UserHeaderCut } from './template.ts';
+import type { ReasoningEffort } from './markup.ts';
 import {
 	PERTURBATIONS,
 	type DatasetItem,
@@ -66,6 +67,14 @@ export interface RunValues {
 	thinking: boolean | null;
 	/** The template's enable_thinking default (template.ts thinkingDefault); null: it ignores it. */
 	thinking_default: boolean | null;
+	/** Where the probe's user header stops as chosen; null or absent: the template family's rule. */
+	user_header?: UserHeaderCut | null;
+	/** The family's rule (markup.ts userHeaderDefault); absent: the whole header. */
+	user_header_default?: UserHeaderCut;
+	/** gpt-oss's reasoning effort as chosen; null or absent: the template's own default. */
+	reasoning_effort?: ReasoningEffort | null;
+	/** The template's default (markup.ts reasoningEffortDefault); null or absent: it has none. */
+	reasoning_effort_default?: ReasoningEffort | null;
 	truncate_fraction: number;
 	append_text: string;
 	task_prompt: TaskPrompt;
@@ -97,6 +106,11 @@ export function runConfig(v: RunValues): ProbeConfig {
 		answer_max_tokens: answerTokenLimit(v, v.context_window),
 		// A template that ignores enable_thinking does not think, whatever was asked.
 		thinking: v.thinking_default !== null && (v.thinking ?? v.thinking_default),
+		user_header: v.user_header ?? v.user_header_default ?? 'template',
+		// Only templates with a "Reasoning:" line get one, and the manifest says which was used.
+		...(v.reasoning_effort_default
+			? { reasoning_effort: v.reasoning_effort ?? v.reasoning_effort_default }
+			: {}),
 		truncate_fraction: v.truncate_fraction,
 		append_text: v.append_text,
 		date_string: DEFAULT_DATE_STRING,

@@ -27,6 +27,8 @@ export interface ChatTemplate {
 export interface RenderOptions {
 	/** Qwen3-style templates; left undefined the template's own default applies. */
 	enable_thinking?: boolean;
+	/** gpt-oss's "Reasoning:" line (low, medium, high); left undefined the template's default. */
+	reasoning_effort?: string;
 	/** Pinned date, e.g. "26 Jul 2024" (the default), so prompts never depend on today. */
 	date_string?: string;
 }
@@ -100,6 +102,7 @@ export function renderChat(
 	if (t.bos_token !== null) vars.bos_token = t.bos_token;
 	if (t.eos_token !== null) vars.eos_token = t.eos_token;
 	if (opts.enable_thinking !== undefined) vars.enable_thinking = opts.enable_thinking;
+	if (opts.reasoning_effort !== undefined) vars.reasoning_effort = opts.reasoning_effort;
 	const env = new Environment();
 	for (const [name, value] of Object.entries(vars)) env.set(name, value);
 	let out: unknown;
@@ -123,22 +126,38 @@ export function assistantPrompt(
 }
 
 /**
+ * Where the probe's user header stops: `template`, the whole header the template writes before a
+ * user message ("<|im_start|>user\n", gpt-oss "<|start|>user<|message|>"); `role`, right after the
+ * role name ("<|start|>user"), leaving the rest of the header to the model.
+ */
+export const USER_HEADER_CUTS = ['template', 'role'] as const;
+export type UserHeaderCut = (typeof USER_HEADER_CUTS)[number];
+
+export interface ProbeOptions extends RenderOptions {
+	/** Absent: `template`, the cut every run used before the setting existed. */
+	user_header?: UserHeaderCut;
+}
+
+/**
  * The probe prompt: the conversation followed by a bare user-role header, cut from a render with
  * one more user turn whose content is a sentinel. The template decides everything else, e.g. Qwen3
  * drops earlier turns' think blocks, Phi-3.5 leaves out the eos it puts after a closed conversation.
- * @throws TemplateError when the template raises, or the sentinel is missing or repeated.
+ * @throws TemplateError when the template raises, or the sentinel is missing or repeated, or (with
+ * `user_header: 'role'`) its user header does not name the role.
  */
 export function probePrompt(
 	t: ChatTemplate,
 	messages: ChatMessage[],
-	opts: RenderOptions = {}
+	opts: ProbeOptions = {}
 ): string {
 	const { probes } = compile(t.source);
 	const key = JSON.stringify([
 		t.bos_token,
 		t.eos_token,
 		opts.enable_thinking,
+		opts.reasoning_effort,
 		opts.date_string,
+		opts.user_header,
 		messages
 	]);
 	const hit = probes.get(key);
@@ -147,7 +166,14 @@ export function probePrompt(
 		...opts,
 		add_generation_prompt: false
 	});
-	const prompt = text.slice(0, uniqueIndex(text, PROBE_SENTINEL, 'the probe user turn'));
+	const full = text.slice(0, uniqueIndex(text, PROBE_SENTINEL, 'the probe user turn'));
+	const rest = opts.user_header === 'role' ? headerAfterRole(t) : '';
+	if (!full.endsWith(rest)) {
+		throw new TemplateError(
+			`The probe prompt does not end with the user header ${JSON.stringify(turnShape(t).userHeader)}`
+		);
+	}
+	const prompt = full.slice(0, full.length - rest.length);
 	// Map keeps insertion order, so the first key is the oldest.
 	if (probes.size >= PROBE_CACHE_ENTRIES) probes.delete(probes.keys().next().value ?? '');
 	probes.set(key, prompt);
@@ -155,21 +181,40 @@ export function probePrompt(
 }
 
 /**
- * The bare user-role header the probe prompt ends with, e.g. "<|im_start|>user\n".
+ * The bare user-role header the probe prompt ends with, e.g. "<|im_start|>user\n", or with
+ * `user_header: 'role'` only its part up to the role name ("<|start|>user").
  * @throws TemplateError as probePrompt does, or when the prompt does not end with the header.
  */
 export function userHeader(
 	t: ChatTemplate,
 	messages: ChatMessage[],
-	opts: RenderOptions = {}
+	opts: ProbeOptions = {}
 ): string {
-	const { userHeader: header } = turnShape(t);
+	const { userHeader: full } = turnShape(t);
+	const header =
+		opts.user_header === 'role' ? full.slice(0, full.length - headerAfterRole(t).length) : full;
 	if (!probePrompt(t, messages, opts).endsWith(header)) {
 		throw new TemplateError(
 			`The probe prompt does not end with the user header ${JSON.stringify(header)}`
 		);
 	}
 	return header;
+}
+
+/**
+ * What the template's user header writes after the role name: "<|message|>" for gpt-oss, "\n" for
+ * ChatML. A model given the header cut at the role writes this itself when it opens a plain message.
+ * @throws TemplateError when the header does not contain the role name "user".
+ */
+export function headerAfterRole(t: ChatTemplate): string {
+	const { userHeader: header } = turnShape(t);
+	const at = header.lastIndexOf('user');
+	if (at < 0) {
+		throw new TemplateError(
+			`The user header ${JSON.stringify(header)} does not name the role "user", so it cannot stop there`
+		);
+	}
+	return header.slice(at + 'user'.length);
 }
 
 /**

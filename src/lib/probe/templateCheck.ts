@@ -7,7 +7,7 @@
  * known to render the same conversations within the limits. This module is the pure protocol: the
  * worker's side (`checkReply`) and the caller's (`checkIsolated`), with the worker abstracted.
  */
-import { AbortError } from './engine.ts';
+import { AbortError } from '../errors/appError.ts';
 import { RENDER_TIME_LIMIT_MS, renderTimeLimitError, withRenderDeadline } from './renderLimits.ts';
 import { thinkingDefault, validateTemplate, type ChatTemplate } from './template.ts';
 import type { CheckTemplate } from './templateChecker.ts';

@@ -4,15 +4,9 @@
  * and the tests (a stub) share this code. We never guess a template: the probe's whole point is the
  * model's own user-role header, so a missing template is an error that names every place we looked.
  */
+import type { FetchLike } from '../net/fetch.ts';
 import { TemplateError, validateTemplate, type ChatTemplate } from './template.ts';
 import { templateChecker } from './templateChecker.ts';
-
-export interface FetchLike {
-	(
-		url: string,
-		init?: { signal?: AbortSignal }
-	): Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
-}
 
 /** Special tokens a bare .jinja file cannot carry; the user may type them. */
 export interface TemplateTokens {

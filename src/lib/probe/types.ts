@@ -12,9 +12,15 @@ export interface ChatMessage {
 }
 
 import type { TaskPrompt } from './taskPrompt.ts';
+import type { UserHeaderCut } from './template.ts';
+import type { ReasoningEffort } from './markup.ts';
 
-/** How an item's assistant answer is scored. */
-export type TaskKind = 'gsm8k' | 'multiple_choice' | 'ifeval' | 'none';
+/**
+ * How an item's assistant answer is scored: the scorers of scoring/index.ts, one per kind. Stored
+ * items name their kind, so a kind is never renamed; a dataset picks one in its task module.
+ */
+export const TASK_KINDS = ['gsm8k', 'multiple_choice', 'ifeval', 'none'] as const;
+export type TaskKind = (typeof TASK_KINDS)[number];
 
 export interface DatasetItem {
 	/** Stable within its dataset: records are keyed by it, so resume and pairing depend on it. */
@@ -98,6 +104,14 @@ export interface ProbeConfig {
 	answer_max_tokens: number;
 	/** Qwen3-style templates: passed as enable_thinking. */
 	thinking: boolean;
+	/**
+	 * Where the probe's user header stops (template.ts): the template's whole header, or right after
+	 * the role name (gpt-oss's default, markup.ts userHeaderDefault). Absent: `template`, as runs made
+	 * before it was recorded.
+	 */
+	user_header?: UserHeaderCut;
+	/** gpt-oss's "Reasoning:" line; absent for templates without one (the template's default). */
+	reasoning_effort?: ReasoningEffort;
 	truncate_fraction: number;
 	append_text: string;
 	/** Pinned into templates that print a date (Llama 3.x "Today Date"), e.g. "26 Jul 2024". */

@@ -4,6 +4,8 @@
  */
 import { planConditions } from '../probe/plan.ts';
 import { DEFAULT_ANSWER_MAX_TOKENS, runConfig, type RunValues } from '../probe/runConfig.ts';
+import type { UserHeaderCut } from '../probe/template.ts';
+import type { ReasoningEffort } from '../probe/markup.ts';
 import {
 	QUESTION_SLOT,
 	presetTemplate,
@@ -30,6 +32,10 @@ export interface RunFormValues {
 	samples: number;
 	/** enable_thinking as chosen; null: the template's own default. */
 	thinking: boolean | null;
+	/** Where the probe's user header stops; null (or absent in an older saved form): the family's rule. */
+	user_header?: UserHeaderCut | null;
+	/** gpt-oss's reasoning effort; null (or absent): the template's own default. */
+	reasoning_effort?: ReasoningEffort | null;
 	judge_mode: JudgeMode;
 	max_tokens: number;
 	/** Used as typed unless answer_tokens_auto and the model's context window is known. */
@@ -56,6 +62,8 @@ export const DEFAULT_FORM: RunFormValues = {
 	append_text: 'What do you think?',
 	samples: 1,
 	thinking: null,
+	user_header: null,
+	reasoning_effort: null,
 	judge_mode: 'hybrid',
 	max_tokens: 256,
 	answer_max_tokens: DEFAULT_ANSWER_MAX_TOKENS,
@@ -173,6 +181,10 @@ export function formRunValues(
 		judge: ModelRef;
 		/** The template's enable_thinking default; null where the template ignores the flag. */
 		thinking_default: boolean | null;
+		/** The template family's header cut (markup.ts userHeaderDefault); absent: 'template'. */
+		user_header_default?: UserHeaderCut;
+		/** The template's reasoning effort default; absent or null where it has none. */
+		reasoning_effort_default?: ReasoningEffort | null;
 		template_sha256?: string;
 		/** The generator's context window in tokens, when known (web-llm's catalog has it). */
 		context_window?: number;
@@ -192,6 +204,8 @@ export function formRunValues(
 		answer_max_tokens: v.answer_max_tokens,
 		answer_tokens_auto: v.answer_tokens_auto,
 		thinking: v.thinking,
+		user_header: v.user_header ?? null,
+		reasoning_effort: v.reasoning_effort ?? null,
 		truncate_fraction: v.truncate_fraction,
 		append_text: v.append_text,
 		task_prompt: taskPromptOf(v)

@@ -3,6 +3,7 @@
  * IndexedDB beside the manifest (db/runInputs.ts), and how it reached its engine (which engine,
  * which server URL; never an API key), in localStorage.
  */
+import { AppError } from '../errors/appError.ts';
 import { judgePromptHash } from '../probe/judge.ts';
 import { runManifest, type ManifestExtras } from '../probe/records.ts';
 import type { ChatTemplate } from '../probe/template.ts';
@@ -23,9 +24,9 @@ export interface RunInputs {
 	template: ChatTemplate;
 }
 
-export class RunInputsError extends Error {
+export class RunInputsError extends AppError {
 	constructor(message: string) {
-		super(message);
+		super(message, { code: 'run_inputs' });
 		this.name = 'RunInputsError';
 	}
 }

@@ -6,11 +6,11 @@
  */
 import type { TemplateCache } from '../db/caches.ts';
 import type { ChatTemplate } from '../probe/template.ts';
+import type { FetchLike } from '../net/fetch.ts';
 import {
 	fetchChatTemplate,
 	parseTokenizerConfig,
 	templateFromFile,
-	type FetchLike,
 	type TemplateSpec,
 	type TemplateTokens
 } from '../probe/templateSource.ts';

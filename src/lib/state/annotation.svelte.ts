@@ -6,6 +6,7 @@
  * fast annotator never waits for the database and never labels the same item twice. If a write
  * fails, the state is reloaded from the database, which stays the truth.
  */
+import { errorText } from '../errors/describe.ts';
 import type { AnnotationBackend } from '../annotate/backend.ts';
 import { DEFAULT_DRAW_SIZE, drawKeys } from '../annotate/draw.ts';
 import { agreementReport, machineAgreement, type AgreementReport } from '../annotate/report.ts';
@@ -122,7 +123,7 @@ export class AnnotationSession {
 			this.#status = 'ready';
 		} catch (err) {
 			this.#status = err instanceof RunNotFoundError ? 'missing' : 'failed';
-			this.#error = err instanceof Error ? err.message : String(err);
+			this.#error = errorText(err);
 		}
 	}
 
@@ -184,7 +185,7 @@ export class AnnotationSession {
 
 	#write(op: () => Promise<void>): void {
 		this.#writes = this.#writes.then(op).catch(async (err: unknown) => {
-			this.#error = `A label was not saved: ${err instanceof Error ? err.message : String(err)}`;
+			this.#error = `A label was not saved: ${errorText(err)}`;
 			await this.#resync();
 		});
 	}

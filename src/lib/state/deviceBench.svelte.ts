@@ -10,7 +10,7 @@ import type { BenchmarkStore } from '../db/benchmarks.ts';
 import type { BenchmarkRow } from '../db/schema.ts';
 import { probeGpu } from '../engines/webgpu/gpu.ts';
 import type { GpuReport } from '../engines/webgpu/gpu.ts';
-import { EngineError } from '../probe/engine.ts';
+import { describeError, type ErrorDescription } from '../errors/describe.ts';
 import type { Engine } from '../probe/engine.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 
@@ -30,12 +30,7 @@ export type DeviceBenchSource = DeviceBenchRequest | (() => Promise<DeviceBenchR
 
 export type DeviceBenchStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
-export interface DeviceBenchFailure {
-	name: string;
-	message: string;
-	/** What the person can do about it, when the engine says. */
-	recovery?: string;
-}
+export type DeviceBenchFailure = ErrorDescription;
 
 /** A stored benchmark, or the one just measured (which also knows where each figure came from). */
 export type BenchmarkEntry = Omit<BenchmarkRow, 'id'> & {
@@ -142,7 +137,7 @@ export class DeviceBench {
 			if (abort.signal.aborted) {
 				this.#status = 'cancelled';
 			} else {
-				this.#error = describeFailure(err);
+				this.#error = describeError(err);
 				this.#status = 'failed';
 			}
 		} finally {
@@ -164,12 +159,4 @@ function toRow(r: DeviceBenchResult): Omit<BenchmarkRow, 'id'> {
 	};
 	if (r.device) row.device = r.device;
 	return row;
-}
-
-function describeFailure(err: unknown): DeviceBenchFailure {
-	if (err instanceof EngineError) {
-		return { name: err.name, message: err.message, recovery: err.recovery || undefined };
-	}
-	if (err instanceof Error) return { name: err.name, message: err.message };
-	return { name: 'Error', message: String(err) };
 }

@@ -3,6 +3,7 @@
  * much storage the browser grants, with the persist() request that keeps models from eviction.
  * Checked on demand, never at import time; the probes are injected so tests pass fakes.
  */
+import { errorText } from '../errors/describe.ts';
 import type { GpuReport } from '../engines/webgpu/gpu.ts';
 
 export interface StorageLike {
@@ -65,7 +66,7 @@ export class Environment {
 				webgpu: false,
 				shader_f16: false,
 				limits: {},
-				reason: `Checking WebGPU failed: ${err instanceof Error ? err.message : String(err)}`
+				reason: `Checking WebGPU failed: ${errorText(err)}`
 			}));
 			await this.#readStorage();
 		} finally {

@@ -4,6 +4,7 @@
  * own pipeline (runProbe over a store in memory), with a run's settings: the same token limits,
  * thinking split, prompt, rules, judge request and seeds, so a turn is labelled as a run would.
  */
+import { errorText } from '../errors/describe.ts';
 import { CONVERSATION_ITEM_ID, conversationItem, typedAnswer } from '../probe/conversation.ts';
 import type { Engine, LoadProgress } from '../probe/engine.ts';
 import type { ProbeEvent } from '../probe/events.ts';
@@ -11,6 +12,7 @@ import { EXAMPLE_CONVERSATION } from '../probe/labels.ts';
 import { runProbe } from '../probe/pipeline.ts';
 import { planConditions, recordKey, userTurnSeed, type Condition } from '../probe/plan.ts';
 import { probeInput, renderOptions } from '../probe/records.ts';
+import { reasoningEffortDefault, userHeaderDefault } from '../probe/markup.ts';
 import { runConfig } from '../probe/runConfig.ts';
 import { MemoryStore } from '../probe/store.ts';
 import { BARE_TASK_PROMPT, taskConversation } from '../probe/taskPrompt.ts';
@@ -208,6 +210,9 @@ export class Playground {
 			context_window: contextWindow,
 			thinking: deps.thinking ?? null,
 			thinking_default: thinkingDefault(template),
+			// The template family's header rule and reasoning effort, as a run with this template has.
+			user_header_default: userHeaderDefault(template),
+			reasoning_effort_default: reasoningEffortDefault(template),
 			truncate_fraction: DEFAULT_FORM.truncate_fraction,
 			append_text: DEFAULT_FORM.append_text,
 			// The conversation is typed as it is to be sent: no task prompt around it.
@@ -313,7 +318,7 @@ export class Playground {
 			return;
 		}
 		this.#phase = 'failed';
-		this.#error = describe(err);
+		this.#error = errorText(err);
 	}
 
 	#patch(p: Partial<PlaygroundSample> & { index: number }): void {
@@ -323,12 +328,4 @@ export class Playground {
 		else list[at] = { ...list[at], ...p };
 		this.#samples = list;
 	}
-}
-
-function describe(err: unknown): string {
-	if (err instanceof Error) {
-		const recovery = (err as { recovery?: unknown }).recovery;
-		return typeof recovery === 'string' && recovery ? `${err.message} ${recovery}` : err.message;
-	}
-	return String(err);
 }

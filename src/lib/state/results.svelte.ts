@@ -5,6 +5,7 @@
  * read) follow after it, with the paired bootstrap deltas and other runs' points, through `later`.
  * Arrays are `$state.raw` (replaced, never edited), so derived numbers recompute only on a new one.
  */
+import { errorText } from '../errors/describe.ts';
 import type { RecordFilter } from '../db/query.ts';
 import type { RecordFacts } from '../db/facts.ts';
 import type { RunRow } from '../db/schema.ts';
@@ -309,14 +310,13 @@ export class ResultsState {
 			this.#status = 'ready';
 			this.#later(() => {
 				this.#afterFirstPaint(generation, run, facts).catch((e: unknown) => {
-					if (generation === this.#generation)
-						this.#othersError = e instanceof Error ? e.message : String(e);
+					if (generation === this.#generation) this.#othersError = errorText(e);
 				});
 			});
 		} catch (e) {
 			if (generation !== this.#generation) return;
 			this.#status = 'failed';
-			this.#error = e instanceof Error ? e.message : String(e);
+			this.#error = errorText(e);
 		}
 	}
 
@@ -330,8 +330,7 @@ export class ResultsState {
 			this.#records = records;
 			this.#recordsComplete = true;
 		} catch (e) {
-			if (generation === this.#generation)
-				this.#recordsError = e instanceof Error ? e.message : String(e);
+			if (generation === this.#generation) this.#recordsError = errorText(e);
 		}
 	}
 

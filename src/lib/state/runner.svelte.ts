@@ -16,6 +16,8 @@
  * server with no token delay sends hundreds of events a frame, and re-rendering per event made
  * main-thread tasks of 100 ms and more on a busy machine.
  */
+import { AppError } from '../errors/appError.ts';
+import { describeError } from '../errors/describe.ts';
 import type { Engine, LoadProgress } from '../probe/engine.ts';
 import type { ProbeEvent, ProbeEventOf } from '../probe/events.ts';
 import { runProbe, type ProbeContext } from '../probe/pipeline.ts';
@@ -72,9 +74,11 @@ export interface RunErrorView {
 	key?: string;
 }
 
-export class RunActiveError extends Error {
+export class RunActiveError extends AppError {
 	constructor(runId: string) {
-		super(`Run ${runId} is still active in this tab. Pause or cancel it first.`);
+		super(`Run ${runId} is still active in this tab. Pause or cancel it first.`, {
+			code: 'run_active'
+		});
 		this.name = 'RunActiveError';
 	}
 }
@@ -490,13 +494,5 @@ function nlpWarning(reason: string): RunErrorView {
 }
 
 function startError(err: unknown): RunErrorView {
-	const e = err instanceof Error ? err : new Error(String(err));
-	const recovery = (e as { recovery?: unknown }).recovery;
-	return {
-		stage: 'start',
-		name: e.name,
-		message: e.message,
-		recovery: typeof recovery === 'string' && recovery ? recovery : undefined,
-		fatal: true
-	};
+	return { stage: 'start', ...describeError(err), fatal: true };
 }

@@ -3,6 +3,7 @@
  * import. Counts and rates come from packed facts or index counts (tally), so listing runs never
  * reads their records; only compare and export do.
  */
+import { errorText } from '../errors/describe.ts';
 import { RunExistsError } from '../db/errors.ts';
 import type { RunTally } from '../db/facts.ts';
 import type { RunRow, RunStatus } from '../db/schema.ts';
@@ -82,8 +83,6 @@ const MIME: Record<ExportKind, string> = {
 	csv: 'text/csv',
 	run: 'application/x-ndjson'
 };
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 function entryOf(row: RunRow, held: readonly string[]): RunEntry {
 	return {
@@ -168,7 +167,7 @@ export class RunsState {
 			for (const row of rows) await this.#count(row.run_id);
 		} catch (e) {
 			this.#status = 'failed';
-			this.#error = message(e);
+			this.#error = errorText(e);
 		}
 	}
 
@@ -354,5 +353,5 @@ function failureOf(e: unknown): ImportFailure {
 			problems: e.problems
 		};
 	}
-	return { message: `Nothing was imported: ${message(e)}`, problems: [] };
+	return { message: `Nothing was imported: ${errorText(e)}`, problems: [] };
 }

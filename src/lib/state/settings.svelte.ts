@@ -73,7 +73,7 @@ export class EngineSettings {
 		this.#hfToken = this.#rememberHf.current ? this.#storedHf.current : '';
 	}
 
-	/** Sent only to huggingface.co when a gated dataset loads; see datasets/gpqa.ts. */
+	/** Sent only to huggingface.co when a gated dataset loads; see datasets/tasks/gpqa.ts. */
 	get hfToken(): string {
 		return this.#hfToken;
 	}

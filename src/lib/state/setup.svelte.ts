@@ -2,11 +2,13 @@
  * The set-up view's state: the run form (remembered between visits once a run starts), the dataset
  * choice, the template check, and the start action with its progress and errors.
  */
-import type { DatasetName } from '../datasets/registry.ts';
+import { isDatasetName, OFFLINE_DATASET, type DatasetName } from '../datasets/registry.ts';
 import { DatasetError, DatasetImportError } from '../datasets/errors.ts';
+import { errorText } from '../errors/describe.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import { thinkingDefault, userHeader } from '../probe/template.ts';
 import type { DatasetItem } from '../probe/types.ts';
+import { templateMarkup, type TemplateMarkup } from '../probe/markup.ts';
 import {
 	DEFAULT_FORM,
 	conditionCount,
@@ -30,6 +32,8 @@ export interface TemplateCheck {
 	header: string;
 	/** The template's enable_thinking default; null where it ignores the flag. */
 	thinking: boolean | null;
+	/** Its header cuts and reasoning effort, for the conditions' controls. */
+	markup: TemplateMarkup;
 }
 
 export type StartStep = 'idle' | 'server' | 'template' | 'dataset' | 'storing' | 'failed';
@@ -57,7 +61,12 @@ export class SetupState {
 
 	constructor(storage: KeyValueStorage | undefined = browserStorage()) {
 		this.values = new Persisted('utp:run-form', { ...DEFAULT_FORM }, storage);
-		this.dataset = new Persisted<DatasetChoice>('utp:dataset', 'demo', storage);
+		this.dataset = new Persisted<DatasetChoice>('utp:dataset', OFFLINE_DATASET, storage);
+		// A choice remembered from a version that offered a dataset this one does not.
+		const remembered: unknown = this.dataset.current;
+		if (remembered !== 'upload' && !isDatasetName(remembered)) {
+			this.dataset.current = OFFLINE_DATASET;
+		}
 	}
 
 	/** The form values (a deep rune proxy: bind inputs to its fields). */
@@ -108,9 +117,9 @@ export class SetupState {
 		return this.#datasetUnreachable;
 	}
 
-	/** Switch to the built-in Demo dataset after a failed download, clearing that failure. */
+	/** Switch to the built-in offline dataset after a failed download, clearing that failure. */
 	useDemoDataset(): void {
-		this.dataset.current = 'demo';
+		this.dataset.current = OFFLINE_DATASET;
 		this.#error = null;
 		this.#datasetUnreachable = false;
 		if (this.#step === 'failed') this.#step = 'idle';
@@ -155,7 +164,8 @@ export class SetupState {
 				spec: key,
 				template,
 				header: userHeader(template, SAMPLE_EXCHANGE),
-				thinking: thinkingDefault(template)
+				thinking: thinkingDefault(template),
+				markup: templateMarkup(template, SAMPLE_EXCHANGE)
 			};
 			this.#template = check;
 			return check;
@@ -211,12 +221,4 @@ export class SetupState {
 	setRows(done: number, total: number): void {
 		this.#rows = { done, total };
 	}
-}
-
-function errorText(err: unknown): string {
-	if (err instanceof Error) {
-		const recovery = (err as { recovery?: unknown }).recovery;
-		return typeof recovery === 'string' && recovery ? `${err.message} ${recovery}` : err.message;
-	}
-	return String(err);
 }

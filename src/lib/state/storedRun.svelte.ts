@@ -3,6 +3,7 @@
  * a closed tab, or a pause): its manifest, how much is stored and labelled, and whether the
  * browser has what it needs to resume it.
  */
+import { errorText } from '../errors/describe.ts';
 import { planConditions } from '../probe/plan.ts';
 import type { Label, ProbeRecord, RunManifest } from '../probe/types.ts';
 import { LabelTally } from '../live/labelTally.ts';
@@ -69,7 +70,7 @@ export class StoredRun {
 			this.#view = summarize(manifest, records, hasInputs);
 		} catch (err) {
 			if (generation === this.#generation) {
-				this.#error = err instanceof Error ? err.message : String(err);
+				this.#error = errorText(err);
 			}
 		} finally {
 			if (generation === this.#generation) this.#loading = false;

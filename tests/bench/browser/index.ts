@@ -6,13 +6,19 @@ import { existsSync } from 'node:fs';
 import type { RunBundle } from '../../../src/lib/probe/exchange.ts';
 import { CHROMIUM, launchBrowser } from '../../e2e/browser.ts';
 import { serveBuild } from '../../e2e/server.ts';
+import { measureFirstView } from './firstView.ts';
 import { measureLongTasks } from './longTasks.ts';
 import { failed, unavailable, type BrowserMetric } from './metric.ts';
 import { measureResults10k } from './results10k.ts';
+import { measureServerRatio } from './serverRatio.ts';
 
 export interface BrowserMetrics {
 	longestTaskMs: BrowserMetric;
 	results10kRenderMs: BrowserMetric;
+	serverRatio: BrowserMetric;
+	/** Gzipped JS requested before the first view painted: the home screen, and set-up. */
+	firstViewJsGzipKB: BrowserMetric;
+	setupViewJsGzipKB: BrowserMetric;
 	chromium?: string;
 }
 
@@ -27,14 +33,24 @@ async function attempt(what: () => Promise<BrowserMetric>): Promise<BrowserMetri
 export async function measureBrowser(dist: string, bundle: RunBundle): Promise<BrowserMetrics> {
 	if (!existsSync(CHROMIUM)) {
 		const reason = `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-		return { longestTaskMs: unavailable(reason), results10kRenderMs: unavailable(reason) };
+		return {
+			longestTaskMs: unavailable(reason),
+			results10kRenderMs: unavailable(reason),
+			serverRatio: unavailable(reason),
+			firstViewJsGzipKB: unavailable(reason),
+			setupViewJsGzipKB: unavailable(reason)
+		};
 	}
 	const app = await serveBuild(dist);
 	const browser = await launchBrowser();
 	try {
 		return {
+			// First, on a cold profile and an idle page: nothing else loads while they are measured.
+			firstViewJsGzipKB: await attempt(() => measureFirstView(browser, app, dist, '#/')),
+			setupViewJsGzipKB: await attempt(() => measureFirstView(browser, app, dist, '#/setup')),
 			longestTaskMs: await attempt(() => measureLongTasks(browser, app)),
 			results10kRenderMs: await attempt(() => measureResults10k(browser, app, bundle)),
+			serverRatio: await attempt(() => measureServerRatio(browser, app)),
 			chromium: browser.version()
 		};
 	} finally {

@@ -1,7 +1,8 @@
 /**
  * The thinking box starts at the generator's template default (Qwen3.5 thinks by default), says
  * what that default is, and a change is kept in the form; templates that ignore enable_thinking
- * show no box at all.
+ * show no box at all. The user header starts at the family's rule (gpt-oss: at the role, as the
+ * paper) with its reason shown; gpt-oss alone offers a reasoning effort.
  */
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { buildConfig } from '../../../src/lib/setup/runForm.ts';
 import { SetupState } from '../../../src/lib/state/setup.svelte.ts';
 import ConditionsSection from '../../../src/views/setup/ConditionsSection.svelte';
 import { memoryStorage } from '../../helpers/memoryStorage.ts';
+import type { TemplateMarkup } from '../../../src/lib/probe/markup.ts';
 
 afterEach(cleanup);
 
@@ -39,6 +41,56 @@ describe('ConditionsSection thinking', () => {
 	it('shows no thinking box for a template that ignores enable_thinking', () => {
 		render(ConditionsSection, { setup: new SetupState(memoryStorage()), thinkingDefault: null });
 		expect(screen.queryByTestId('thinking')).toBeNull();
+	});
+});
+
+describe('ConditionsSection user header and reasoning effort', () => {
+	/** What templateMarkup reads off gpt-oss's and Qwen3.5's templates (tests/unit/probe/markup). */
+	const GPT_OSS: TemplateMarkup = {
+		headerDefault: 'role',
+		headerReason: 'gpt-oss (harmony): the paper stops the header at "<|start|>user", …',
+		headers: { template: '<|start|>user<|message|>', role: '<|start|>user' },
+		effortDefault: 'medium'
+	};
+	const QWEN35: TemplateMarkup = {
+		headerDefault: 'template',
+		headerReason: 'the whole user header the template writes, …',
+		headers: { template: '<|im_start|>user\n', role: '<|im_start|>user' },
+		effortDefault: null
+	};
+	const select = (id: string) => screen.getByTestId(id) as HTMLSelectElement;
+
+	it("starts gpt-oss at the paper's header, says why, and records a change", async () => {
+		const setup = new SetupState(memoryStorage());
+		const markup = GPT_OSS;
+		render(ConditionsSection, { setup, thinkingDefault: null, markup });
+		expect(select('user-header').value).toBe('role');
+		expect(select('user-header').selectedOptions[0].textContent).toContain('<|start|>user');
+		expect(screen.getByTestId('user-header-reason').textContent).toContain('the paper stops');
+		const run = { ...RUN, thinking_default: null, user_header_default: markup.headerDefault };
+		const effort = { reasoning_effort_default: markup.effortDefault };
+		expect(buildConfig(setup.valuesNow, { ...run, ...effort })).toMatchObject({
+			user_header: 'role',
+			reasoning_effort: 'medium'
+		});
+		await fireEvent.change(select('user-header'), { target: { value: 'template' } });
+		await fireEvent.change(select('reasoning-effort'), { target: { value: 'high' } });
+		expect(screen.getByTestId('user-header-reason').textContent).toContain('Changed here');
+		expect(buildConfig(setup.valuesNow, { ...run, ...effort })).toMatchObject({
+			user_header: 'template',
+			reasoning_effort: 'high'
+		});
+	});
+
+	it('offers no reasoning effort, and the whole header by default, for other families', () => {
+		const markup = QWEN35;
+		render(ConditionsSection, {
+			setup: new SetupState(memoryStorage()),
+			thinkingDefault: true,
+			markup
+		});
+		expect(select('user-header').value).toBe('template');
+		expect(screen.queryByTestId('reasoning-effort')).toBeNull();
 	});
 });
 

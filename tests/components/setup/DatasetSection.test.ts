@@ -27,11 +27,11 @@ describe('DatasetSection GPQA', () => {
 		expect(screen.queryByTestId('hf-token')).toBeNull();
 		await choose('gpqa_diamond');
 		expect(screen.getByTestId('hf-token')).toBeTruthy();
-		const note = screen.getByTestId('gpqa-unavailable').textContent ?? '';
+		const note = screen.getByTestId('hf-token-needed').textContent ?? '';
 		expect(note).toMatch(/GPQA is unavailable without a token/);
 		expect(note).toMatch(/accept the terms/);
 		expect(note).toMatch(/import GPQA yourself as a multiple-choice file/);
-		const links = [...screen.getByTestId('gpqa-unavailable').querySelectorAll('a')].map((a) =>
+		const links = [...screen.getByTestId('hf-token-needed').querySelectorAll('a')].map((a) =>
 			a.getAttribute('href')
 		);
 		expect(links).toEqual([
@@ -40,7 +40,7 @@ describe('DatasetSection GPQA', () => {
 		]);
 		expect(screen.getByTestId('dataset-note').textContent).toMatch(/shuffled per item/);
 		await choose('gpqa_main');
-		expect(screen.getByTestId('gpqa-unavailable')).toBeTruthy();
+		expect(screen.getByTestId('hf-token-needed')).toBeTruthy();
 	});
 
 	it('keeps the typed token in memory only, until "remember" is ticked; unticking erases it', async () => {
@@ -50,7 +50,7 @@ describe('DatasetSection GPQA', () => {
 		await choose('gpqa_diamond');
 		await fireEvent.input(screen.getByTestId('hf-token'), { target: { value: TOKEN } });
 		expect(settings.hfToken).toBe(TOKEN);
-		expect(screen.queryByTestId('gpqa-unavailable')).toBeNull();
+		expect(screen.queryByTestId('hf-token-needed')).toBeNull();
 		expect([...store.data.values()].join('\n')).not.toContain(TOKEN);
 		// A new page load forgets it.
 		expect(new EngineSettings(store).hfToken).toBe('');

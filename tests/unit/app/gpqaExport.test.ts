@@ -42,7 +42,7 @@ describe('GPQA run export', () => {
 		settings.hfToken = GOOD_TOKEN;
 		const items = await loadDataset('gpqa_diamond', {
 			fetch: (url, init) => fetch(url, init),
-			token: DATASETS.gpqa_diamond.gated ? settings.hfToken : undefined,
+			token: settings.hfToken,
 			hubBase: hub.base
 		});
 		expect(hub.requests[0].headers.authorization).toBe(`Bearer ${GOOD_TOKEN}`);

@@ -8,7 +8,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunArgs } from '../../../src/cli/args.ts';
 import { runCommand } from '../../../src/cli/run.ts';
-import { GpqaAccessError } from '../../../src/lib/datasets/gpqa.ts';
+import { GpqaAccessError } from '../../../src/lib/datasets/tasks/gpqa.ts';
 import type { ProbeRecord, RunManifest } from '../../../src/lib/probe/types.ts';
 import {
 	GOOD_TOKEN,
@@ -113,7 +113,8 @@ describe('CLI --dataset gpqa_diamond', () => {
 
 	it('lists gpqa_diamond and gpqa_main and HF_TOKEN in --help', async () => {
 		const outcome = await runMain(['run', '--help']);
-		expect(outcome.stdout).toMatch(/gpqa_diamond \| gpqa_main/);
+		expect(outcome.stdout).toMatch(/^ {4}gpqa_diamond +GPQA Diamond: .*needs --hf-token$/m);
+		expect(outcome.stdout).toMatch(/^ {4}gpqa_main +GPQA Main: .*needs --hf-token$/m);
 		expect(outcome.stdout).toMatch(/--hf-token T[\s\S]*HF_TOKEN/);
 	});
 });

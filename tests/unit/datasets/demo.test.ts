@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoItems } from '../../../src/lib/datasets/demo.ts';
+import { demoItems } from '../../../src/lib/datasets/tasks/demo.ts';
 import { BARE_NUMBER, itemProblems } from '../../../src/lib/datasets/items.ts';
 import { gsm8kLines } from './hfFixtureRows.ts';
 

@@ -2,7 +2,8 @@
  * A scripted stand-in for datasets-server.huggingface.co: serves `/rows` and `/filter` pages from
  * an in-memory split, records every URL, and can fail chosen calls. No network.
  */
-import type { FetchLike, FetchResponseLike } from '../../../src/lib/datasets/hfRows.ts';
+import type { DatasetFetch as FetchLike } from '../../../src/lib/datasets/http.ts';
+import type { JsonResponseLike as FetchResponseLike } from '../../../src/lib/net/fetch.ts';
 
 export type Failure =
 	{ status: number; body?: string; retryAfter?: string } | { throws: Error } | { json: unknown };

@@ -13,10 +13,10 @@ import {
 	loadGpqa,
 	normalizeGpqaRow,
 	parseGpqaCsv
-} from '../../../src/lib/datasets/gpqa.ts';
+} from '../../../src/lib/datasets/tasks/gpqa.ts';
 import { DatasetError } from '../../../src/lib/datasets/errors.ts';
 import { datasetCacheKey, loadDataset, DATASETS } from '../../../src/lib/datasets/registry.ts';
-import type { FetchLike } from '../../../src/lib/datasets/retry.ts';
+import type { DatasetFetch as FetchLike } from '../../../src/lib/datasets/http.ts';
 import { extractChoice, choiceCorrect } from '../../../src/lib/probe/scoring/choice.ts';
 import { scoreAnswer } from '../../../src/lib/probe/scoring/index.ts';
 import type { DatasetItem } from '../../../src/lib/probe/types.ts';
@@ -272,7 +272,7 @@ describe('seeded option shuffle', () => {
 describe('registry', () => {
 	it('lists GPQA Diamond and Main as gated multiple-choice sets with the shuffle note', () => {
 		for (const name of ['gpqa_diamond', 'gpqa_main'] as const) {
-			expect(DATASETS[name].gated).toBe(true);
+			expect(DATASETS[name].needs.hfToken?.page).toBe(GPQA_PAGE);
 			expect(DATASETS[name].task).toBe('multiple_choice');
 			expect(DATASETS[name].note).toMatch(/shuffled per item/);
 		}

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-	ATTEMPTS_MAX,
-	fetchAllRowEntries,
-	fetchAllRows,
-	rowsUrl,
-	type FetchLike
-} from '../../../src/lib/datasets/hfRows.ts';
+import { fetchAllRowEntries, fetchAllRows, rowsUrl } from '../../../src/lib/datasets/hfRows.ts';
+import type { DatasetFetch as FetchLike } from '../../../src/lib/datasets/http.ts';
+import { ATTEMPTS_MAX } from '../../../src/lib/net/httpGet.ts';
 import { DatasetError } from '../../../src/lib/datasets/errors.ts';
-import { AbortError } from '../../../src/lib/probe/engine.ts';
+import { AbortError } from '../../../src/lib/errors/appError.ts';
 import { fakeHfServer, recordingSleep } from './fakeHfServer.ts';
 
 const GSM8K = { dataset: 'openai/gsm8k', config: 'main', split: 'test' };

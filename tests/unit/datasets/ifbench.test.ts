@@ -5,13 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DatasetError } from '../../../src/lib/datasets/errors.ts';
-import {
-	datasetCacheKey,
-	DATASETS,
-	IFBENCH_NLP_IDS,
-	IFBENCH_NOTE,
-	loadDataset
-} from '../../../src/lib/datasets/registry.ts';
+import { datasetCacheKey, DATASETS, loadDataset } from '../../../src/lib/datasets/registry.ts';
+import { IFBENCH_NLP_IDS, IFBENCH_NOTE } from '../../../src/lib/datasets/tasks/ifbench.ts';
 import { scoreAnswer } from '../../../src/lib/probe/scoring/index.ts';
 import { fakeHfServer, recordingSleep } from './fakeHfServer.ts';
 

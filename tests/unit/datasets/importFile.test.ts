@@ -6,7 +6,7 @@ import {
 } from '../../../src/lib/datasets/importFile.ts';
 import { DatasetImportError } from '../../../src/lib/datasets/errors.ts';
 import { readFixture, readJsonl } from '../../helpers/fixtures.ts';
-import { demoItems } from '../../../src/lib/datasets/demo.ts';
+import { demoItems } from '../../../src/lib/datasets/tasks/demo.ts';
 import type { DatasetItem } from '../../../src/lib/probe/types.ts';
 import { gsm8kLines, ifevalLines } from './hfFixtureRows.ts';
 

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-	normalizeGsm8kRow,
-	normalizeIfevalRow,
-	normalizeOasstRow
-} from '../../../src/lib/datasets/normalize.ts';
+import { normalizeGsm8kRow } from '../../../src/lib/datasets/tasks/gsm8k.ts';
+import { normalizeIfevalRow } from '../../../src/lib/datasets/tasks/ifeval.ts';
+import { normalizeOasstRow } from '../../../src/lib/datasets/tasks/conversations.ts';
 import { DatasetError } from '../../../src/lib/datasets/errors.ts';
 import {
 	IFEVAL_KWARG_UNION,

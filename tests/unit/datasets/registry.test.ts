@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { OASST_FIRST_TURNS_WHERE } from '../../../src/lib/datasets/tasks/conversations.ts';
 import {
 	DATASETS,
-	OASST_FIRST_TURNS_WHERE,
 	datasetCacheKey,
 	loadDataset,
 	type DatasetCache
 } from '../../../src/lib/datasets/registry.ts';
-import type { FetchLike } from '../../../src/lib/datasets/hfRows.ts';
+import type { DatasetFetch as FetchLike } from '../../../src/lib/datasets/http.ts';
 import { DatasetError } from '../../../src/lib/datasets/errors.ts';
 import { isTaskKind } from '../../../src/lib/datasets/items.ts';
 import type { DatasetItem } from '../../../src/lib/probe/types.ts';

@@ -3,10 +3,11 @@
  * seconds, not after a minute of backoff, and is marked so the set-up view can offer the Demo set.
  */
 import { describe, expect, it } from 'vitest';
-import { fetchAllRows, type FetchLike } from '../../../src/lib/datasets/hfRows.ts';
+import { fetchAllRows } from '../../../src/lib/datasets/hfRows.ts';
+import type { DatasetFetch as FetchLike } from '../../../src/lib/datasets/http.ts';
 import { DatasetError } from '../../../src/lib/datasets/errors.ts';
 import { NETWORK_ATTEMPTS_MAX } from '../../../src/lib/net/httpGet.ts';
-import { AbortError } from '../../../src/lib/probe/engine.ts';
+import { AbortError } from '../../../src/lib/errors/appError.ts';
 import { SetupState } from '../../../src/lib/state/setup.svelte.ts';
 import { fakeHfServer, recordingSleep } from './fakeHfServer.ts';
 

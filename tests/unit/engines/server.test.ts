@@ -67,7 +67,7 @@ describe('OpenAIEngine against the mock server', () => {
 		await mock.close();
 	});
 
-	it('posts the OpenAI completion fields, streaming with usage', async () => {
+	it('posts the OpenAI completion fields, streaming with usage, asking to keep special tokens', async () => {
 		await engineFor().complete(completion());
 		const [req] = posts(mock, '/v1/completions');
 		expect(req.body).toEqual({
@@ -79,7 +79,9 @@ describe('OpenAIEngine against the mock server', () => {
 			max_tokens: 64,
 			stop: ['<|im_end|>'],
 			stream: true,
-			stream_options: { include_usage: true }
+			stream_options: { include_usage: true },
+			skip_special_tokens: false,
+			spaces_between_special_tokens: false
 		});
 	});
 

@@ -12,7 +12,7 @@ import {
 	contextFromModels,
 	contextFromProps
 } from '../../../src/lib/engines/server/contextWindow.ts';
-import { AbortError } from '../../../src/lib/probe/engine.ts';
+import { AbortError } from '../../../src/lib/errors/appError.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 
 const GGUF = '/models/qwen2.5-0.5b-instruct-q8_0.gguf';

@@ -10,7 +10,7 @@ import {
 	messagesFor,
 	responseFormat
 } from '../../../src/lib/engines/server/jsonMode.ts';
-import { HttpError } from '../../../src/lib/engines/server/retry.ts';
+import { HttpError } from '../../../src/lib/engines/server/http.ts';
 import { SseParser } from '../../../src/lib/engines/server/sse.ts';
 import { mapFinish } from '../../../src/lib/engines/server/stream.ts';
 

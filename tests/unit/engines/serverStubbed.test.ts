@@ -2,6 +2,7 @@
  * Cases a real server cannot easily produce on demand (reads split at awkward bytes, streams that
  * never end, fetch throwing) run against a stubbed fetch, as huggingface.js inference's abort tests do.
  */
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OpenAIEngine } from '../../../src/lib/engines/server/client.ts';
 import type { CompletionRequest, JsonChatRequest } from '../../../src/lib/probe/engine.ts';
@@ -163,6 +164,84 @@ describe('OpenAIEngine over a stubbed fetch', () => {
 			})
 		);
 		await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+	});
+
+	it('leaves no listener behind on a long-lived run signal or on the signals fetch kept', async () => {
+		// undici keeps each request's signal reachable after the request ends; a listener left on it
+		// keeps the whole request alive (a heap growing with every request of a long run).
+		const kept: AbortSignal[] = [];
+		const listening: number[] = [];
+		const run = new AbortController();
+		vi.stubGlobal('fetch', async (_url: string, init?: RequestInit) => {
+			if (init?.signal) kept.push(init.signal);
+			listening.push(getEventListeners(run.signal, 'abort').length);
+			await new Promise((r) => setTimeout(r, 1));
+			return sse([textChunk('a'), textChunk(' b', 'stop'), 'data: [DONE]\n\n']);
+		});
+		const engine = new OpenAIEngine({ baseUrl: BASE, maxConcurrency: 64 });
+		const warned = vi.fn();
+		process.on('warning', warned);
+		try {
+			const replies = await Promise.all(
+				Array.from({ length: 64 }, () => engine.complete(completion({ signal: run.signal })))
+			);
+			expect(replies.every((r) => r.text === 'a b')).toBe(true);
+		} finally {
+			process.off('warning', warned);
+		}
+		expect(kept).toHaveLength(64);
+		// One listener on the run's signal however many requests are in flight (Node warns at 11).
+		expect(Math.max(...listening)).toBeLessThanOrEqual(1);
+		expect(warned).not.toHaveBeenCalled();
+		expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+		expect(kept.map((s) => getEventListeners(s, 'abort').length)).toEqual(kept.map(() => 0));
+	});
+
+	it('puts one listener on the run signal while many requests wait out a backoff', async () => {
+		// Each request's first try gets a 503 at once: they all sleep before retrying together.
+		const tried = new Set<string>();
+		const run = new AbortController();
+		const listening: number[] = [];
+		vi.stubGlobal('fetch', async (_url: string, init?: RequestInit) => {
+			const body = String(init?.body);
+			listening.push(getEventListeners(run.signal, 'abort').length);
+			if (!tried.has(body)) {
+				tried.add(body);
+				return new Response('busy', { status: 503, headers: { 'Retry-After': '0.05' } });
+			}
+			return sse([textChunk('ok', 'stop'), 'data: [DONE]\n\n']);
+		});
+		const warned = vi.fn();
+		process.on('warning', warned);
+		try {
+			const engine = new OpenAIEngine({ baseUrl: BASE, maxConcurrency: 16 });
+			const replies = await Promise.all(
+				Array.from({ length: 16 }, (_, i) =>
+					engine.complete(completion({ seed: i, signal: run.signal }))
+				)
+			);
+			expect(replies.map((r) => r.text)).toEqual(replies.map(() => 'ok'));
+		} finally {
+			process.off('warning', warned);
+		}
+		expect(tried.size).toBe(16);
+		expect(Math.max(...listening)).toBeLessThanOrEqual(1);
+		expect(warned).not.toHaveBeenCalled();
+		expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+	});
+
+	it('still cancels every request in flight when the shared run signal aborts', async () => {
+		vi.stubGlobal('fetch', async () => sse([textChunk('a')], true));
+		const run = new AbortController();
+		const engine = new OpenAIEngine({ baseUrl: BASE, maxConcurrency: 16 });
+		const pending = Array.from({ length: 16 }, () =>
+			engine.complete(completion({ signal: run.signal }))
+		);
+		setTimeout(() => run.abort(), 5);
+		const settled = await Promise.allSettled(pending);
+		expect(settled.map((s) => s.status === 'rejected' && (s.reason as Error).name)).toEqual(
+			pending.map(() => 'AbortError')
+		);
 	});
 
 	it('steps down to a prompt instruction when json_object is refused too, and stays there', async () => {

@@ -3,11 +3,11 @@ import type { AppConfig } from '@mlc-ai/web-llm';
 import { WebLLMEngine } from '../../../src/lib/engines/webgpu/client.ts';
 import type { CacheSurface } from '../../../src/lib/engines/webgpu/worker/handler.ts';
 import {
-	AbortError,
 	EngineError,
 	type CompletionRequest,
 	type LoadProgress
 } from '../../../src/lib/probe/engine.ts';
+import { AbortError, AppError } from '../../../src/lib/errors/appError.ts';
 import { fakeEngine, firstVisitReports, webllmError } from '../../helpers/fakeWebLLM.ts';
 
 const GEN = 'Qwen3-0.6B-q4f16_1-MLC';
@@ -51,6 +51,36 @@ describe('WebLLMEngine: errors arrive typed', () => {
 		const err = await engine.load([GEN]).catch((e: unknown) => e);
 		expect(err).toBeInstanceOf(EngineError);
 		expect(err).toMatchObject({ code });
+	});
+
+	it('keeps a named engine error whole across the worker: class, name, code, recovery, retryable', async () => {
+		class ShardMissingError extends EngineError {
+			constructor() {
+				super('network', 'A model shard is missing.', 'Retry the download.', true);
+				this.name = 'ShardMissingError';
+			}
+		}
+		const { engine, fake } = setup();
+		fake.failNext.reload = new ShardMissingError();
+		const err = await engine.load([GEN]).catch((e: unknown) => e);
+		expect(err).toBeInstanceOf(EngineError);
+		expect(err).toBeInstanceOf(AppError);
+		expect(err).toMatchObject({
+			name: 'ShardMissingError',
+			code: 'network',
+			message: 'A model shard is missing.',
+			recovery: 'Retry the download.',
+			retryable: true
+		});
+	});
+
+	it('brings a stop thrown in the worker back as the standalone AbortError', async () => {
+		const { engine, fake } = setup();
+		fake.failNext.reload = new AbortError('Stopped in the worker.');
+		const err = await engine.load([GEN]).catch((e: unknown) => e);
+		expect(err).toBeInstanceOf(AbortError);
+		expect(err).not.toBeInstanceOf(EngineError);
+		expect(err).toMatchObject({ name: 'AbortError', message: 'Stopped in the worker.' });
 	});
 
 	it('rejects completing on a model that is not loaded with model_not_loaded', async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AbortError, EngineError, type EngineErrorCode } from '../../../src/lib/probe/engine.ts';
+import { EngineError, type EngineErrorCode } from '../../../src/lib/probe/engine.ts';
+import { AbortError, AppError } from '../../../src/lib/errors/appError.ts';
+import { HttpError } from '../../../src/lib/engines/server/http.ts';
 import {
 	asEngineError,
 	toEngineError,
@@ -7,7 +9,7 @@ import {
 } from '../../../src/lib/engines/webgpu/errors.ts';
 
 /** Names and messages as web-llm 0.2.86 (lib/index.js) and browsers produce them. */
-const BY_NAME: [name: string, message: string, code: EngineErrorCode][] = [
+const BY_NAME: [name: string, message: string, code: EngineErrorCode | 'aborted'][] = [
 	[
 		'WebGPUNotAvailableError',
 		'WebGPU is not supported in your current environment, but it is necessary to run the WebLLM engine.',
@@ -60,7 +62,7 @@ const BY_NAME: [name: string, message: string, code: EngineErrorCode][] = [
 ];
 
 /** Plain Errors (name "Error" or "TypeError") recognised by their message. */
-const BY_MESSAGE: [name: string, message: string, code: EngineErrorCode][] = [
+const BY_MESSAGE: [name: string, message: string, code: EngineErrorCode | 'aborted'][] = [
 	[
 		'Error',
 		"Unable to find a compatible GPU. This issue might be because your computer doesn't have a GPU",
@@ -112,7 +114,7 @@ describe('web-llm error mapping', () => {
 
 	it.each(BY_NAME)('maps %s by name', (name, message, code) => {
 		const err = toEngineError({ name, message });
-		expect(err).toBeInstanceOf(EngineError);
+		expect(err).toBeInstanceOf(code === 'aborted' ? AbortError : EngineError);
 		expect(err.code).toBe(code);
 	});
 
@@ -178,6 +180,27 @@ describe('errors across the worker boundary', () => {
 		const back = toEngineError(wire);
 		expect(back).toMatchObject({ code: 'network', message: 'Down.', recovery: 'Retry later.' });
 		expect(back.retryable).toBe(true);
+	});
+
+	it('keeps the class, name, code, recovery and retryable of a named EngineError subclass', () => {
+		const original = new HttpError(503, 'The server at x answered 503.', 'Check its logs.');
+		const back = toEngineError(structuredClone(toWireError(original)));
+		expect(back).toBeInstanceOf(EngineError);
+		expect(back).toBeInstanceOf(AppError);
+		expect(back).toMatchObject({
+			name: 'HttpError',
+			code: 'http',
+			message: 'The server at x answered 503.',
+			recovery: 'Check its logs.',
+			retryable: true
+		});
+	});
+
+	it('rebuilds a stop as the standalone AbortError with its message, not as an EngineError', () => {
+		const back = toEngineError(structuredClone(toWireError(new AbortError('Stopped by you.'))));
+		expect(back).toBeInstanceOf(AbortError);
+		expect(back).not.toBeInstanceOf(EngineError);
+		expect(back).toMatchObject({ name: 'AbortError', code: 'aborted', message: 'Stopped by you.' });
 	});
 
 	it('keeps a web-llm class name through structuredClone, where instanceof is lost', () => {

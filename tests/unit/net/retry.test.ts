@@ -9,7 +9,7 @@ import {
 	withRetries,
 	type RetryNotice
 } from '../../../src/lib/net/retry.ts';
-import { AbortError } from '../../../src/lib/probe/engine.ts';
+import { AbortError } from '../../../src/lib/errors/appError.ts';
 
 describe('parseRetryAfter', () => {
 	const NOW = Date.parse('Wed, 21 Oct 2015 07:28:00 GMT');

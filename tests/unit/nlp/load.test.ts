@@ -15,7 +15,7 @@ import {
 	type ResourceCache,
 	resourceUrls
 } from '../../../src/lib/nlp/load.ts';
-import { AbortError } from '../../../src/lib/probe/engine.ts';
+import { AbortError } from '../../../src/lib/errors/appError.ts';
 import { type FakeRaw, startFakeRaw } from './fakeRawGithub.ts';
 
 const PKG = '/nltk/nltk_data/gh-pages/packages';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { AbortError, EngineError } from '../../../src/lib/probe/engine.ts';
+import { EngineError } from '../../../src/lib/probe/engine.ts';
+import { AbortError } from '../../../src/lib/errors/appError.ts';
 import { LABELS } from '../../../src/lib/probe/types.ts';
 import type { Label } from '../../../src/lib/probe/types.ts';
 import { LABEL_INFO } from '../../../src/lib/probe/labels.ts';

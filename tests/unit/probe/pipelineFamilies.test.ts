@@ -12,80 +12,22 @@ import type { ProbeEvent } from '../../../src/lib/probe/events.ts';
 import { runProbe } from '../../../src/lib/probe/pipeline.ts';
 import { MemoryStore } from '../../../src/lib/probe/store.ts';
 import type { ChatTemplate } from '../../../src/lib/probe/template.ts';
-import type { DatasetItem, ProbeConfig } from '../../../src/lib/probe/types.ts';
+import type { ProbeConfig } from '../../../src/lib/probe/types.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { probeConfig } from '../../helpers/factories.ts';
 import { fixtureTemplate } from '../../helpers/fixtures.ts';
-import { defaultScript, type ScriptFn, type ScriptRequest } from '../../helpers/script.ts';
+import {
+	FAMILIES,
+	FOLLOW_UP,
+	ITEM,
+	REASONING,
+	VISIBLE,
+	familyScript,
+	vllmModel,
+	type Family
+} from '../../helpers/paperFamilies.ts';
+import { userHeaderDefault } from '../../../src/lib/probe/markup.ts';
 import { ScriptedEngine } from '../../helpers/scriptedEngine.ts';
-
-const QUESTION =
-	'Janet’s ducks lay 16 eggs per day. She eats three for breakfast and bakes muffins with four. She sells the rest for $2 each. How much does she make every day?';
-const ITEM: DatasetItem = { id: 'janet', task: 'gsm8k', prompt: QUESTION, gold: '18' };
-/** The reasoning ends on a wrong draft number: scoring it would mark the answer wrong. */
-const REASONING = 'Eggs left: 16 - 3 - 4 = 9. Each sells for $2, so 9 * 2 = 18. Not 27.';
-const VISIBLE =
-	'Janet has 16 - 3 - 4 = 9 eggs left to sell. She sells them for 9 * 2 = $18 every day.\n#### 18';
-const FOLLOW_UP = 'Why did you subtract the muffin eggs before multiplying by $2?';
-const COT_LEAK =
-	'We need to ensure final answer line exactly "Answer: 18". Let us double check the subtraction.';
-
-interface Family {
-	id: string;
-	/** What the model writes after the generation prompt, past the end of its turn. */
-	answer: string;
-	/** A genuine follow-up, then the model running on into the assistant's reply. */
-	followUp: string;
-	/** The model continuing as the assistant instead of writing the user's turn. */
-	leak: string;
-	opensAnswer: (prompt: string) => boolean;
-	opensUserTurn: (prompt: string) => boolean;
-	roleTags: RegExp;
-}
-
-const FAMILIES: Family[] = [
-	{
-		id: 'Qwen/Qwen3.5-0.8B',
-		answer: `${REASONING}\n</think>\n\n${VISIBLE}<|im_end|>\n<|im_start|>user\nThanks!<|im_end|>`,
-		followUp: `${FOLLOW_UP}<|im_end|>\n<|im_start|>assistant\nBecause only the rest is sold.<|im_end|>`,
-		leak: `<|im_start|>assistant\n${VISIBLE}<|im_end|>`,
-		opensAnswer: (p) => p.endsWith('<|im_start|>assistant\n<think>\n'),
-		opensUserTurn: (p) => p.endsWith('<|im_start|>user\n'),
-		roleTags: /<\|im_(?:start|end)\|>/
-	},
-	{
-		id: 'openai/gpt-oss-20b',
-		answer:
-			`<|channel|>analysis<|message|>${REASONING}<|end|>` +
-			`<|start|>assistant<|channel|>final<|message|>${VISIBLE}<|return|>`,
-		followUp: `${FOLLOW_UP}<|end|><|start|>assistant<|channel|>final<|message|>Because only the rest is sold.<|return|>`,
-		leak: `<|channel|>analysis<|message|>${COT_LEAK}<|end|><|start|>assistant<|channel|>final<|message|>${VISIBLE}<|return|>`,
-		opensAnswer: (p) => p.endsWith('<|start|>assistant'),
-		opensUserTurn: (p) => p.endsWith('<|start|>user<|message|>'),
-		roleTags: /<\|(?:start|end|return)\|>/
-	},
-	{
-		id: 'zai-org/GLM-4.7-Flash',
-		answer: `${REASONING}</think>${VISIBLE}<|user|>Thanks!<|assistant|></think>You are welcome.`,
-		followUp: `${FOLLOW_UP}<|assistant|></think>Because only the rest is sold.<|user|>Thanks`,
-		// Without tags of its own: opening <|assistant|> would stop the turn at once (empty).
-		leak: 'Is there anything else I can help you with?<|user|>Thanks!',
-		opensAnswer: (p) => p.endsWith('<|assistant|><think>'),
-		opensUserTurn: (p) => p.endsWith('<|user|>'),
-		roleTags: /<\|(?:user|assistant|observation)\|>/
-	}
-];
-
-function familyScript(f: Family): ScriptFn {
-	return (req: ScriptRequest) => {
-		if (req.kind === 'chat') return defaultScript(req);
-		if (f.opensAnswer(req.prompt)) return f.answer;
-		if (!f.opensUserTurn(req.prompt))
-			throw new Error(`unexpected prompt tail ${req.prompt.slice(-40)}`);
-		// Sample 0 leaks, sample 1 follows up: both kinds in one run.
-		return req.seed % 2 === 0 ? f.leak : f.followUp;
-	};
-}
 
 function config(f: Family, overrides: Partial<ProbeConfig> = {}): ProbeConfig {
 	return probeConfig({
@@ -98,6 +40,8 @@ function config(f: Family, overrides: Partial<ProbeConfig> = {}): ProbeConfig {
 		answer_max_tokens: 512,
 		// The templates' own default: Qwen3.5 and GLM think, gpt-oss reasons regardless.
 		thinking: true,
+		// The paper's rule: gpt-oss's header stops at "<|start|>user", the others' at their end.
+		user_header: userHeaderDefault(fixtureTemplate(f.id)),
 		...overrides
 	});
 }
@@ -207,5 +151,96 @@ describe('the paper families through a real HTTP server that honours stop', () =
 			expect(turnStop).toContain('<|end|>');
 		}
 		if (f.id.startsWith('zai-org/')) expect(turnStop).toContain('<|assistant|>');
+	});
+});
+
+/**
+ * vLLM and SGLang drop special tokens from the text unless asked not to, and match stop strings on
+ * that text: the engine asks (skip_special_tokens: false); a server that will not be asked (a strict
+ * hosted API refusing unknown fields) gets the request again without, and then the core notices the
+ * missing markup instead of scoring gpt-oss's reasoning or running GLM's user turns on.
+ */
+describe.each(['vllm', 'sglang'] as const)('the paper families on a %s-like server', (server) => {
+	let mock: MockOpenAI | undefined;
+	afterEach(async () => {
+		await mock?.close();
+		mock = undefined;
+	});
+
+	async function start(f: Family, strict = false): Promise<ChatTemplate> {
+		const template = fixtureTemplate(f.id);
+		mock = await startMockOpenAI({
+			models: ['gen-model'],
+			script: familyScript(f),
+			vllm: { server, ...vllmModel(f, template) },
+			rejectUnknownFields: strict
+		});
+		return template;
+	}
+
+	it.each(FAMILIES)('$id: markup kept, answers and user turns end where they should', async (f) => {
+		const template = await start(f);
+		const engine = new OpenAIEngine({ baseUrl: mock?.url ?? '' });
+		const store = new MemoryStore();
+		const events = await collect(runProbe(config(f), { engine, judge: engine, store, template }));
+		await checkRun(f, template, store, events);
+		const bodies = (mock?.requests ?? [])
+			.filter((r) => r.path === '/v1/completions')
+			.map((r) => r.body as Record<string, unknown>);
+		for (const b of bodies) {
+			expect(b.skip_special_tokens).toBe(false);
+			expect(b.spaces_between_special_tokens).toBe(false);
+		}
+		const records = await store.getRecords('run-1');
+		if (f.id.startsWith('openai/')) {
+			// The paper's header, and its gpt-oss failure with the markup that identifies it.
+			for (const r of records) expect(r.prompt.endsWith('<|start|>user')).toBe(true);
+			const leaks = records.filter((r) => r.label === 'assistant_restatement');
+			for (const r of leaks)
+				expect(r.user_turn).toMatch(/^<\|channel\|>analysis<\|message\|>We need/);
+		}
+	});
+
+	it.each(FAMILIES.filter((f) => !f.id.startsWith('Qwen/')))(
+		'$id: a server that refuses the fields is asked again without, and the stripped markup stops the run',
+		async (f) => {
+			const template = await start(f, true);
+			const engine = new OpenAIEngine({ baseUrl: mock?.url ?? '' });
+			const store = new MemoryStore();
+			const events = await collect(runProbe(config(f), { engine, judge: engine, store, template }));
+			const completions = (mock?.requests ?? []).filter((r) => r.path === '/v1/completions');
+			expect((completions[0].body as Record<string, unknown>).skip_special_tokens).toBe(false);
+			expect((completions[1].body as Record<string, unknown>).skip_special_tokens).toBeUndefined();
+			const errors = events.filter((e) => e.type === 'error');
+			expect(errors).toHaveLength(1);
+			expect(errors[0]).toMatchObject({ name: 'StrippedMarkupError', fatal: true });
+			expect(errors[0]).toMatchObject({ message: expect.stringMatching(/special tokens/) });
+			expect(errors[0]).toMatchObject({ recovery: expect.stringContaining('docs/servers.md') });
+			// Nothing mis-scored was kept: gpt-oss stops at its answer; GLM's turns that ended on
+			// EOS before the first run-on one was seen are as they should be.
+			if (f.id.startsWith('openai/'))
+				expect(await store.getAnswer('run-1', ITEM.id)).toBeUndefined();
+			for (const r of await store.getRecords('run-1'))
+				expect(r.user_turn).not.toContain('</think>');
+			expect((await store.getManifest('run-1'))?.status).toBe('failed');
+		}
+	);
+
+	it('Qwen3.5 still runs where special tokens are dropped: its turns end on EOS', async () => {
+		const f = FAMILIES[0];
+		const template = await start(f, true);
+		const engine = new OpenAIEngine({ baseUrl: mock?.url ?? '' });
+		const store = new MemoryStore();
+		const events = await collect(runProbe(config(f), { engine, judge: engine, store, template }));
+		expect(events.filter((e) => e.type === 'error')).toEqual([]);
+		const answer = await store.getAnswer('run-1', ITEM.id);
+		expect(answer).toMatchObject({ answer: VISIBLE, thinking: REASONING, correct: true });
+		const records = await store.getRecords('run-1');
+		expect(records).toHaveLength(16);
+		const followUps = records.filter((r) => r.user_turn.startsWith(FOLLOW_UP));
+		expect(followUps.length).toBeGreaterThan(0);
+		for (const r of followUps) expect(r.user_turn).toBe(FOLLOW_UP);
+		// Its leaks lose their "<|im_start|>" here, so their labels rest on the words alone: the
+		// engine asks for special tokens wherever the server takes the field.
 	});
 });

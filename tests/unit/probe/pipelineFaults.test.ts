@@ -12,7 +12,7 @@ import type {
 	Engine,
 	JsonChatRequest
 } from '../../../src/lib/probe/engine.ts';
-import { AbortError } from '../../../src/lib/probe/engine.ts';
+import { AbortError } from '../../../src/lib/errors/appError.ts';
 import { runProbe, type ProbeContext } from '../../../src/lib/probe/pipeline.ts';
 import { MemoryStore } from '../../../src/lib/probe/store.ts';
 import type { ProbeConfig, ProbeRecord } from '../../../src/lib/probe/types.ts';

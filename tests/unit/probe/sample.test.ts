@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sampleItems } from '../../../src/lib/probe/sample.ts';
-import { demoItems } from '../../../src/lib/datasets/demo.ts';
-import { normalizeGsm8kRow } from '../../../src/lib/datasets/normalize.ts';
+import { demoItems } from '../../../src/lib/datasets/tasks/demo.ts';
+import { normalizeGsm8kRow } from '../../../src/lib/datasets/tasks/gsm8k.ts';
 import type { DatasetItem } from '../../../src/lib/probe/types.ts';
 import { gsm8kLines } from '../datasets/hfFixtureRows.ts';
 

@@ -5,7 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { AbortError } from '../../../src/lib/probe/engine.ts';
+import { AbortError } from '../../../src/lib/errors/appError.ts';
 import { RENDER_TIME_LIMIT_MS } from '../../../src/lib/probe/renderLimits.ts';
 import {
 	checkIsolated,

@@ -3,9 +3,9 @@ import { probePrompt, TemplateError } from '../../../src/lib/probe/template.ts';
 import {
 	fetchChatTemplate,
 	parseTokenizerConfig,
-	templateFromFile,
-	type FetchLike
+	templateFromFile
 } from '../../../src/lib/probe/templateSource.ts';
+import type { FetchLike } from '../../../src/lib/net/fetch.ts';
 import { readFixture } from '../../helpers/fixtures.ts';
 
 interface IndexEntry {

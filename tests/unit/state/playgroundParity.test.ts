@@ -118,3 +118,36 @@ describe('the playground labels a turn exactly as a run does', () => {
 		);
 	});
 });
+
+describe('the playground uses the template family’s user header, as a run does', () => {
+	it('ends a gpt-oss probe prompt at <|start|>user (the harmony rule), not inside a message', async () => {
+		const log: ScriptRequest[] = [];
+		const engine = new ScriptedEngine({
+			script: (req) => {
+				log.push(req);
+				if (req.kind === 'chat') return 'unused';
+				if (req.prompt.endsWith('<|start|>assistant'))
+					return '<|channel|>final<|message|>7.<|end|>';
+				return '<|channel|>analysis<|message|>We need to check 3 + 4.<|end|>';
+			}
+		});
+		const pg = new Playground();
+		pg.turns = [{ role: 'user', content: QUESTION }];
+		pg.n = 1;
+		pg.temperature = 0;
+		await pg.generate({
+			engine,
+			model: 'openai/gpt-oss-20b',
+			template: async () => fixtureTemplate('openai/gpt-oss-20b')
+		});
+		expect(pg.phase).toBe('done');
+		const userTurnPrompts = log
+			.filter((r) => r.kind !== 'chat' && !r.prompt.endsWith('<|start|>assistant'))
+			.map((r) => r.prompt);
+		expect(userTurnPrompts.length).toBeGreaterThan(0);
+		for (const prompt of userTurnPrompts) {
+			expect(prompt.endsWith('<|start|>user')).toBe(true);
+			expect(prompt.endsWith('<|start|>user<|message|>')).toBe(false);
+		}
+	});
+});

@@ -12,9 +12,11 @@ import type {
 	JsonChatRequest,
 	LoadProgress
 } from '../../probe/engine.ts';
-import { AbortError, EngineError } from '../../probe/engine.ts';
+import { EngineError } from '../../probe/engine.ts';
+import { AbortError } from '../../errors/appError.ts';
 import { fingerprintOfServerModel, type ModelFingerprint } from '../../probe/identity.ts';
 import {
+	classifyEngineError,
 	Deadline,
 	fetchHints,
 	httpError,
@@ -25,7 +27,7 @@ import {
 import { contextFromModels, contextFromProps, type ServerContextWindow } from './contextWindow.ts';
 import { fallbackFor, type JsonForm, messagesFor, responseFormat } from './jsonMode.ts';
 import { Limiter } from './limit.ts';
-import { classifyEngineError } from './retry.ts';
+import { SpecialTokenFields, StopTokenIds } from './specialTokens.ts';
 import {
 	DEFAULT_RETRIES,
 	type RetryNotice,
@@ -37,7 +39,15 @@ import { buildUsage, mapFinish, parseReply, readStream } from './stream.ts';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = DEFAULT_RETRIES;
-export const DEFAULT_MAX_CONCURRENCY = 8;
+/**
+ * Requests in flight when the caller does not say (the browser's server engine; the CLI passes
+ * --concurrency). A browser opens at most six HTTP/1.1 connections per host (Chromium, Firefox),
+ * so a seventh request only queues inside the browser while its deadline runs, and the run is no
+ * faster for it (the bench's browserVsCliServerRatio compares a tab with the CLI on one mock). A
+ * server behind an HTTP/2 front end (one connection, many streams) lifts that limit; pass
+ * maxConcurrency then.
+ */
+export const DEFAULT_MAX_CONCURRENCY = 6;
 const LIST_RETRIES = 1;
 
 export interface OpenAIEngineOptions {
@@ -78,6 +88,10 @@ export class OpenAIEngine implements Engine {
 	#limit: Limiter;
 	/** The strongest JSON mode this server accepted; only ever weakens. */
 	#jsonForm: JsonForm = 'json_schema';
+	/** Whether completions still ask the server to keep special tokens in the text. */
+	#specialTokens = new SpecialTokenFields();
+	/** On vLLM, the stops that are single tokens, as ids. */
+	#stopIds: StopTokenIds;
 
 	/** @throws EngineError('network') when baseUrl is not an http(s) URL. */
 	constructor(opts: OpenAIEngineOptions) {
@@ -89,6 +103,9 @@ export class OpenAIEngine implements Engine {
 		this.#maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
 		this.#sleep = opts.sleep ?? defaultSleep;
 		this.#limit = new Limiter(opts.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
+		this.#stopIds = new StopTokenIds(this.baseUrl, (url, signal, body) =>
+			this.#quietJson(url, signal, body)
+		);
 	}
 
 	/** How the judge currently asks for JSON (for the run manifest and diagnostics). */
@@ -133,6 +150,7 @@ export class OpenAIEngine implements Engine {
 		const data =
 			typeof reply === 'object' && reply !== null ? (reply as { data?: unknown }).data : undefined;
 		if (!Array.isArray(data)) throw notOpenAIError(this.baseUrl, JSON.stringify(reply));
+		this.#stopIds.noteModels(reply);
 		const out = new Map<string, ModelFingerprint>();
 		for (const entry of data) {
 			const fp = fingerprintOfServerModel(entry);
@@ -194,30 +212,42 @@ export class OpenAIEngine implements Engine {
 	 */
 	complete(req: CompletionRequest): Promise<CompletionResult> {
 		return this.#limit.run(req.signal, async () => {
-			const body: Record<string, unknown> = {
-				model: req.model,
-				prompt: req.prompt,
-				temperature: req.temperature,
-				top_p: req.top_p,
-				seed: req.seed,
-				max_tokens: req.max_tokens,
-				stream: true,
-				stream_options: { include_usage: true }
-			};
-			if (req.stop.length > 0) body.stop = req.stop;
-			return this.#retrying(req.signal, this.#maxRetries, req.onRetry, async () => {
-				const { res, deadline, sentAt } = await this.#open(
-					'POST',
-					'/completions',
-					body,
-					req.signal
-				);
+			for (;;) {
+				const ids = this.#specialTokens.sent ? await this.#stopIds.of(req) : [];
+				const fields = {
+					...this.#specialTokens.fields,
+					...(ids.length > 0 ? { stop_token_ids: ids } : {})
+				};
 				try {
-					return await readStream(res, deadline, this.baseUrl, sentAt, req.onToken);
-				} finally {
-					deadline.dispose();
+					return await this.#completeOnce(req, fields);
+				} catch (err) {
+					// A server that rejects the special-token fields gets the request again without.
+					if (!this.#specialTokens.refused(err, fields)) throw err;
 				}
-			});
+			}
+		});
+	}
+
+	#completeOnce(req: CompletionRequest, fields: object): Promise<CompletionResult> {
+		const body: Record<string, unknown> = {
+			model: req.model,
+			prompt: req.prompt,
+			temperature: req.temperature,
+			top_p: req.top_p,
+			seed: req.seed,
+			max_tokens: req.max_tokens,
+			stream: true,
+			stream_options: { include_usage: true },
+			...fields
+		};
+		if (req.stop.length > 0) body.stop = req.stop;
+		return this.#retrying(req.signal, this.#maxRetries, req.onRetry, async () => {
+			const { res, deadline, sentAt } = await this.#open('POST', '/completions', body, req.signal);
+			try {
+				return await readStream(res, deadline, this.baseUrl, sentAt, req.onToken);
+			} finally {
+				deadline.dispose();
+			}
 		});
 	}
 
@@ -322,16 +352,18 @@ export class OpenAIEngine implements Engine {
 		}
 	}
 
-	/** GET a JSON document; undefined on any failure but the caller's abort. */
-	async #quietJson(url: string, signal: AbortSignal | undefined): Promise<unknown> {
+	/** GET (or POST `body` to) a JSON document; undefined on any failure but the caller's abort. */
+	async #quietJson(url: string, signal: AbortSignal | undefined, body?: unknown): Promise<unknown> {
 		const headers: Record<string, string> = {};
 		if (this.#apiKey) headers.Authorization = `Bearer ${this.#apiKey}`;
+		if (body !== undefined) headers['Content-Type'] = 'application/json';
 		const deadline = new Deadline(signal, this.#timeoutMs);
 		try {
 			const res = await deadline.race(
 				this.#fetch(url, {
-					method: 'GET',
+					method: body === undefined ? 'GET' : 'POST',
 					headers,
+					body: body === undefined ? undefined : JSON.stringify(body),
 					...fetchHints(this.baseUrl),
 					signal: deadline.signal
 				})

@@ -1,10 +1,12 @@
 /**
  * HTTP plumbing for OpenAI-compatible servers: URL normalisation, one attempt's deadline and
- * cancellation, and turning whatever went wrong into an EngineError a person can act on.
+ * cancellation, turning whatever went wrong into an EngineError a person can act on, and which of
+ * those are transient (the waiting itself is the shared policy in ../../net/retry.ts).
  */
-import { AbortError, EngineError } from '../../probe/engine.ts';
+import { EngineError } from '../../probe/engine.ts';
+import { AbortError } from '../../errors/appError.ts';
 import { parseRetryAfter } from '../../net/retry.ts';
-import { HttpError } from './retry.ts';
+import { onAbort } from '../../net/onAbort.ts';
 
 /** Enough of a server's error text to explain it without flooding the UI. */
 const MAX_ERROR_TEXT = 300;
@@ -144,6 +146,37 @@ export function contextWindowError(message: string): EngineError {
 	return new EngineError('context_window', message, 'Lower max_tokens or shorten the prompt.');
 }
 
+/** An HTTP failure; `retryAfterMs` is the server's Retry-After, when it sent one we could read. */
+export class HttpError extends EngineError {
+	readonly status: number;
+	readonly retryAfterMs?: number;
+	constructor(status: number, message: string, recovery: string, retryAfterMs?: number) {
+		super('http', message, recovery, status === 429 || status >= 500);
+		this.name = 'HttpError';
+		this.status = status;
+		this.retryAfterMs = retryAfterMs;
+	}
+}
+
+/**
+ * Only transient failures. A timeout is retried only when it is marked retryable, which the
+ * engine does for a stream that went silent mid-reply; a server that never answers is not retried
+ * (a stuck server would otherwise stall a run for minutes before saying so).
+ */
+export function isRetryable(err: unknown): err is EngineError {
+	return (
+		err instanceof EngineError &&
+		err.retryable &&
+		(err.code === 'http' || err.code === 'network' || err.code === 'timeout')
+	);
+}
+
+/** The shared loop's classifier for engine errors. */
+export function classifyEngineError(err: unknown): false | { retryAfterMs?: number } {
+	if (!isRetryable(err)) return false;
+	return { retryAfterMs: err instanceof HttpError ? err.retryAfterMs : undefined };
+}
+
 function recoveryFor(status: number): string {
 	if (status === 401 || status === 403) return 'Check the API key.';
 	if (status === 404)
@@ -200,21 +233,24 @@ export class Deadline {
 	#timer?: ReturnType<typeof setTimeout>;
 	#timedOut = false;
 	#fired: Promise<never>;
+	#fire: () => void = () => {};
+	#unsubscribe?: () => void;
 
 	constructor(outer: AbortSignal | undefined, timeoutMs: number) {
 		this.signal = this.#ctrl.signal;
 		this.#outer = outer;
 		this.#timeoutMs = timeoutMs;
 		this.#fired = new Promise<never>((_, reject) => {
-			this.signal.addEventListener('abort', () => reject(this.signal.reason), { once: true });
+			this.#fire = () => reject(this.signal.reason);
 		});
 		this.#fired.catch(() => {});
+		// Removed again in dispose(): fetch (undici) keeps the signal it was given reachable after the
+		// request, and a listener left on it would keep this deadline and every race() promise alive.
+		this.signal.addEventListener('abort', this.#fire, { once: true });
 		if (outer?.aborted) this.#ctrl.abort();
-		else outer?.addEventListener('abort', this.#onAbort, { once: true });
+		else if (outer) this.#unsubscribe = onAbort(outer, () => this.#ctrl.abort());
 		this.touch();
 	}
-
-	#onAbort = () => this.#ctrl.abort();
 
 	touch(): void {
 		clearTimeout(this.#timer);
@@ -230,9 +266,11 @@ export class Deadline {
 		return Promise.race([promise, this.#fired]);
 	}
 
+	/** The attempt is over (read or failed): drop every listener and timer it holds. */
 	dispose(): void {
 		clearTimeout(this.#timer);
-		this.#outer?.removeEventListener('abort', this.#onAbort);
+		this.signal.removeEventListener('abort', this.#fire);
+		this.#unsubscribe?.();
 	}
 
 	/** Whatever a cancelled or failed request threw, as the error the caller should see. */

@@ -4,7 +4,7 @@
  * engine starts at the strictest form and steps down once per rejection, remembering the result.
  */
 import type { ChatMessage } from '../../probe/types.ts';
-import { HttpError } from './retry.ts';
+import { HttpError } from './http.ts';
 
 export const JSON_FORMS = ['json_schema', 'json_object', 'prompt'] as const;
 export type JsonForm = (typeof JSON_FORMS)[number];

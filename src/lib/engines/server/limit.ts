@@ -2,7 +2,8 @@
  * At most `max` requests in flight per engine: servers batch well, but an unbounded burst from a
  * probe run would only queue on the server and time out there instead of here.
  */
-import { AbortError } from '../../probe/engine.ts';
+import { AbortError } from '../../errors/appError.ts';
+import { onAbort } from '../../net/onAbort.ts';
 
 export class Limiter {
 	readonly max: number;
@@ -34,15 +35,17 @@ export class Limiter {
 			return Promise.resolve();
 		}
 		return new Promise((resolve, reject) => {
+			// Many requests wait on the run's one signal: one listener for all of them (onAbort).
+			const leave = signal
+				? onAbort(signal, () => {
+						this.#waiting = this.#waiting.filter((w) => w !== grant);
+						reject(new AbortError());
+					})
+				: () => {};
 			const grant = () => {
-				signal?.removeEventListener('abort', onAbort);
+				leave();
 				resolve();
 			};
-			const onAbort = () => {
-				this.#waiting = this.#waiting.filter((w) => w !== grant);
-				reject(new AbortError());
-			};
-			signal?.addEventListener('abort', onAbort, { once: true });
 			this.#waiting.push(grant);
 		});
 	}

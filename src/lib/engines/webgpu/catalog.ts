@@ -3,6 +3,7 @@
  * web-llm ids exist per model and quantization, what they need, and which chat template they use.
  * The page reads it without loading web-llm; a unit test checks it against prebuiltAppConfig.
  */
+import { AppError } from '../../errors/appError.ts';
 import modelsJson from '../../../../static/models.json';
 
 export const QUANTS = ['q4f16_1', 'q4f32_1'] as const;
@@ -50,9 +51,9 @@ export interface Catalog {
  */
 export const DEFAULT_VRAM_BUDGET_MB = 4096;
 
-export class CatalogError extends Error {
+export class CatalogError extends AppError {
 	constructor(message: string) {
-		super(message);
+		super(message, { code: 'catalog' });
 		this.name = 'CatalogError';
 	}
 }

@@ -4,7 +4,8 @@
  * the name decides the code. Messages are the fallback for errors web-llm throws as a plain Error
  * (no adapter) or that arrive pre-stringified ("DeviceLostError: …").
  */
-import { AbortError, EngineError, type EngineErrorCode } from '../../probe/engine.ts';
+import { EngineError, type EngineErrorCode } from '../../probe/engine.ts';
+import { AbortError, AppError } from '../../errors/appError.ts';
 import type { WireError } from './protocol.ts';
 
 interface Advice {
@@ -132,7 +133,7 @@ const NAME_PREFIX = /^([A-Z][A-Za-z0-9]*Error):\s/;
 
 /** Flatten anything thrown into a postMessage-safe shape, keeping the class as `name`. */
 export function toWireError(err: unknown): WireError {
-	if (err instanceof EngineError) {
+	if (err instanceof AppError) {
 		return {
 			name: err.name,
 			message: err.message,
@@ -155,10 +156,18 @@ function isErrorLike(err: unknown): err is { name: string; message: string } {
  * Rebuild a typed EngineError from a wire error. The original text stays in the message after the
  * plain-language summary, because people report bugs by pasting it.
  */
-export function toEngineError(wire: WireError): EngineError {
-	if (wire.name === 'AbortError' || wire.code === 'aborted') return new AbortError();
+export function toEngineError(wire: WireError): EngineError | AbortError {
+	if (wire.name === 'AbortError' || wire.code === 'aborted') return new AbortError(wire.message);
 	if (wire.code) {
-		return new EngineError(wire.code, wire.message, wire.recovery ?? '', wire.retryable ?? false);
+		const err = new EngineError(
+			wire.code as EngineErrorCode,
+			wire.message,
+			wire.recovery ?? '',
+			wire.retryable ?? false
+		);
+		// The worker's own class name (an EngineError subclass) is what the view and the logs show.
+		err.name = wire.name;
+		return err;
 	}
 	const prefixed = NAME_PREFIX.exec(wire.message)?.[1];
 	if (prefixed === 'AbortError') return new AbortError();
@@ -183,7 +192,7 @@ export function toEngineError(wire: WireError): EngineError {
 }
 
 /** Shortcut for errors caught on the page side (worker crash, postMessage failure). */
-export function asEngineError(err: unknown): EngineError {
-	if (err instanceof EngineError) return err;
+export function asEngineError(err: unknown): EngineError | AbortError {
+	if (err instanceof EngineError || err instanceof AbortError) return err;
 	return toEngineError(toWireError(err));
 }

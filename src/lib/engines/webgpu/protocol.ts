@@ -9,7 +9,6 @@ import type { AppConfig } from '@mlc-ai/web-llm';
 import type {
 	CompletionRequest,
 	CompletionResult,
-	EngineErrorCode,
 	JsonChatRequest,
 	LoadProgress
 } from '../../probe/engine.ts';
@@ -114,7 +113,8 @@ export interface ResultByKind {
 export interface WireError {
 	name: string;
 	message: string;
-	code?: EngineErrorCode;
+	/** The AppError code: an EngineErrorCode, or "aborted". */
+	code?: string;
 	recovery?: string;
 	retryable?: boolean;
 }

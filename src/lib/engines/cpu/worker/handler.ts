@@ -13,7 +13,8 @@
  * never uses them while a template is known. If a runtime dies anyway, the model is reopened from
  * the cache and the request fails alone.
  */
-import { AbortError, EngineError } from '../../../probe/engine.ts';
+import { EngineError } from '../../../probe/engine.ts';
+import { AbortError } from '../../../errors/appError.ts';
 import { assistantPrompt, stopSequences, type ChatTemplate } from '../../../probe/template.ts';
 import type { FinishReason, Usage } from '../../../probe/types.ts';
 import { toWireError } from '../../webgpu/errors.ts';

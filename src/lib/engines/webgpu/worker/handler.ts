@@ -13,7 +13,7 @@ import type {
 	CompletionCreateParamsStreaming,
 	InitProgressCallback
 } from '@mlc-ai/web-llm';
-import { AbortError } from '../../../probe/engine.ts';
+import { AbortError } from '../../../errors/appError.ts';
 import { toWireError } from '../errors.ts';
 import { createProgressFolder } from '../progress.ts';
 import type {

@@ -3,7 +3,8 @@
  * stream, so an abort can stop them between tokens and usage arrives in the final chunk.
  */
 import type { CompletionUsage } from '@mlc-ai/web-llm';
-import { AbortError, type CompletionResult } from '../../../probe/engine.ts';
+import { type CompletionResult } from '../../../probe/engine.ts';
+import { AbortError } from '../../../errors/appError.ts';
 import type { FinishReason, Usage } from '../../../probe/types.ts';
 
 /** What completion and chat-completion chunks have in common. */

@@ -2,6 +2,7 @@
  * Reading an instruction's kwargs. IFEval stores them as loose JSON; a checker built from bad
  * kwargs would silently score everything false, so a missing or mistyped argument throws instead.
  */
+import { AppError } from '../../../errors/appError.ts';
 
 export type Kwargs = Readonly<Record<string, unknown>>;
 
@@ -10,9 +11,9 @@ export const RELATIONS = ['less than', 'at least'] as const;
 export type Relation = (typeof RELATIONS)[number];
 
 /** A kwarg is missing, has the wrong type, or names an unknown relation. */
-export class IfevalArgumentError extends Error {
+export class IfevalArgumentError extends AppError {
 	constructor(message: string) {
-		super(message);
+		super(message, { code: 'ifeval_argument' });
 		this.name = 'IfevalArgumentError';
 	}
 }

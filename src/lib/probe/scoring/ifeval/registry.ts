@@ -1,4 +1,5 @@
 /** Every IFEval instruction id we can check, mapped to its builder. */
+import { AppError } from '../../../errors/appError.ts';
 import type { Kwargs } from './args.ts';
 import { CHANGE_CASE_INSTRUCTIONS } from './changeCase.ts';
 import { COMBINATION_INSTRUCTIONS } from './combination.ts';
@@ -28,9 +29,9 @@ export const INSTRUCTIONS: InstructionTable = {
 };
 
 /** The item names an instruction this scorer does not know; the item is left unscored. */
-export class UnknownInstructionError extends Error {
+export class UnknownInstructionError extends AppError {
 	constructor(readonly instructionId: string) {
-		super(`unknown IFEval instruction: ${instructionId}`);
+		super(`unknown IFEval instruction: ${instructionId}`, { code: 'unknown_instruction' });
 		this.name = 'UnknownInstructionError';
 	}
 }
@@ -39,7 +40,7 @@ export class UnknownInstructionError extends Error {
  * The instruction needs NLTK's English data (IFBENCH_NLP_INSTRUCTIONS) and the run has none: the
  * item is left unscored, with the reason the data could not be had when there is one.
  */
-export class NlpUnavailableError extends Error {
+export class NlpUnavailableError extends AppError {
 	constructor(
 		readonly instructionId: string,
 		reason?: string
@@ -47,7 +48,8 @@ export class NlpUnavailableError extends Error {
 		super(
 			`IFBench instruction ${instructionId} needs NLTK's English data, which is not loaded` +
 				(reason ? ` (${reason})` : '') +
-				': unscored'
+				': unscored',
+			{ code: 'nlp_unavailable' }
 		);
 		this.name = 'NlpUnavailableError';
 	}

@@ -11,10 +11,11 @@
  * four options are shuffled per item, seeded by the item id, and the gold letter follows them.
  */
 import Papa from 'papaparse';
-import type { DatasetItem } from '../probe/types.ts';
-import { hashSeed, seededShuffle } from '../probe/random.ts';
-import { DatasetError } from './errors.ts';
-import { getTextWithRetry, type FetchLike } from './retry.ts';
+import type { DatasetItem } from '../../probe/types.ts';
+import { hashSeed, seededShuffle } from '../../probe/random.ts';
+import { DatasetError } from '../errors.ts';
+import { getTextWithRetry, type DatasetFetch } from '../http.ts';
+import type { TaskDefinition } from './task.ts';
 
 export const GPQA_SUBSETS = ['diamond', 'main'] as const;
 export type GpqaSubset = (typeof GPQA_SUBSETS)[number];
@@ -53,7 +54,7 @@ export type GpqaAccessReason = 'no_token' | 'bad_token' | 'unauthorized' | 'forb
 export class GpqaAccessError extends DatasetError {
 	readonly reason: GpqaAccessReason;
 	constructor(reason: GpqaAccessReason, message: string, opts: { url?: string; status?: number }) {
-		super(message, opts);
+		super(message, { ...opts, code: 'gpqa_access' });
 		this.name = 'GpqaAccessError';
 		this.reason = reason;
 	}
@@ -84,7 +85,7 @@ export function cleanHfToken(raw: string | undefined): string | undefined {
 }
 
 export interface LoadGpqaOptions {
-	fetch: FetchLike;
+	fetch: DatasetFetch;
 	token?: string;
 	signal?: AbortSignal;
 	sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -207,3 +208,53 @@ export function normalizeGpqaRow(
 	const block = choices.map((c, i) => `${'ABCD'[i]}. ${c}`).join('\n');
 	return { id, task: 'multiple_choice', prompt: `${question}\n\n${block}`, gold, choices };
 }
+
+/** Both subsets are gated the same way. */
+const GPQA_TOKEN_NEED = {
+	family: 'GPQA',
+	page: GPQA_PAGE,
+	why:
+		'Its authors gate it on Hugging Face and ask that the questions are not shown in plain text ' +
+		'online, so this app cannot ship it.',
+	importHint: GPQA_IMPORT_HINT
+};
+
+function gpqaTask<const Name extends string>(name: Name, subset: GpqaSubset, title: string) {
+	return {
+		name,
+		title,
+		task: 'multiple_choice',
+		source: `${GPQA_PAGE} (gpqa_${subset}.csv)`,
+		rows: GPQA_ROWS[subset],
+		note: GPQA_CHOICE_NOTE,
+		needs: { hfToken: GPQA_TOKEN_NEED },
+		option: title,
+		cliHelp: `${title}: ${GPQA_ROWS[subset]} science questions, four options`,
+		cacheKey: `${name}@gpqa_${subset}.csv`,
+		async load(ctx) {
+			const items = await loadGpqa(subset, {
+				fetch: ctx.fetch,
+				token: ctx.token,
+				signal: ctx.signal,
+				sleep: ctx.sleep,
+				base: ctx.hubBase
+			});
+			ctx.onProgress?.(items.length, items.length);
+			return items;
+		}
+	} satisfies Omit<TaskDefinition, 'description'>;
+}
+
+export const gpqaDiamond = {
+	...gpqaTask('gpqa_diamond', 'diamond', 'GPQA Diamond'),
+	description:
+		'198 graduate-level science questions with four options. Gated: needs a Hugging Face ' +
+		'token whose account accepted the terms.'
+} as const satisfies TaskDefinition;
+
+export const gpqaMain = {
+	...gpqaTask('gpqa_main', 'main', 'GPQA Main'),
+	description:
+		'448 graduate-level science questions with four options (Diamond is a subset). Gated: ' +
+		'needs a Hugging Face token whose account accepted the terms.'
+} as const satisfies TaskDefinition;

@@ -1,6 +1,8 @@
 /**
- * One JSON GET with bounded retries. The Hugging Face datasets server answers 429 and the odd 5xx
- * under load; a dataset load is 6–14 requests, so one hiccup must not fail the whole load.
+ * A dataset host's GET (JSON rows, a CSV file) through the shared net/httpGet.ts policy, with
+ * its failures worded as DatasetErrors for the set-up view and the CLI. The Hugging Face datasets
+ * server answers 429 and the odd 5xx under load; a dataset load is 6–14 requests, so one hiccup
+ * must not fail the whole load.
  */
 import {
 	ATTEMPTS_MAX,
@@ -11,29 +13,14 @@ import {
 	httpGet,
 	type HttpGetOptions
 } from '../net/httpGet.ts';
-import { AbortError } from '../probe/engine.ts';
+import type { FetchLike, JsonResponseLike } from '../net/fetch.ts';
+import { AbortError } from '../errors/appError.ts';
 import { DatasetError } from './errors.ts';
 
-export { ATTEMPTS_MAX } from '../net/httpGet.ts';
+/** The fetch a dataset loader takes: its rows are read as JSON, GPQA's file as text. */
+export type DatasetFetch = FetchLike<JsonResponseLike>;
 
-/** The slice of `fetch` this module uses; the global `fetch` satisfies it, tests pass a fake. */
-export interface FetchLike {
-	(
-		url: string,
-		init?: { signal?: AbortSignal; headers?: Record<string, string> }
-	): Promise<FetchResponseLike>;
-}
-
-export interface FetchResponseLike {
-	ok: boolean;
-	status: number;
-	json(): Promise<unknown>;
-	text(): Promise<string>;
-	/** Optional so minimal fakes work; when present, Retry-After is honoured. */
-	headers?: { get(name: string): string | null };
-}
-
-export type RetryOptions = HttpGetOptions<FetchResponseLike> & { fetch: FetchLike };
+export type DatasetGetOptions = HttpGetOptions<JsonResponseLike>;
 
 /**
  * GET `url` and parse JSON, retrying 429, 5xx and network failures with the shared backoff (or
@@ -41,19 +28,19 @@ export type RetryOptions = HttpGetOptions<FetchResponseLike> & { fetch: FetchLik
  * @throws DatasetError on other HTTP statuses, or when retries run out (with the last status).
  * @throws AbortError when `signal` aborts, including during a backoff wait.
  */
-export async function getJsonWithRetry(url: string, opts: RetryOptions): Promise<unknown> {
+export async function getJsonWithRetry(url: string, opts: DatasetGetOptions): Promise<unknown> {
 	return getWithRetry(url, opts, (res) => res.json());
 }
 
 /** Like getJsonWithRetry, for a body read as text (a CSV file on the Hub). */
-export async function getTextWithRetry(url: string, opts: RetryOptions): Promise<string> {
+export async function getTextWithRetry(url: string, opts: DatasetGetOptions): Promise<string> {
 	return getWithRetry(url, opts, (res) => res.text());
 }
 
 async function getWithRetry<T>(
 	url: string,
-	opts: RetryOptions,
-	read: (res: FetchResponseLike) => Promise<T>
+	opts: DatasetGetOptions,
+	read: (res: JsonResponseLike) => Promise<T>
 ): Promise<T> {
 	try {
 		return await httpGet(url, opts, read);

@@ -1,0 +1,151 @@
+/**
+ * The browser's server engine against the CLI on the same streaming mock (30 ms to the first
+ * token, 4 ms per token), each at its default requests in flight for the browser: the same 20
+ * demo items × 30 conditions, rules judging, so both make the same 620 requests of the same
+ * length. The ratio is the tab's run time over the CLI's; the browser's connection limit per host
+ * is what it measures when the default asks for more than the browser opens.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { DEFAULT_MAX_CONCURRENCY } from '../../../src/lib/engines/server/client.ts';
+import { fixturePath } from '../../helpers/fixtures.ts';
+import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
+import { asksForUserTurn } from '../../helpers/mockScripts.ts';
+import { configureRun, openView, startRun, TEMPLATE_FILE, type RunPlan } from '../../e2e/app.ts';
+import { newContext } from '../../e2e/browser.ts';
+import { MOCK_MODEL } from '../../e2e/context.ts';
+import { plannedRecords } from '../../e2e/flows.ts';
+import { REPO_ROOT, type StaticServer } from '../../e2e/server.ts';
+import { cliCommand } from '../cli100k.ts';
+import { round } from '../stats.ts';
+import { failed, measured, type BrowserMetric } from './metric.ts';
+import { runProgress, showsPlaceholder } from './page.ts';
+
+const PLAN = {
+	items: 20,
+	temperatures: [0.2, 0.4, 0.6, 0.8, 1],
+	truncate: true,
+	samples: 3,
+	judgeMode: 'rules'
+} satisfies RunPlan;
+const SEED = 1;
+const RUN_TIMEOUT_MS = 180_000;
+const POLL_MS = 100;
+
+export const SERVER_RATIO_METHOD =
+	`Wall time of one run, browser over CLI, on one mock server (30 ms to first token, 4 ms per ` +
+	`token; answers 16 tokens, user turns 8): ${PLAN.items} demo items × T{.2,.4,.6,.8,1} × ` +
+	`{none,truncate} × ${PLAN.samples} samples, rules judging, ${DEFAULT_MAX_CONCURRENCY} in ` +
+	`flight (the server engine's default; the CLI given the same --concurrency). Browser: start ` +
+	`click to the run stored as done (polled every ${POLL_MS} ms); CLI: its main() in its own process.`;
+
+const ANSWER = 'She had 36 crayons, gave away 7, so 36 - 7 = 29 crayons are left in all. #### 29';
+const USER_TURN = 'Can you show how you got 36 first?';
+
+function mockServer(): Promise<MockOpenAI> {
+	return startMockOpenAI({
+		models: [MOCK_MODEL],
+		script: (req) => (asksForUserTurn(req.prompt) ? USER_TURN : ANSWER) + '<|im_end|>'
+	}).then((mock) => {
+		mock.firstTokenDelayMs = 30;
+		mock.tokenDelayMs = 4;
+		return mock;
+	});
+}
+
+export async function measureServerRatio(
+	browser: Browser,
+	app: StaticServer
+): Promise<BrowserMetric> {
+	const planned = plannedRecords(PLAN);
+	const cliMs = await cliRun();
+	const profile = await newContext(browser);
+	const mock = await mockServer();
+	try {
+		const { page } = profile;
+		await openView(page, app.url, '#/setup');
+		if (await showsPlaceholder(page)) return failed('the set-up view is not built yet');
+		await configureRun(page, {
+			...PLAN,
+			seed: SEED,
+			mock,
+			template: { url: app.tokenizerConfigUrl(TEMPLATE_FILE) }
+		});
+		const started = Date.now();
+		const runId = await startRun(page);
+		let progress = await runProgress(page, runId);
+		while (Date.now() - started < RUN_TIMEOUT_MS) {
+			if (progress?.status === 'done' && progress.labelled >= planned) break;
+			if (progress?.status === 'failed') break;
+			await page.waitForTimeout(POLL_MS);
+			progress = await runProgress(page, runId);
+		}
+		const browserMs = Date.now() - started;
+		if (progress?.status !== 'done' || progress.labelled < planned) {
+			return failed(`run ${runId} did not finish: ${JSON.stringify(progress)}`);
+		}
+		const requests = mock.requests.filter((r) => r.path.endsWith('/completions')).length;
+		return measured(
+			round(browserMs / cliMs),
+			`browser ${(browserMs / 1000).toFixed(1)} s (${requests} requests), CLI ${(cliMs / 1000).toFixed(1)} s, ${DEFAULT_MAX_CONCURRENCY} in flight`
+		);
+	} finally {
+		await profile.close().catch(() => {});
+		await mock.close().catch(() => {});
+	}
+}
+
+/** The same run from the CLI: the demo items as a dataset file, the same template and seed. */
+async function cliRun(): Promise<number> {
+	const dir = mkdtempSync(join(tmpdir(), 'utp-bench-ratio-'));
+	const mock = await mockServer();
+	try {
+		const demo = JSON.parse(readFileSync(join(REPO_ROOT, 'static/demo-items.json'), 'utf8')) as {
+			prompt: string;
+			gold: string;
+		}[];
+		const dataset = join(dir, 'demo.jsonl');
+		writeFileSync(
+			dataset,
+			demo.map((d) => JSON.stringify({ question: d.prompt, answer: `#### ${d.gold}` })).join('\n')
+		);
+		const run = await cliCommand(
+			[
+				'run',
+				'--base-url',
+				mock.url,
+				'--model',
+				MOCK_MODEL,
+				'--judge-mode',
+				'rules',
+				'--dataset',
+				dataset,
+				'--template',
+				fixturePath(`templates/${TEMPLATE_FILE}`),
+				'--eos-token',
+				'<|im_end|>',
+				'--limit',
+				String(PLAN.items),
+				'--seed',
+				String(SEED),
+				'--temperatures',
+				PLAN.temperatures.join(','),
+				'--perturbations',
+				'none,truncate',
+				'--samples',
+				String(PLAN.samples),
+				'--concurrency',
+				String(DEFAULT_MAX_CONCURRENCY),
+				'--out',
+				join(dir, 'run.jsonl')
+			],
+			join(dir, 'usage.json')
+		);
+		return run.usage.mainMs;
+	} finally {
+		await mock.close();
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
