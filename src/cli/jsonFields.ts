@@ -5,6 +5,7 @@
  * memory. The scan checks the object's shape (keys, values, nesting, commas) as it goes; only the
  * fields asked for are decoded, with JSON.parse, so their escapes mean what they mean in JSON.
  */
+import { AppError } from '../lib/errors/appError.ts';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -16,9 +17,9 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 
 /** Not a JSON object, or torn: the reader says where. */
-export class NotJsonObjectError extends Error {
+export class NotJsonObjectError extends AppError {
 	constructor(at: number) {
-		super(`not a JSON object (at byte ${at})`);
+		super(`not a JSON object (at byte ${at})`, { code: 'not_json_object' });
 		this.name = 'NotJsonObjectError';
 	}
 }

@@ -8,6 +8,7 @@
  * crash or SIGKILL, so a lock whose process is gone (same host, no such pid) is taken over, and
  * the takeover is said. `summarize` and `agreement` only read and take no lock.
  */
+import { AppError } from '../lib/errors/appError.ts';
 import { hostname } from 'node:os';
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -15,17 +16,19 @@ import { sidecarPaths } from './jsonlStore.ts';
 import { MissingFileError } from './lines.ts';
 
 /** Another live process writes this --out. */
-export class RunLockedError extends Error {
-	readonly recovery: string;
+export class RunLockedError extends AppError {
 	constructor(out: string, lock: string, holder: LockHolder) {
 		const where = holder.host === hostname() ? '' : ` on ${holder.host}`;
 		super(
-			`${out} is being written by another run (pid ${holder.pid}${where}, since ${holder.since})`
+			`${out} is being written by another run (pid ${holder.pid}${where}, since ${holder.since})`,
+			{
+				code: 'run_locked',
+				recovery:
+					`wait for it to finish, or stop it (Ctrl-C) and run the same command to resume; ` +
+					`if no such run exists, delete ${lock}`
+			}
 		);
 		this.name = 'RunLockedError';
-		this.recovery =
-			`wait for it to finish, or stop it (Ctrl-C) and run the same command to resume; ` +
-			`if no such run exists, delete ${lock}`;
 	}
 }
 

@@ -107,12 +107,15 @@ export async function loadItems(
  */
 export const DATASET_FILE_MAX_BYTES = 256 * 1024 * 1024;
 
-export class DatasetFileTooLargeError extends Error {
-	readonly recovery = 'use a smaller file (the probe samples --limit items from it anyway)';
+export class DatasetFileTooLargeError extends AppError {
 	constructor(path: string, bytes: number) {
 		super(
 			`${path} is ${(bytes / 1024 ** 2).toFixed(0)} MB; a dataset file may be at most ` +
-				`${DATASET_FILE_MAX_BYTES / 1024 ** 2} MB`
+				`${DATASET_FILE_MAX_BYTES / 1024 ** 2} MB`,
+			{
+				code: 'dataset_file_too_large',
+				recovery: 'use a smaller file (the probe samples --limit items from it anyway)'
+			}
 		);
 		this.name = 'DatasetFileTooLargeError';
 	}

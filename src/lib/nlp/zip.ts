@@ -4,15 +4,16 @@
  * the declared size and cuts a longer member off silently (a stop-word list of 1,000 bytes that
  * inflates to 1 GiB became `{"a"}`); here a member that fails a check is an error, never data.
  */
+import { AppError } from '../errors/appError.ts';
 import { Inflate } from 'fflate';
 
 /** Far above any member the NLP data has (the tagger's weights are a few MB). */
 export const MEMBER_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Why a zip could not be read; the caller says where it came from. */
-export class ZipError extends Error {
+export class ZipError extends AppError {
 	constructor(message: string) {
-		super(message);
+		super(message, { code: 'zip' });
 		this.name = 'ZipError';
 	}
 }

@@ -3,17 +3,16 @@
  * AbortError of the transaction, with the cause in `inner`). Such a run is paused, not failed:
  * once space is freed, Resume continues with nothing lost.
  */
+import { AppError } from '../errors/appError.ts';
 
 /**
  * A store's own full-disk error (the CLI's files): its message names the file and the space it
  * needs, which the browser's generic wording cannot.
  */
-export class StorageFullError extends Error {
-	readonly recovery: string;
+export class StorageFullError extends AppError {
 	constructor(message: string, recovery: string, options?: { cause?: unknown }) {
-		super(message, options);
+		super(message, { ...options, code: 'storage_full', recovery });
 		this.name = 'StorageFullError';
-		this.recovery = recovery;
 	}
 }
 

@@ -43,7 +43,7 @@ describe('the Hugging Face token reaches only the host that needs it', () => {
 	});
 
 	it('is sent to huggingface.co only for a gated set', async () => {
-		expect(DATASETS.gpqa_diamond.needs.hfToken).toBe(true);
+		expect(DATASETS.gpqa_diamond.needs.hfToken).toBeTruthy();
 		const csv = Papa.unparse([
 			{
 				Question: 'Made-up: how many legs has a quib?',
