@@ -1,5 +1,12 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
+import { useTemplateChecker } from './lib/probe/templateChecker.ts';
 import './app.css';
+
+// Chat templates are user code: every check renders them in a worker that can be terminated.
+// Loaded on the first check, so the first view does not carry the template interpreter.
+useTemplateChecker(async (t) =>
+	(await import('./lib/setup/templateChecker.ts')).webWorkerTemplateChecker(t)
+);
 
 mount(App, { target: document.getElementById('app') as HTMLElement });

@@ -61,6 +61,8 @@ export interface RunOptions {
 	timeoutMs: number;
 	/** Delete what --out holds and start a new run there (else a changed config is refused). */
 	overwrite: boolean;
+	/** Resume although the server no longer reports a model fingerprint the run stored. */
+	acceptUncheckedModel: boolean;
 }
 
 /** The command line was wrong: exit 2, with the usage text after the message. */
@@ -102,6 +104,8 @@ ${datasetHelp('    ')}
   --bos-token TOK         beginning-of-text token for a .jinja template
   --out PATH.jsonl        records; PATH.manifest.json and PATH.answers.jsonl go beside it
   --overwrite             delete what --out holds and start a new run there
+  --accept-unchecked-model  resume although the server no longer reports a fingerprint of the
+                          model's weights that the run stored (check they are the same first)
   --run-id ID             name the run (default: from the model, dataset and seed)
   --concurrency C         requests in flight (default 4; results do not depend on it)
   --max-tokens M          user-turn tokens (default 256)
@@ -128,7 +132,8 @@ ${datasetHelp('    ')}
 Re-running the same command resumes: only missing records are made. A changed setting that
 changes what a record means (dataset, models, template, seed, token limits, judge, truncate or
 append) is refused: pick another --out, or pass --overwrite. Adding temperatures, perturbations,
-samples or items (--limit) extends the run.`;
+samples or items (--limit) extends the run. One run writes an --out at a time (it holds
+PATH.lock; a second is refused, and the lock of a run that was killed is taken over).`;
 
 /** A comma-separated list: no empty entries, no value twice (it would make one record twice). */
 function list(name: string, value: string): string[] {
@@ -186,6 +191,7 @@ export const RUN_OPTIONS = {
 	'bos-token': { type: 'string' },
 	out: { type: 'string' },
 	overwrite: { type: 'boolean' },
+	'accept-unchecked-model': { type: 'boolean' },
 	concurrency: { type: 'string' },
 	'max-tokens': { type: 'string' },
 	'answer-max-tokens': { type: 'string' },
@@ -327,6 +333,7 @@ export function parseRunArgs(
 		taskPrompt,
 		runId: values['run-id'],
 		timeoutMs: int('timeout-ms', values['timeout-ms'], 300_000, 1),
-		overwrite: values.overwrite ?? false
+		overwrite: values.overwrite ?? false,
+		acceptUncheckedModel: values['accept-unchecked-model'] ?? false
 	};
 }

@@ -15,10 +15,12 @@ import {
 	appendFileSync,
 	closeSync,
 	existsSync,
+	ftruncateSync,
 	openSync,
 	readFileSync,
 	readSync,
 	renameSync,
+	rmSync,
 	statSync,
 	truncateSync,
 	writeFileSync,
@@ -32,6 +34,7 @@ import {
 	type ProbeRecord,
 	type RunManifest
 } from '../lib/probe/types.ts';
+import { diskFullError, freeBytes, isDiskFull, spaceText } from './diskFull.ts';
 import { FieldNames, NotJsonObjectError, pickFields } from './jsonFields.ts';
 import { LineIndex, type IndexEntry } from './lineIndex.ts';
 import { readLineBytes } from './lines.ts';
@@ -120,9 +123,7 @@ export class JsonlStore implements RunStore {
 
 	async putManifest(manifest: RunManifest): Promise<void> {
 		this.#manifest = manifest;
-		const tmp = `${this.paths.manifest}.tmp`;
-		writeFileSync(tmp, JSON.stringify(manifest, null, '\t') + '\n');
-		renameSync(tmp, this.paths.manifest);
+		writeManifest(this.paths.manifest, JSON.stringify(manifest, null, '\t') + '\n');
 	}
 
 	async getManifest(runId: string): Promise<RunManifest | undefined> {
@@ -169,9 +170,27 @@ export class JsonlStore implements RunStore {
 		return [...whole, ...labeled];
 	}
 
-	/** Rewrite the records file with one line per key (atomic rename), if anything was stored twice. */
-	async compact(): Promise<void> {
-		if (this.#rewrites === 0) return;
+	/**
+	 * Rewrite the records file with one line per key (atomic rename), if anything was stored twice.
+	 * The copy needs as much space again; on a disk without it the file is left as it is (it reads
+	 * the same: the last line of a record wins) and the returned note says so.
+	 */
+	async compact(): Promise<string | undefined> {
+		if (this.#rewrites === 0) return undefined;
+		const need = statSync(this.paths.records).size;
+		const free = freeBytes(this.paths.records);
+		if (free !== undefined && free < need) return compactSkipped(this.paths.records, need);
+		try {
+			await this.#compact();
+		} catch (err) {
+			rmSync(`${this.paths.records}.tmp`, { force: true });
+			if (isDiskFull(err)) return compactSkipped(this.paths.records, need);
+			throw err;
+		}
+		return undefined;
+	}
+
+	async #compact(): Promise<void> {
 		const tmp = `${this.paths.records}.tmp`;
 		const fd = openSync(tmp, 'w');
 		const latest = this.#records.starts();
@@ -245,11 +264,54 @@ function isBlank(bytes: Buffer): boolean {
 	return true;
 }
 
-/** One whole line in one write (Ctrl-C cannot tear it); where it landed, [start, end) sans "\n". */
+/**
+ * One whole line in one write (Ctrl-C cannot tear it); where it landed, [start, end) sans "\n".
+ * A write the disk cut short is cut off again, so the file never ends in a torn line.
+ * @throws StorageFullError naming the file when the disk is full.
+ */
 function append(path: string, value: object, size: number): { start: number; end: number } {
 	const line = JSON.stringify(value) + '\n';
-	appendFileSync(path, line);
+	try {
+		appendFileSync(path, line);
+	} catch (err) {
+		if (existsSync(path) && statSync(path).size > size) truncateSync(path, size);
+		throw diskFullError(path, Buffer.byteLength(line), err);
+	}
 	return { start: size, end: size + Buffer.byteLength(line) - 1 };
+}
+
+/**
+ * Replace the manifest atomically (a temporary file, renamed). On a full disk the temporary file
+ * is removed, and a manifest no longer than the one stored is written over it in place, which
+ * needs no new space: the run's status ('paused') is kept even then.
+ * @throws StorageFullError naming the file when neither fits.
+ */
+function writeManifest(path: string, text: string): void {
+	const tmp = `${path}.tmp`;
+	try {
+		writeFileSync(tmp, text);
+		renameSync(tmp, path);
+		return;
+	} catch (err) {
+		rmSync(tmp, { force: true });
+		const bytes = Buffer.byteLength(text);
+		if (!isDiskFull(err) || !existsSync(path) || statSync(path).size < bytes)
+			throw diskFullError(path, bytes, err);
+	}
+	const fd = openSync(path, 'r+');
+	try {
+		writeSync(fd, text, 0);
+		ftruncateSync(fd, Buffer.byteLength(text));
+	} finally {
+		closeSync(fd);
+	}
+}
+
+function compactSkipped(path: string, need: number): string {
+	return (
+		`note: ${path} was not compacted (the copy ${spaceText(path, need)}); it reads the same ` +
+		`(the last line of a record counts), and the next run compacts it when there is space`
+	);
 }
 
 /** The bytes [start, end) of each entry, decoded, through one file descriptor. */

@@ -10,7 +10,17 @@ import {
 	SUMMARIZE_USAGE
 } from './report.ts';
 import { errorLines } from './progress.ts';
-import { ConfigChangedError, runCommand } from './run.ts';
+import { ConfigChangedError, runCommand, STOPPED_EXIT } from './run.ts';
+import { constants } from 'node:os';
+import { AbortError } from '../lib/errors/appError.ts';
+import { useTemplateChecker } from '../lib/probe/templateChecker.ts';
+import { workerTemplateChecker } from './templateChecker.ts';
+
+/** Ctrl-C, `kill` and a closed terminal all stop a run the same way: cleanly, resumable. */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** 128 + the signal's number, as shells report a process a signal stopped. */
+const exitCodeOf = (signal: NodeJS.Signals) => 128 + constants.signals[signal];
 
 const USAGE = `user-turn-probe: the user-turn generation probe against OpenAI-compatible servers
 
@@ -36,23 +46,33 @@ export async function main(
 			}
 			const ctrl = new AbortController();
 			let interrupts = 0;
-			const onSigint = () => {
-				// First Ctrl-C: stop cleanly (whole lines only, resumable). Second: leave now.
-				if (++interrupts > 1) process.exit(130);
+			let received: NodeJS.Signals = 'SIGINT';
+			const onSignal = (signal: NodeJS.Signals) => {
+				// First signal: stop cleanly (whole lines only, resumable). Second: leave now.
+				if (++interrupts > 1) process.exit(exitCodeOf(signal));
+				received = signal;
 				process.stderr.write(
-					'\nstopping after the requests in flight… (Ctrl-C again to quit now)\n'
+					`\n${signal}: stopping after the requests in flight… (Ctrl-C again to quit now)\n`
 				);
 				ctrl.abort();
 			};
-			process.on('SIGINT', onSigint);
+			for (const s of STOP_SIGNALS) process.on(s, onSignal);
+			// A user's template renders in a worker thread: stoppable, and this thread hears signals.
+			useTemplateChecker(workerTemplateChecker(ctrl.signal));
 			try {
-				return await runCommand(parseRunArgs(rest, env), {
+				const code = await runCommand(parseRunArgs(rest, env), {
 					stderr: process.stderr,
 					signal: ctrl.signal,
 					nlpCacheDir: defaultNlpCacheDir(env)
 				});
+				return code === STOPPED_EXIT ? exitCodeOf(received) : code;
+			} catch (err) {
+				// Stopped before the run began (while its template was checked, say).
+				if (ctrl.signal.aborted && err instanceof AbortError) return exitCodeOf(received);
+				throw err;
 			} finally {
-				process.off('SIGINT', onSigint);
+				useTemplateChecker(null);
+				for (const s of STOP_SIGNALS) process.off(s, onSignal);
 			}
 		}
 		if (command === 'summarize' || command === 'agreement') {

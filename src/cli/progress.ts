@@ -27,6 +27,8 @@ export class ProgressLine {
 	#skipped = new Set<string>();
 	/** Records labelled by earlier runs of the command (resume): not part of this run's rate. */
 	#before = 0;
+	/** A fatal error ended the run: its end is a stop, not "done". */
+	#failed = false;
 
 	constructor(
 		out: { write(s: string): unknown; isTTY?: boolean },
@@ -57,6 +59,7 @@ export class ProgressLine {
 				);
 				break;
 			case 'error':
+				if (e.fatal) this.#failed = true;
 				if (!e.fatal && e.item_id !== undefined) this.#skipped.add(e.item_id);
 				this.#print(
 					`${e.fatal ? 'error' : 'skipped'}: ${e.message}${e.recovery ? `\n  → ${e.recovery}` : ''}`
@@ -78,8 +81,9 @@ export class ProgressLine {
 			case 'done':
 				this.#redraw(true);
 				this.#print(
-					e.aborted
-						? `stopped: ${e.records} records kept; run the same command to resume`
+					e.aborted || this.#failed
+						? `stopped: ${e.records} records kept; run the same command to resume` +
+								(this.#failed ? ' once the error above is dealt with' : '')
 						: `done: ${e.records} records` +
 								(this.#skipped.size > 0
 									? `; ${this.#skipped.size} item${this.#skipped.size === 1 ? '' : 's'} skipped (see above)`

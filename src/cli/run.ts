@@ -4,7 +4,13 @@ import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { DATASET_NAMES, DATASETS, isDatasetName, loadDataset } from '../lib/datasets/registry.ts';
 import { parseUserDataset } from '../lib/datasets/importFile.ts';
 import { OpenAIEngine } from '../lib/engines/server/client.ts';
-import { checkResume, type ModelFingerprint, type RunIdentity } from '../lib/probe/identity.ts';
+import {
+	checkResume,
+	describeVanished,
+	identityHash,
+	type ModelFingerprint,
+	type RunIdentity
+} from '../lib/probe/identity.ts';
 import { loadNlpSupport, type LoadedNlp } from '../lib/nlp/support.ts';
 import { nlpUnavailableWarning } from '../lib/nlp/warning.ts';
 import { runProbe } from '../lib/probe/pipeline.ts';
@@ -28,9 +34,13 @@ import { UsageError, type RunOptions } from './args.ts';
 import { JsonlStore, readManifest, sidecarPaths } from './jsonlStore.ts';
 import { defaultNlpCacheDir, directoryCache } from './nlpCache.ts';
 import { requireFile } from './lines.ts';
+import { acquireRunLock } from './lock.ts';
+import { downloadProgress } from './downloadProgress.ts';
 import { errorLines, ProgressLine } from './progress.ts';
 
 export const CLI_VERSION = appVersion('cli');
+/** A run stopped before its end (Ctrl-C): not a success, as 128 + SIGINT says in a shell. */
+export const STOPPED_EXIT = 130;
 
 export interface RunIO {
 	stderr: { write(s: string): unknown; isTTY?: boolean };
@@ -53,7 +63,8 @@ async function loadNlp(io: RunIO, opts: RunOptions): Promise<LoadedNlp> {
 		signal: io.signal,
 		cache: directoryCache(dir),
 		nltkDataBase: opts.nltkDataUrl,
-		syllapyBase: opts.syllapyUrl
+		syllapyBase: opts.syllapyUrl,
+		onProgress: downloadProgress(io.stderr)
 	});
 	if ('unavailable' in loaded.nlp) {
 		const { message, consequence } = nlpUnavailableWarning(loaded.nlp.unavailable);
@@ -80,7 +91,29 @@ export async function loadItems(
 		throw new UsageError(
 			`--dataset: "${dataset}" is neither a dataset name (${DATASET_NAMES.join(', ')}) nor a file`
 		);
+	const bytes = statSync(dataset).size;
+	if (bytes > DATASET_FILE_MAX_BYTES) throw new DatasetFileTooLargeError(dataset, bytes);
 	return parseUserDataset(readFileSync(dataset, 'utf8'), dataset);
+}
+
+/**
+ * A dataset file is read whole, as one string, and V8 strings stop at 512 MiB; far below that,
+ * a file this large is not a probe dataset (each item is one question).
+ */
+export const DATASET_FILE_MAX_BYTES = 256 * 1024 * 1024;
+
+export class DatasetFileTooLargeError extends AppError {
+	constructor(path: string, bytes: number) {
+		super(
+			`${path} is ${(bytes / 1024 ** 2).toFixed(0)} MB; a dataset file may be at most ` +
+				`${DATASET_FILE_MAX_BYTES / 1024 ** 2} MB`,
+			{
+				code: 'dataset_file_too_large',
+				recovery: 'use a smaller file (the probe samples --limit items from it anyway)'
+			}
+		);
+		this.name = 'DatasetFileTooLargeError';
+	}
 }
 
 /** --out already holds a run whose records mean something else: refuse rather than mix. */
@@ -94,7 +127,9 @@ export class ConfigChangedError extends AppError {
 /**
  * Refuse to resume into `store` when what it holds was made with another config or other models
  * (identity.ts checkResume, the rule the browser applies too), or when records have no manifest.
- * Says on stderr what an old manifest could not check.
+ * Says on stderr what an old manifest could not check. A model fingerprint the run stored that the
+ * server no longer reports is refused unless --accept-unchecked-model says to go on.
+ * @returns the identity to store: the current one, keeping every stored fingerprint.
  * @throws ConfigChangedError naming the differing fields and how to start a new run.
  */
 export function checkStoredRun(
@@ -102,33 +137,49 @@ export function checkStoredRun(
 	hasRecords: boolean,
 	runId: string,
 	identity: RunIdentity,
-	out: string,
+	opts: Pick<RunOptions, 'out' | 'acceptUncheckedModel'>,
 	stderr: RunIO['stderr']
-): void {
+): RunIdentity {
+	const { out } = opts;
 	const how = 'to start a new run, use another --out, or --overwrite to replace it';
 	if (manifest === undefined) {
 		if (hasRecords)
 			throw new ConfigChangedError(
 				`${out} holds records but no ${sidecarPaths(out).manifest}, so its config is unknown; ${how}`
 			);
-		return;
+		return identity;
 	}
 	const check = checkResume(manifest, runId, identity);
 	if (check.conflict !== null)
 		throw new ConfigChangedError(
 			`${out} holds a run made with another config (${check.conflict}); ${how}`
 		);
+	if (check.vanished.length > 0) {
+		const what = describeVanished(manifest, check.vanished);
+		if (!opts.acceptUncheckedModel)
+			throw new ConfigChangedError(
+				`${out} was made with ${what}, which the server no longer reports, so it cannot tell ` +
+					`whether it still serves the same weights. If it does, pass --accept-unchecked-model ` +
+					`to resume (the stored fingerprint is kept); else ${how}`
+			);
+		stderr.write(
+			`warning: resuming without checking ${what} (--accept-unchecked-model); the manifest ` +
+				`keeps the stored fingerprint\n`
+		);
+	}
 	if (check.legacy)
 		stderr.write(
 			`note: ${sidecarPaths(out).manifest} predates config hashes; its recorded config matches, ` +
 				`but ${check.unchecked.join(', ') || 'nothing else'} could not be checked. Resuming and storing the hash.\n`
 		);
+	return check.identity;
 }
 
 /** A path to a .jinja or tokenizer_config.json, else a Hugging Face repo id to fetch it from. */
 export async function loadTemplate(opts: RunOptions, io: RunIO): Promise<ChatTemplate> {
 	const spec = opts.template ?? opts.model;
 	if (spec.endsWith('.jinja') || spec.endsWith('.json')) requireFile(spec, 'template file');
+	io.stderr.write(`chat template: ${spec}\n`);
 	if (spec.endsWith('.jinja')) {
 		return templateFromFile(readFileSync(spec, 'utf8'), {
 			bos_token: opts.bosToken,
@@ -216,6 +267,17 @@ function answerLimitNote(limit: number, told?: { tokens: number; source: string 
 }
 
 export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
+	// Before anything reads or deletes --out: a second writer would lose the first one's records.
+	const lock = acquireRunLock(opts.out);
+	try {
+		if (lock.tookOver) io.stderr.write(`${lock.tookOver}\n`);
+		return await runLocked(opts, io);
+	} finally {
+		lock.release();
+	}
+}
+
+async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 	const template = await loadTemplate(opts, io);
 	const items = await loadItems(opts.dataset, io, opts.hfToken);
 	if (opts.overwrite)
@@ -268,7 +330,7 @@ export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 			user_header
 		})
 	);
-	checkStoredRun(stored, hasRecords, config.run_id, identity, opts.out, io.stderr);
+	const kept = checkStoredRun(stored, hasRecords, config.run_id, identity, opts, io.stderr);
 	if (opts.answerMaxTokens === 'auto')
 		io.stderr.write(`${answerLimitNote(config.answer_max_tokens, told)}\n`);
 	io.stderr.write(headerNote(template, config));
@@ -276,6 +338,7 @@ export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 	const store = await JsonlStore.open(opts.out);
 	const progress = new ProgressLine(io.stderr, io.now);
 	let failed = false;
+	let stopped = false;
 	for await (const event of runProbe(config, {
 		engine,
 		judge,
@@ -284,13 +347,21 @@ export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 		signal: io.signal,
 		concurrency: opts.concurrency,
 		appVersion: CLI_VERSION,
-		manifestExtras: { ...manifestExtras, nlp_data: nlp?.note },
+		// The identity as checked: every fingerprint the run stored is kept (identity.ts).
+		manifestExtras: {
+			...manifestExtras,
+			identity: kept,
+			config_hash: await identityHash(kept),
+			nlp_data: nlp?.note
+		},
 		nlp: nlp?.nlp
 	})) {
 		progress.render(event);
 		if (event.type === 'error' && event.fatal) failed = true;
+		if (event.type === 'done' && event.aborted) stopped = true;
 	}
-	await store.compact();
 	progress.finish();
-	return failed ? 1 : 0;
+	const note = await store.compact();
+	if (note) io.stderr.write(`${note}\n`);
+	return failed ? 1 : stopped ? STOPPED_EXIT : 0;
 }

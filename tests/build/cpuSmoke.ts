@@ -4,12 +4,16 @@
  * tests/helpers/tinyModel GGUF: one plain, one that emits tokens which are not valid UTF-8 on their
  * own), and checks load progress, cache, streamed raw completions with stop and max_tokens,
  * greedy and seeded determinism, the grammar-constrained judge, abort, and that cutting the
- * split-UTF-8 model at every length never kills the worker.
+ * split-UTF-8 model at every length never kills the worker; a GGUF with its header only is named as
+ * invalid once its runtime dies twice.
  *   npx tsx tests/build/cpuSmoke.ts [--hazard]    (needs /usr/bin/chromium or CHROMIUM_PATH)
  * --hazard also runs wllama's own non-streamed completion on the split model and reports whether
  * it dies (informational: the reason the engine streams).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gguf } from '@huggingface/gguf';
 import { fileURLToPath } from 'node:url';
 import { serveGguf } from '../helpers/ggufServer.ts';
 import { buildTinyModel } from '../helpers/tinyModel/index.ts';
@@ -23,6 +27,20 @@ type Out = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 function check(out: Out, pairs: string[]): string[] {
 	const failures: string[] = [];
 	const expect = (ok: unknown, what: string) => ok || failures.push(what);
+	// The header-only file loads, its first generation kills the runtime (restarted), the second
+	// says the file is invalid and names it.
+	const [first, second] = (out.header_only ?? []).map((r: Out) => r?.error);
+	expect('ok' in (out.header_only_load ?? {}), 'wllama loads a header-only GGUF');
+	expect(
+		first?.code === 'unknown' && first.message.includes('header-only.gguf'),
+		`a header-only GGUF's first generation restarts the runtime (${JSON.stringify(first)})`
+	);
+	expect(
+		second?.code === 'bad_model' &&
+			second.message.includes('header-only.gguf') &&
+			second.message.includes('invalid or incomplete'),
+		`a header-only GGUF is then named as invalid (${JSON.stringify(second)})`
+	);
 	expect(out.cached_before === false, 'nothing is cached in a fresh profile');
 	expect(
 		out.complete_before_load?.error?.code === 'model_not_loaded',
@@ -89,6 +107,14 @@ function check(out: Out, pairs: string[]): string[] {
 	return failures;
 }
 
+/** `path` cut where its tensor data starts: a GGUF with its header only. */
+async function headerOnlyCopy(path: string): Promise<string> {
+	const { tensorDataOffset } = await gguf(path, { allowLocalFile: true });
+	const out = join(mkdtempSync(join(tmpdir(), 'cpu-smoke-')), 'header-only.gguf');
+	writeFileSync(out, readFileSync(path).subarray(0, Number(tensorDataOffset)));
+	return out;
+}
+
 async function main(): Promise<number> {
 	if (!existsSync(CHROMIUM)) {
 		console.error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH.`);
@@ -96,7 +122,12 @@ async function main(): Promise<number> {
 	}
 	const plain = await buildTinyModel({ seed: 16 });
 	const split = await buildTinyModel({ seed: 17, splitUtf8: true });
-	const files = await serveGguf({ 'plain.gguf': plain.path, 'split.gguf': split.path });
+	const headerOnly = await headerOnlyCopy(plain.path);
+	const files = await serveGguf({
+		'plain.gguf': plain.path,
+		'split.gguf': split.path,
+		'header-only.gguf': headerOnly
+	});
 	// No --enable-unsafe-webgpu: this is the browser the CPU engine is for.
 	const { page, close } = await openSmokePage({
 		module: PAGE,
@@ -110,7 +141,11 @@ async function main(): Promise<number> {
 		throw e;
 	});
 	try {
-		const urls = { plain: files.url('plain.gguf'), split: files.url('split.gguf') };
+		const urls = {
+			plain: files.url('plain.gguf'),
+			split: files.url('split.gguf'),
+			headerOnly: files.url('header-only.gguf')
+		};
 		const started = Date.now();
 		// A string, not a function: tsx's __name helpers do not exist in the page.
 		const out = (await page.evaluate(`runCpuSmoke(${JSON.stringify(urls)})`)) as Out;

@@ -34,7 +34,7 @@ async function attempt<T>(
 	}
 }
 
-export async function runCpuSmoke(urls: { plain: string; split: string }) {
+export async function runCpuSmoke(urls: { plain: string; split: string; headerOnly: string }) {
 	const engine = createCpuEngine({ n_ctx: 2048 });
 	const req = (model: string, over: Partial<CompletionRequest> = {}): CompletionRequest => ({
 		model,
@@ -135,6 +135,14 @@ export async function runCpuSmoke(urls: { plain: string; split: string }) {
 		})
 	);
 	out.stats = await engine.stats();
+	// A GGUF cut after its header loads in wllama, then kills its runtime on every generation: the
+	// first death restarts it, the second names the file as invalid (after the stats above, which
+	// count restarts of the healthy models only).
+	out.header_only_load = await attempt(() => engine.load([urls.headerOnly]));
+	const headerOnly = [];
+	for (let i = 0; i < 3; i++)
+		headerOnly.push(await attempt(() => engine.complete(req(urls.headerOnly))));
+	out.header_only = headerOnly;
 	await engine.deleteCached(urls.plain);
 	out.cached_after_delete = await engine.isCached(urls.plain);
 	engine.terminate();

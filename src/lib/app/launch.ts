@@ -5,7 +5,7 @@
 import { AppError } from '../errors/appError.ts';
 import { DATASETS, loadDataset } from '../datasets/registry.ts';
 import { providerOf, type EngineKind } from '../engines/registry.ts';
-import { checkResume, type ModelFingerprint } from '../probe/identity.ts';
+import { checkResume, describeVanished, type ModelFingerprint } from '../probe/identity.ts';
 import { prepareConfig, prepareRun, type PreparedRun } from '../probe/prepare.ts';
 import type { RunValues } from '../probe/runConfig.ts';
 import type { ChatTemplate } from '../probe/template.ts';
@@ -148,6 +148,12 @@ export async function resumeRun(
 	if (check.conflict !== null) {
 		throw new ResumeError(
 			`This run was made with another setup: ${check.conflict}. Its records would mix with new ones that mean something else; start a new run from set-up instead.`
+		);
+	}
+	// Refused, never resumed without it: the stored identity keeps every fingerprint (identity.ts).
+	if (check.vanished.length > 0) {
+		throw new ResumeError(
+			`This run was made with ${describeVanished(manifest, check.vanished)}, which the server no longer reports, so it cannot be checked that the same weights answer; start a new run from set-up instead.`
 		);
 	}
 	await start(services, runner, prepared, inputs.template, choice);

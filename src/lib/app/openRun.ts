@@ -38,22 +38,96 @@ export function runLink(raw: string): URL {
 	);
 }
 
-async function fetchText(fetchFn: Fetch, url: URL, signal?: AbortSignal): Promise<string> {
-	let res: Response;
+/** A shared run larger than this is refused before it is read (a browser string stops at 512 MiB). */
+export const LINK_MAX_BYTES = 256 * 1024 * 1024;
+/** The whole fetch of one file, answer and body: a host that never answers or stalls ends here. */
+export const LINK_TIMEOUT_MS = 60_000;
+
+const MB = 1024 * 1024;
+
+/**
+ * The file's text, within LINK_TIMEOUT_MS and LINK_MAX_BYTES.
+ * @throws OpenRunError naming the host and the limit; the caller's AbortError when it cancels.
+ */
+async function fetchTextWithin(
+	fetchFn: Fetch,
+	url: URL,
+	signal?: AbortSignal,
+	timeoutMs = LINK_TIMEOUT_MS
+): Promise<string> {
+	const ctl = new AbortController();
+	const onAbort = () => ctl.abort(signal?.reason);
+	signal?.addEventListener('abort', onAbort, { once: true });
+	if (signal?.aborted) ctl.abort(signal.reason);
+	let timedOut = false;
+	const timer = setTimeout(() => {
+		timedOut = true;
+		ctl.abort();
+	}, timeoutMs);
+	const late = () =>
+		new OpenRunError(
+			`${url.host} did not send ${fileName(url)} within ${timeoutMs / 1000} s: the host is not answering or has stalled. Try again later, or download the file and use Import.`
+		);
 	try {
-		res = await fetchFn(url.href, { signal });
-	} catch (e) {
-		if (signal?.aborted) throw e;
-		throw new OpenRunError(
-			`Could not reach ${url.host}: the address may be wrong, this device may be offline, or the host does not let other sites read the file (CORS). GitHub Pages and gist "Raw" links do. (${e instanceof Error ? e.message : String(e)})`
-		);
+		let res: Response;
+		try {
+			res = await fetchFn(url.href, { signal: ctl.signal });
+		} catch (e) {
+			if (signal?.aborted) throw e;
+			if (timedOut) throw late();
+			throw new OpenRunError(
+				`Could not reach ${url.host}: the address may be wrong, this device may be offline, or the host does not let other sites read the file (CORS). GitHub Pages and gist "Raw" links do. (${e instanceof Error ? e.message : String(e)})`
+			);
+		}
+		if (!res.ok) {
+			throw new OpenRunError(
+				`${url.host} answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''} for ${url.pathname}: is the file still there?`
+			);
+		}
+		const declared = Number(res.headers.get('content-length'));
+		if (declared > LINK_MAX_BYTES) {
+			await res.body?.cancel().catch(() => undefined);
+			throw tooLarge(url, declared);
+		}
+		try {
+			return await readCapped(res, url);
+		} catch (e) {
+			if (signal?.aborted || e instanceof OpenRunError) throw e;
+			if (timedOut) throw late();
+			throw new OpenRunError(
+				`The download of ${fileName(url)} from ${url.host} broke off (${e instanceof Error ? e.message : String(e)}). Try again.`
+			);
+		}
+	} finally {
+		clearTimeout(timer);
+		signal?.removeEventListener('abort', onAbort);
 	}
-	if (!res.ok) {
-		throw new OpenRunError(
-			`${url.host} answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''} for ${url.pathname}: is the file still there?`
-		);
+}
+
+function tooLarge(url: URL, bytes: number): OpenRunError {
+	return new OpenRunError(
+		`${fileName(url)} is ${Math.round(bytes / MB)} MB or more; a run opened by link may be at most ${LINK_MAX_BYTES / MB} MB. Download it and use Import instead.`
+	);
+}
+
+/** The body as text, stopping once it passes LINK_MAX_BYTES (a host may not say the length). */
+async function readCapped(res: Response, url: URL): Promise<string> {
+	if (!res.body) return res.text();
+	const reader = res.body.getReader();
+	const decoder = new TextDecoder();
+	let text = '';
+	let bytes = 0;
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) break;
+		bytes += value.length;
+		if (bytes > LINK_MAX_BYTES) {
+			await reader.cancel().catch(() => undefined);
+			throw tooLarge(url, bytes);
+		}
+		text += decoder.decode(value, { stream: true });
 	}
-	return res.text();
+	return text + decoder.decode();
 }
 
 /** Problems of one fetched file, named by its file name like Import does ("run.jsonl, line 3: …"). */
@@ -66,20 +140,31 @@ function named<T>(name: string, parse: () => T): T {
 	}
 }
 
-const fileName = (url: URL) => decodeURIComponent(url.pathname.split('/').pop() || url.host);
+/** The link's file name, decoded when its %-escapes are valid, else as written. */
+function fileName(url: URL): string {
+	const last = url.pathname.split('/').pop() || url.host;
+	try {
+		return decodeURIComponent(last);
+	} catch {
+		return last;
+	}
+}
 
 /**
  * Fetches and reads the run a link points at.
- * @throws OpenRunError when it cannot be fetched or is not a run; ExchangeError (every problem,
- * located) when it is a run file that Import would refuse.
+ * @throws OpenRunError when it cannot be fetched (within `timeoutMs` per file) or is not a run;
+ * ExchangeError (every problem, located) when it is a run file that Import would refuse; the
+ * caller's AbortError when `signal` cancels.
  */
 export async function fetchRun(
 	raw: string,
 	fetchFn: Fetch,
-	signal?: AbortSignal
+	signal?: AbortSignal,
+	timeoutMs = LINK_TIMEOUT_MS
 ): Promise<RunBundle> {
 	const url = runLink(raw);
-	const text = await fetchText(fetchFn, url, signal);
+	const fetchText = (u: URL) => fetchTextWithin(fetchFn, u, signal, timeoutMs);
+	const text = await fetchText(url);
 	const name = fileName(url);
 	if (isRunFile(text)) return named(name, () => runFileToBundle(text));
 
@@ -95,12 +180,15 @@ export async function fetchRun(
 	if (/\.manifest\.json$/i.test(path)) {
 		manifestUrl = url;
 		manifest = text;
-		jsonl = await fetchText(fetchFn, sibling(/\.manifest\.json$/i, '.jsonl'), signal);
+		jsonl = await fetchText(sibling(/\.manifest\.json$/i, '.jsonl'));
+	} else if (/\.run\.jsonl$/i.test(path)) {
+		// Named as a run file but its first line is not a run file's: say what is wrong with it.
+		return named(name, () => runFileToBundle(text));
 	} else if (/\.jsonl$/i.test(path) && text.trimStart().startsWith('{')) {
 		manifestUrl = sibling(/(\.run)?\.jsonl$/i, '.manifest.json');
 		jsonl = text;
 		try {
-			manifest = await fetchText(fetchFn, manifestUrl, signal);
+			manifest = await fetchText(manifestUrl);
 		} catch (e) {
 			if (!(e instanceof OpenRunError)) throw e;
 			throw new OpenRunError(

@@ -31,6 +31,8 @@ export interface FetchRowsOptions {
 	base?: string;
 	/** One request's wait for an answer; defaults to net/httpGet.ts REQUEST_TIMEOUT_MS. */
 	timeoutMs?: number;
+	/** One page's whole download; defaults to net/httpGet.ts DOWNLOAD_DEADLINE_MS. */
+	deadlineMs?: number;
 }
 
 /** One row as the server returns it. `row_idx` is the row's index in the split, also for /filter. */
@@ -71,7 +73,8 @@ export async function fetchAllRowEntries(opts: FetchRowsOptions): Promise<HfRow[
 				signal: opts.signal,
 				headers,
 				sleep: opts.sleep,
-				timeoutMs: opts.timeoutMs
+				timeoutMs: opts.timeoutMs,
+				deadlineMs: opts.deadlineMs
 			}),
 			url
 		);

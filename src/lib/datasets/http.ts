@@ -7,6 +7,7 @@
 import {
 	ATTEMPTS_MAX,
 	hostOf,
+	HttpDeadlineError,
 	HttpNoAnswerError,
 	HttpStatusError,
 	httpGet,
@@ -52,6 +53,12 @@ async function getWithRetry<T>(
 					: `HTTP ${err.status} from ${url}: ${err.reason}`,
 				{ url, status: err.status }
 			);
+		}
+		if (err instanceof HttpDeadlineError) {
+			throw new DatasetError(`Loading ${url} stopped: ${err.message}. Try again later.`, {
+				url,
+				cause: err
+			});
 		}
 		const cause = err instanceof HttpNoAnswerError ? err.cause : err;
 		const reason = cause instanceof Error ? cause.message : String(cause);

@@ -16,6 +16,11 @@ export const ATTEMPTS_MAX = DEFAULT_RETRIES + 1;
 export const NETWORK_ATTEMPTS_MAX = 2;
 /** One request's wait for an answer (a firewall that drops packets never answers). */
 export const REQUEST_TIMEOUT_MS = 20_000;
+/**
+ * One download's whole time, every try, backoff and the body included: a host that trickles a
+ * byte now and then, or stalls mid-body, ends here rather than never.
+ */
+export const DOWNLOAD_DEADLINE_MS = 300_000;
 /** Enough of an error body to show the server's reason without flooding the UI. */
 const ERROR_BODY_CHARS_MAX = 300;
 
@@ -31,6 +36,8 @@ export interface HttpGetOptions<R extends ResponseLike = ResponseLike> {
 	now?: () => number;
 	/** How long one request may wait for an answer before it counts as no answer. */
 	timeoutMs?: number;
+	/** The whole download's time (default DOWNLOAD_DEADLINE_MS); tests shorten it. */
+	deadlineMs?: number;
 }
 
 /** The server answered with an error status: final (a 4xx), or 429/5xx on every try. */
@@ -60,6 +67,21 @@ export class HttpNoAnswerError extends AppError {
 			{ code: 'network', retryable: true, cause }
 		);
 		this.name = 'HttpNoAnswerError';
+	}
+}
+
+/** The download did not finish within its deadline: the host trickles, or stalled mid-body. */
+export class HttpDeadlineError extends AppError {
+	constructor(
+		readonly url: string,
+		readonly ms: number
+	) {
+		super(
+			`the download from ${hostOf(url)} did not finish within ${ms / 1000} s ` +
+				'(the host or the connection is too slow, or stalled)',
+			{ code: 'network', retryable: true }
+		);
+		this.name = 'HttpDeadlineError';
 	}
 }
 
@@ -96,11 +118,38 @@ class NoAnswer extends Error {
 }
 
 /**
- * GET `url` and `read` the body of its 2xx answer, retrying as described above. The caller's
- * signal cancels the request, its body and any backoff wait.
- * @throws HttpStatusError, HttpNoAnswerError, or AbortError when `signal` aborts.
+ * GET `url` and `read` the body of its 2xx answer, retrying as described above, all within one
+ * deadline. The caller's signal cancels the request, its body and any backoff wait.
+ * @throws HttpStatusError, HttpNoAnswerError, HttpDeadlineError, or AbortError when `signal` aborts.
  */
 export async function httpGet<T, R extends ResponseLike>(
+	url: string,
+	opts: HttpGetOptions<R>,
+	read: (res: R) => Promise<T>
+): Promise<T> {
+	const ms = opts.deadlineMs ?? DOWNLOAD_DEADLINE_MS;
+	// Aborted by the caller or at the deadline: either way the request and its body are dropped.
+	const ctl = new AbortController();
+	const onAbort = () => ctl.abort();
+	opts.signal?.addEventListener('abort', onAbort, { once: true });
+	if (opts.signal?.aborted) ctl.abort();
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const late = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => {
+			// Settle first: aborting makes the attempt reject at once with a vaguer AbortError.
+			reject(new HttpDeadlineError(url, ms));
+			ctl.abort();
+		}, ms);
+	});
+	try {
+		return await Promise.race([attempts(url, { ...opts, signal: ctl.signal }, read), late]);
+	} finally {
+		clearTimeout(timer);
+		opts.signal?.removeEventListener('abort', onAbort);
+	}
+}
+
+async function attempts<T, R extends ResponseLike>(
 	url: string,
 	opts: HttpGetOptions<R>,
 	read: (res: R) => Promise<T>
@@ -140,7 +189,7 @@ export async function httpGet<T, R extends ResponseLike>(
 				sleep: opts.sleep,
 				random: opts.random,
 				classify: (err) => {
-					if (err instanceof HttpStatusError) return false;
+					if (err instanceof HttpStatusError || isFinal(err)) return false;
 					if (err instanceof Transient) return { retryAfterMs: err.retryAfterMs };
 					networkFailures++;
 					return networkFailures < NETWORK_ATTEMPTS_MAX ? {} : false;
@@ -148,11 +197,16 @@ export async function httpGet<T, R extends ResponseLike>(
 			}
 		);
 	} catch (err) {
-		if (err instanceof HttpStatusError) throw err;
+		if (err instanceof HttpStatusError || isFinal(err)) throw err;
 		if (opts.signal?.aborted || err instanceof AbortError) throw new AbortError();
 		if (err instanceof Transient) throw new HttpStatusError(url, err.status, err.reason, true);
 		throw new HttpNoAnswerError(url, networkFailures, err);
 	}
+}
+
+/** An error `read` marks `retryable: false` (a body too large): thrown as it is, never retried. */
+function isFinal(err: unknown): boolean {
+	return (err as { retryable?: unknown } | null)?.retryable === false;
 }
 
 /** The response, unless `ms` pass first: then the request is aborted and NoAnswer raised. */

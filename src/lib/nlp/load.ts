@@ -6,10 +6,11 @@
  *
  * Pure TypeScript: no DOM, no Node APIs (the caller passes `fetch` and the cache).
  */
-import { unzipSync } from 'fflate';
+import { readZipMembers } from './zip.ts';
 import {
 	ATTEMPTS_MAX,
 	hostOf,
+	HttpDeadlineError,
 	HttpNoAnswerError,
 	HttpStatusError,
 	httpGet
@@ -62,6 +63,8 @@ export interface LoadOptions {
 	random?: () => number;
 	/** How long one request may wait for the response headers before it counts as unreachable. */
 	timeoutMs?: number;
+	/** One file's whole download (default net/httpGet.ts DOWNLOAD_DEADLINE_MS); tests shorten it. */
+	deadlineMs?: number;
 }
 
 /** A failed load, with a message that says what to do. */
@@ -102,18 +105,46 @@ function errorText(err: unknown): string {
 	return err.message + cause;
 }
 
-/** The body's bytes, reported as they arrive. */
+/** Far above the largest file the NLP data has (a zip of a few MB): a bigger body is not it. */
+export const DOWNLOAD_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The body passed DOWNLOAD_MAX_BYTES: not worth a second try. */
+class TooLarge extends Error {
+	readonly retryable = false;
+	constructor(readonly bytes: number) {
+		super(`larger than ${DOWNLOAD_MAX_BYTES} bytes`);
+	}
+}
+
+/** How much of a body has arrived, for the message when its download runs out of time. */
+interface Received {
+	loaded: number;
+	total?: number;
+}
+
+/**
+ * The body's bytes, reported as they arrive (and counted in `got`), within DOWNLOAD_MAX_BYTES.
+ * @throws TooLarge, or BrokenBody when the body breaks off.
+ */
 async function readBody(
 	url: string,
 	res: BytesResponseLike,
-	onProgress: LoadOptions['onProgress']
+	onProgress: LoadOptions['onProgress'],
+	got: Received
 ): Promise<Uint8Array> {
 	const length = Number(res.headers.get('content-length'));
 	const total = Number.isFinite(length) && length > 0 ? length : undefined;
 	let loaded = 0;
+	got.loaded = 0;
+	got.total = total;
+	if (total !== undefined && total > DOWNLOAD_MAX_BYTES) {
+		await res.body?.cancel().catch(() => undefined);
+		throw new TooLarge(total);
+	}
 	try {
 		if (!res.body) {
 			const bytes = new Uint8Array(await res.arrayBuffer());
+			if (bytes.length > DOWNLOAD_MAX_BYTES) throw new TooLarge(bytes.length);
 			loaded = bytes.length;
 			onProgress?.({ url, loaded, total, fromCache: false });
 			return bytes;
@@ -125,6 +156,11 @@ async function readBody(
 			if (done) break;
 			chunks.push(value);
 			loaded += value.length;
+			got.loaded = loaded;
+			if (loaded > DOWNLOAD_MAX_BYTES) {
+				await reader.cancel().catch(() => undefined);
+				throw new TooLarge(loaded);
+			}
 			onProgress?.({ url, loaded, total, fromCache: false });
 		}
 		const bytes = new Uint8Array(loaded);
@@ -135,6 +171,8 @@ async function readBody(
 		}
 		return bytes;
 	} catch (err) {
+		if (err instanceof AbortError || (err instanceof Error && err.name === 'AbortError')) throw err;
+		if (err instanceof TooLarge) throw err;
 		throw new BrokenBody(loaded, err);
 	}
 }
@@ -145,9 +183,26 @@ async function readBody(
  * @throws NlpResourceError with a message for people; AbortError when the signal fires.
  */
 async function download(url: string, opts: LoadOptions): Promise<Uint8Array> {
+	const got: Received = { loaded: 0 };
 	try {
-		return await httpGet(url, opts, (res) => readBody(url, res, opts.onProgress));
+		return await httpGet(url, opts, (res) => readBody(url, res, opts.onProgress, got));
 	} catch (err) {
+		if (err instanceof TooLarge) {
+			throw new NlpResourceError(
+				`${url} is larger than ${DOWNLOAD_MAX_BYTES / 1024 ** 2} MB (${err.bytes} bytes), so it ` +
+					`is not the expected file (a proxy's page, or the wrong address?); ${WHY} need it.`,
+				{ url }
+			);
+		}
+		if (err instanceof HttpDeadlineError) {
+			const of = got.total === undefined ? '' : ` of ${got.total}`;
+			throw new NlpResourceError(
+				`The download of ${url} did not finish within ${err.ms / 1000} s: ${hostOf(url)} sent ` +
+					`${got.loaded}${of} bytes. The connection or the host is too slow; try again later. ` +
+					`${WHY} need this file.`,
+				{ url, cause: err }
+			);
+		}
 		if (err instanceof AbortError)
 			throw new AbortError('Loading the English NLP data was cancelled.');
 		if (err instanceof HttpStatusError && err.exhausted) {
@@ -193,27 +248,27 @@ function utf8(bytes: Uint8Array, what: string, url: string): string {
 	}
 }
 
-/** The named members of a zip, as text. */
+/** The named members of a zip, as text, each checked against its size and CRC (zip.ts). */
 function unzipMembers(bytes: Uint8Array, url: string, members: readonly string[]): string[] {
-	const wanted = new Set(members);
-	let files: Record<string, Uint8Array>;
+	let files: (Uint8Array | undefined)[];
 	try {
-		files = unzipSync(bytes, { filter: (file) => wanted.has(file.name) });
+		files = readZipMembers(bytes, members);
 	} catch (err) {
 		throw new NlpResourceError(
 			`The zip from ${url} is corrupt (${errorText(err)}). Try again; ${WHY} need it.`,
 			{ url, cause: err }
 		);
 	}
-	return members.map((name) => {
-		if (!Object.hasOwn(files, name)) {
+	return members.map((name, i) => {
+		const file = files[i];
+		if (file === undefined) {
 			throw new NlpResourceError(
 				`The zip from ${url} has no member ${name}; its layout has changed upstream and ${WHY} ` +
 					'cannot use it.',
 				{ url }
 			);
 		}
-		return utf8(files[name], name, url);
+		return utf8(file, name, url);
 	});
 }
 

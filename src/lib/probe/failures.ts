@@ -5,7 +5,12 @@
 import { describeError, type ErrorDescription } from '../errors/describe.ts';
 import { EngineError } from './engine.ts';
 import type { ProbeEventOf, Stage } from './events.ts';
-import { isStorageFull, STORAGE_FULL_MESSAGE, STORAGE_FULL_RECOVERY } from './storageFull.ts';
+import {
+	isStorageFull,
+	StorageFullError,
+	STORAGE_FULL_MESSAGE,
+	STORAGE_FULL_RECOVERY
+} from './storageFull.ts';
 
 /** Errors that spoil one item (too long for the model) but not the run. */
 const PER_ITEM_CODES = new Set(['context_window']);
@@ -33,6 +38,8 @@ export function isResumable(err: unknown): boolean {
 
 /** describeError, except that a full disk is named as such whatever wrapper it arrived in. */
 export function describeFailure(err: unknown): ErrorDescription {
+	if (err instanceof StorageFullError)
+		return { name: err.name, message: err.message, recovery: err.recovery };
 	if (isStorageFull(err)) {
 		return {
 			name: 'QuotaExceededError',

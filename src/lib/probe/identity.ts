@@ -152,19 +152,50 @@ export function describeDifferences(
 export interface ResumeCheck extends IdentityCheck {
 	/** What differs, e.g. `seed (0 → 1), generator.root ("/a" → "/b")`; null: the run may resume. */
 	conflict: string | null;
+	/**
+	 * Model fingerprint fields the run stored that the engine no longer reports (a server that
+	 * stopped sending vLLM's `root`): the weights cannot be checked. The shells refuse unless the
+	 * user says to go on; `describeVanished` words them.
+	 */
+	vanished: string[];
+	/**
+	 * The identity to store when resuming: the current one plus every stored fingerprint field it
+	 * lacks. A fingerprint is never dropped, so a later resume against other weights still differs.
+	 */
+	identity: RunIdentity;
 }
+
+/** Fields that say which weights a model is, as `runIdentity` prefixes them. */
+const isFingerprint = (field: string) =>
+	field.startsWith('generator.') || field.startsWith('judge.');
 
 /**
  * May a run stored under `stored` resume with this run id and identity? The one rule both shells
  * apply before resuming (the CLI on --out, the browser on Resume): refuse when `conflict` is set,
- * and store `identity` and `identityHash(identity)` in the manifest when resuming.
+ * refuse when `vanished` is not empty unless the user explicitly accepts unchecked weights, and
+ * store `identity` and `identityHash(identity)` in the manifest when resuming.
  */
 export function checkResume(stored: RunManifest, runId: string, current: RunIdentity): ResumeCheck {
 	const check = compareIdentity(stored, current);
 	const parts = check.differ.length > 0 ? [describeDifferences(stored, current, check.differ)] : [];
 	if (stored.run_id !== runId)
 		parts.unshift(`run_id (${JSON.stringify(stored.run_id)} → ${JSON.stringify(runId)})`);
-	return { ...check, conflict: parts.length > 0 ? parts.join(', ') : null };
+	const before = stored.identity ?? {};
+	const vanished = Object.keys(before).filter((k) => isFingerprint(k) && current[k] === undefined);
+	const identity: RunIdentity = { ...current };
+	for (const k of vanished) identity[k] = before[k];
+	return {
+		...check,
+		conflict: parts.length > 0 ? parts.join(', ') : null,
+		vanished,
+		identity
+	};
+}
+
+/** `generator.root ("/m/a")`: the stored fingerprints the engine no longer reports. */
+export function describeVanished(stored: RunManifest, fields: string[]): string {
+	const before = stored.identity ?? {};
+	return fields.map((f) => `${f} (${JSON.stringify(before[f])})`).join(', ');
 }
 
 /** crypto.subtle exists in browsers and Node 20 alike, so the hash is the same in both. */

@@ -4,8 +4,9 @@
  * as the user, and the end-of-turn markers to stop on. Nothing here knows a model family: every
  * structural fact is read off renders of sentinel conversations, so a new template works unchanged.
  */
-import { AppError } from '../errors/appError.ts';
-import { Environment, Interpreter, Template } from '@huggingface/jinja';
+import { Environment, Template } from '@huggingface/jinja';
+import { boundedRange, runBounded, withRenderDeadline } from './renderLimits.ts';
+import { TemplateError } from './templateError.ts';
 import type { ChatMessage, UserHeaderCut } from './types.ts';
 
 export interface ChatTemplate {
@@ -32,12 +33,7 @@ export interface RenderOptions {
 	date_string?: string;
 }
 
-export class TemplateError extends AppError {
-	constructor(message: string, options?: { cause?: unknown }) {
-		super(message, { ...options, code: 'template' });
-		this.name = 'TemplateError';
-	}
-}
+export { TemplateError };
 
 export const DEFAULT_DATE_STRING = '26 Jul 2024';
 
@@ -111,7 +107,7 @@ export function renderChat(
 	for (const [name, value] of Object.entries(vars)) env.set(name, value);
 	let out: unknown;
 	try {
-		out = new Interpreter(env).run(template.parsed).value;
+		out = runBounded(template.parsed, env).value;
 	} catch (err) {
 		if (err instanceof TemplateError) throw err;
 		throw new TemplateError(`Chat template raised an error: ${errorText(err)}`, { cause: err });
@@ -254,11 +250,13 @@ function stops(t: ChatTemplate, ends: string[], shape: TurnShape): string[] {
  */
 export function thinkingDefault(t: ChatTemplate): boolean | null {
 	const one: ChatMessage[] = [{ role: 'user', content: sentinel('q') }];
-	const unset = assistantPrompt(t, one);
-	const on = assistantPrompt(t, one, { enable_thinking: true });
-	const off = assistantPrompt(t, one, { enable_thinking: false });
-	if (on === off) return null;
-	return unset === on;
+	return withRenderDeadline(() => {
+		const unset = assistantPrompt(t, one);
+		const on = assistantPrompt(t, one, { enable_thinking: true });
+		const off = assistantPrompt(t, one, { enable_thinking: false });
+		if (on === off) return null;
+		return unset === on;
+	});
 }
 
 /**
@@ -276,7 +274,7 @@ export function opensReasoning(prompt: string): boolean {
  * @throws TemplateError describing what is wrong.
  */
 export function validateTemplate(t: ChatTemplate): void {
-	turnShape(t);
+	withRenderDeadline(() => turnShape(t));
 }
 
 /**
@@ -323,6 +321,12 @@ function turnShape(t: ChatTemplate): TurnShape {
 		finalEnd: tail
 	};
 	if (shape.userHeader === '') throw new TemplateError('Chat template has no user-role header');
+	// A template that ignores the role renders every turn with one header: the probe would ask
+	// the model to go on as the assistant, not as the user.
+	if (shape.assistantHeader !== '' && shape.userHeader.trim() === shape.assistantHeader.trim())
+		throw new TemplateError(
+			`Chat template renders user turns with the assistant header ${JSON.stringify(shape.assistantHeader)}, so it has no user-role header`
+		);
 	entry.shapes.set(key, shape);
 	return shape;
 }
@@ -396,13 +400,7 @@ function jinjaGlobals(dateString: string): Record<string, unknown> {
 		raise_exception: (message: unknown) => {
 			throw new TemplateError(`Chat template raised an error: ${String(message)}`);
 		},
-		range: (start: number, stop?: number, step = 1) => {
-			const [from, to] = stop === undefined ? [0, start] : [start, stop];
-			if (step === 0) throw new TemplateError('range() step must not be zero');
-			const out: number[] = [];
-			for (let i = from; step > 0 ? i < to : i > to; i += step) out.push(i);
-			return out;
-		},
+		range: boundedRange,
 		strftime_now: (format: unknown) => strftime(parseDate(dateString), String(format))
 	};
 }

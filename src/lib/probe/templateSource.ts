@@ -6,6 +6,7 @@
  */
 import type { FetchLike } from '../net/fetch.ts';
 import { TemplateError, validateTemplate, type ChatTemplate } from './template.ts';
+import { templateChecker } from './templateChecker.ts';
 
 /** Special tokens a bare .jinja file cannot carry; the user may type them. */
 export interface TemplateTokens {
@@ -111,7 +112,10 @@ async function finish(
 	repo: string | undefined
 ): Promise<ChatTemplate> {
 	const t: ChatTemplate = { source, bos_token, eos_token };
-	validateTemplate(t);
+	// In a shell's worker when it installed one: a runaway template can then be stopped.
+	const check = templateChecker();
+	if (check) await check(t);
+	else validateTemplate(t);
 	t.sha256 = await sha256Hex(source);
 	if (repo !== undefined) t.repo = repo;
 	return t;

@@ -28,12 +28,16 @@ export interface Route {
  * link (bad %-escapes) is set-up, so app start never throws.
  */
 export function parseHash(hash: string): Route {
-	const [path, query = ''] = hash.replace(/^#\/?/, '').split('?');
+	const body = hash.replace(/^#\/?/, '');
+	const at = body.indexOf('?');
+	const [path, query] = at < 0 ? [body, ''] : [body.slice(0, at), body.slice(at + 1)];
 	const parts = path.split('/').map(decode);
 	if (parts.includes(undefined)) return { view: 'setup', params: {} };
 	const [view, id] = parts;
 	// URLSearchParams never throws: a bad escape in the query stays as typed.
-	const params = Object.fromEntries(new URLSearchParams(query).entries());
+	const params: Record<string, string> = Object.fromEntries(new URLSearchParams(query).entries());
+	// A link pasted after "url=" unencoded keeps its own "?", "&" and "+": it is the rest, as is.
+	if (query.startsWith('url=')) params.url = decode(query.slice(4)) ?? query.slice(4);
 	if ((VIEWS as readonly (string | undefined)[]).includes(view))
 		return { view: view as ViewName, id: id || undefined, params };
 	return { view: 'home', params };

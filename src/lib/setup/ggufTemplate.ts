@@ -22,10 +22,12 @@ export async function templateFromGguf(url: string, deps: GgufTemplateDeps): Pro
 			fetch: (input, init) => deps.fetch(input, { ...init, signal: deps.signal })
 		});
 		metadata = out.metadata as Record<string, unknown>;
+		if (!headerComplete({ metadata, tensorInfos: out.tensorInfos }))
+			throw new TemplateError(`${url}: could not read the GGUF header: ${CUT_OFF}`);
 	} catch (err) {
+		if (err instanceof TemplateError) throw err;
 		if ((err as Error)?.name === 'AbortError') throw err;
-		const text = err instanceof Error ? err.message : String(err);
-		throw new TemplateError(`${url}: could not read the GGUF header (${text})`, { cause: err });
+		throw new TemplateError(`${url}: ${headerProblem(err)}`, { cause: err });
 	}
 	const source = metadata['tokenizer.chat_template'];
 	if (typeof source !== 'string' || source.trim() === '') {
@@ -46,4 +48,30 @@ export async function templateFromGguf(url: string, deps: GgufTemplateDeps): Pro
 	});
 	t.repo = url;
 	return t;
+}
+
+/**
+ * A GGUF header that cannot be read, in words: the parser reports a file cut off inside its
+ * header as a DataView bounds error (or not at all: see headerComplete).
+ */
+function headerProblem(err: unknown): string {
+	const text = err instanceof Error ? err.message : String(err);
+	if (err instanceof RangeError || /outside the bounds|DataView|out of range/i.test(text))
+		return `could not read the GGUF header: ${CUT_OFF}`;
+	return `could not read the GGUF header (${text})`;
+}
+
+const CUT_OFF = 'it ends early, so the file is cut off or is not a whole GGUF file';
+
+/**
+ * Whether the parser read every key and tensor the header declares: on a file cut off inside its
+ * header it returns what it got, with no error.
+ */
+function headerComplete(out: {
+	metadata: Record<string, unknown>;
+	tensorInfos: unknown[];
+}): boolean {
+	const m = out.metadata;
+	const keys = Object.keys(m).filter((k) => !['version', 'tensor_count', 'kv_count'].includes(k));
+	return keys.length === Number(m.kv_count) && out.tensorInfos.length === Number(m.tensor_count);
 }

@@ -48,6 +48,19 @@ describe('TemplateSource', () => {
 		);
 	});
 
+	it('shows a template read from a GGUF URL as that URL, not under huggingface.co', () => {
+		const url = 'http://127.0.0.1:8080/models/model-q8_0.gguf';
+		render(TemplateSource, {
+			...base,
+			settings: new EngineSettings(memoryStorage()),
+			defaultRepo: 'Qwen/Qwen3-0.6B',
+			onCheckTemplate: () => {},
+			template: { header: '<|im_start|>user\n', sha256: 'abc', repo: url }
+		});
+		expect(text('template-provenance')).toContain(`from ${url}`);
+		expect(text('template-provenance')).not.toContain('huggingface.co/');
+	});
+
 	it('names the remembered file of this model, and Forget drops it', async () => {
 		const settings = new EngineSettings(memoryStorage());
 		settings.templateKind.current = 'file';

@@ -11,6 +11,7 @@ import { fullRun } from './fullRun.ts';
 import { offline } from './offline.ts';
 import { nlpData } from './nlpData.ts';
 import { offlineHelp } from './offlineHelp.ts';
+import { reliability } from './reliability.ts';
 import { resume } from './resume.ts';
 import { screenshots } from './screenshots.ts';
 import { startFail } from './startFail.ts';
@@ -37,6 +38,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	cpuRun,
 	transfer,
 	shareLink,
+	reliability,
 	xss,
 	annotation,
 	offline,

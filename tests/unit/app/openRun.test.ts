@@ -1,5 +1,5 @@
 /** Opening a shared run by link, against a real HTTP server on 127.0.0.1 and Node's own fetch. */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchRun, OpenRunError, runLink } from '../../../src/lib/app/openRun.ts';
@@ -19,7 +19,22 @@ const ROUTES: Record<string, [number, string]> = {
 	'/cli/out.manifest.json': [200, files.manifest],
 	'/lonely/out.jsonl': [200, files.jsonl],
 	'/page.html': [200, '<!doctype html><title>Hello</title>'],
-	'/broken.run.jsonl': [500, 'Internal Server Error']
+	'/broken.run.jsonl': [500, 'Internal Server Error'],
+	'/runs/bad%zz-name.run.jsonl': [200, bundleToRunFile(bundle)],
+	'/runs/corrupt.run.jsonl': [200, '{"format": "utp-run-v1", oops\n' + badLines.slice(1).join('\n')]
+};
+
+/** Hosts that misbehave: answer never, stall after the headers, or declare 700 MB. */
+const MISBEHAVING: Record<string, (res: ServerResponse) => void> = {
+	'/hang.run.jsonl': () => {},
+	'/stall.run.jsonl': (res) => {
+		res.writeHead(200, { 'content-type': 'text/plain' });
+		res.write('{"format"');
+	},
+	'/huge.run.jsonl': (res) => {
+		res.writeHead(200, { 'content-length': String(700 * 1024 * 1024) });
+		res.write('{');
+	}
 };
 
 let server: Server;
@@ -29,6 +44,8 @@ let requests: string[] = [];
 beforeAll(async () => {
 	server = createServer((req, res) => {
 		requests.push(req.url ?? '');
+		const misbehave = MISBEHAVING[req.url ?? ''];
+		if (misbehave) return misbehave(res);
 		const [status, body] = ROUTES[req.url ?? ''] ?? [404, 'Not Found'];
 		res.writeHead(status, { 'content-type': 'text/plain' });
 		res.end(body);
@@ -36,7 +53,13 @@ beforeAll(async () => {
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(
+	() =>
+		new Promise<void>((resolve) => {
+			server.closeAllConnections();
+			server.close(() => resolve());
+		})
+);
 
 const open = (path: string) => fetchRun(`${base}${path}`, fetch);
 
@@ -91,6 +114,48 @@ describe('fetchRun', () => {
 		const e = await rejection(fetchRun(`http://127.0.0.1:${port}/x.run.jsonl`, fetch));
 		expect(e).toBeInstanceOf(OpenRunError);
 		expect(e.message).toMatch(new RegExp(`^Could not reach 127\\.0\\.0\\.1:${port}`));
+	});
+});
+
+describe('fetchRun against a host that misbehaves', () => {
+	it('ends a host that never answers, or stalls after its headers, at the time limit', async () => {
+		for (const path of ['/hang.run.jsonl', '/stall.run.jsonl']) {
+			const t0 = Date.now();
+			const e = await rejection(fetchRun(`${base}${path}`, fetch, undefined, 300));
+			expect(e, path).toBeInstanceOf(OpenRunError);
+			expect(e.message).toContain(`127.0.0.1:${base.split(':').pop()} did not send`);
+			expect(e.message).toContain('within 0.3 s');
+			expect(Date.now() - t0).toBeLessThan(2_000);
+		}
+	});
+
+	it('is cancelled by its signal, as a Cancel button does', async () => {
+		const ctl = new AbortController();
+		const pending = rejection(fetchRun(`${base}/hang.run.jsonl`, fetch, ctl.signal));
+		setTimeout(() => ctl.abort(), 50);
+		const e = await pending;
+		expect(e).not.toBeInstanceOf(OpenRunError);
+		expect(e.name).toBe('AbortError');
+	});
+
+	it('says the size limit for a file too large to open by link', async () => {
+		const e = await rejection(open('/huge.run.jsonl'));
+		expect(e).toBeInstanceOf(OpenRunError);
+		expect(e.message).toContain('huge.run.jsonl is 700 MB or more');
+		expect(e.message).toContain('at most 256 MB');
+	});
+
+	it('opens a link whose path has a bad %-sequence, naming the file as written', async () => {
+		const got = await open('/runs/bad%zz-name.run.jsonl');
+		expect(got.manifest.run_id).toBe('run-shared');
+	});
+
+	it('says what is wrong with a run file whose first line is corrupt', async () => {
+		const e = await rejection(open('/runs/corrupt.run.jsonl'));
+		expect(e).toBeInstanceOf(ExchangeError);
+		expect((e as ExchangeError).problems[0]).toMatch(
+			/^corrupt\.run\.jsonl, line 1: not valid JSON/
+		);
 	});
 });
 

@@ -68,7 +68,11 @@ describe('a changed config never mixes into an old run (CLI)', () => {
 			const requests = cli.server.requests.length;
 			const r = await runMain(cli.args(out, [...extra]));
 			expect(r.code).toBe(2);
-			const lines = r.stderr.trim().split('\n');
+			// The refusal is one line, after the line saying where the template came from.
+			const lines = r.stderr
+				.trim()
+				.split('\n')
+				.filter((l) => !l.startsWith('chat template:'));
 			expect(lines).toHaveLength(1);
 			expect(lines[0]).toContain(field);
 			expect(lines[0]).toMatch(/another --out.*--overwrite/);
@@ -109,6 +113,40 @@ describe('a changed config never mixes into an old run (CLI)', () => {
 			const r = await runMain(cli.args(out));
 			expect(r.code).toBe(2);
 			expect(r.stderr).toContain('generator.root ("/models/qwen-a" → "/models/qwen-b")');
+		} finally {
+			cli.server.modelFields = {};
+		}
+	});
+
+	it('refuses when the server stops reporting the weights, keeps them when told, then refuses others', async () => {
+		cli.server.modelFields = { gen: { root: '/models/qwen-a' } };
+		try {
+			const out = await finished('vanish');
+			// The server no longer says which weights it serves (vLLM's root gone).
+			cli.server.modelFields = {};
+			const more = ['--temperatures', '0,1,0.5'];
+			const refused = await runMain(cli.args(out, more));
+			expect(refused.code).toBe(2);
+			expect(refused.stderr).toContain('generator.root ("/models/qwen-a")');
+			expect(refused.stderr).toContain('--accept-unchecked-model');
+			expect(records(out)).toHaveLength(16);
+
+			const told = await runMain(cli.args(out, [...more, '--accept-unchecked-model']));
+			expect(told.code, told.stderr).toBe(0);
+			expect(told.stderr).toContain('without checking generator.root');
+			expect(records(out)).toHaveLength(24);
+			// The stored fingerprint is never dropped.
+			expect(manifestOf(out).identity?.['generator.root']).toBe('/models/qwen-a');
+
+			// Other weights later: still told apart, nothing mixed in.
+			cli.server.modelFields = { gen: { root: '/models/qwen-b' } };
+			const other = await runMain(
+				cli.args(out, ['--temperatures', '0,1,0.5,0.7', '--accept-unchecked-model'])
+			);
+			expect(other.code).toBe(2);
+			expect(other.stderr).toContain('generator.root ("/models/qwen-a" → "/models/qwen-b")');
+			expect(records(out)).toHaveLength(24);
+			expect(manifestOf(out).identity?.['generator.root']).toBe('/models/qwen-a');
 		} finally {
 			cli.server.modelFields = {};
 		}

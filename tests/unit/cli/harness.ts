@@ -50,6 +50,35 @@ export async function killCliWhen(
 	}
 }
 
+export interface Exit {
+	code: number | null;
+	signal: string | null;
+	stdout: string;
+	stderr: string;
+}
+
+/** The CLI in a child process, its output collected. */
+export function spawnCli(argv: string[]): { done: Promise<Exit>; pid: number | undefined } {
+	const child = spawn(process.execPath, [BIN, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', (b) => (stdout += String(b)));
+	child.stderr.on('data', (b) => (stderr += String(b)));
+	const done = new Promise<Exit>((resolve) =>
+		child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
+	);
+	return { done, pid: child.pid };
+}
+
+/** Poll `cond` every 20 ms; rejects naming `what` after `ms`. */
+export async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
+	const start = Date.now();
+	while (!cond()) {
+		if (Date.now() - start > ms) throw new Error(`timed out waiting: ${what}`);
+		await new Promise((r) => setTimeout(r, 20));
+	}
+}
+
 /** The fewest `run` flags parseRunArgs accepts (no subcommand): tests add the flag they check. */
 export const MINIMAL_RUN_ARGS: readonly string[] = [
 	'--base-url',

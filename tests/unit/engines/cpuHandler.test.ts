@@ -151,6 +151,23 @@ describe('CPU engine worker handler', () => {
 		close();
 	});
 
+	it('names the file when its runtime stops on every generation before any text (a header-only GGUF)', async () => {
+		const { engine, fake, close } = fakeCpuEngine();
+		await engine.load([URL_A]);
+		fake.failNext.complete = runtimeDeath();
+		await expect(engine.complete(req(URL_A))).rejects.toMatchObject({
+			code: 'unknown',
+			recovery: expect.stringContaining('the file is invalid or incomplete')
+		});
+		fake.failNext.complete = runtimeDeath();
+		await expect(engine.complete(req(URL_A))).rejects.toMatchObject({
+			code: 'bad_model',
+			message: expect.stringContaining(`cannot run ${URL_A}`)
+		});
+		expect((await engine.stats()).loaded).toEqual([]);
+		close();
+	});
+
 	it("maps llama.cpp's context overflow to the per-item context_window error", async () => {
 		const { engine, fake, close } = fakeCpuEngine();
 		await engine.load([URL_A]);

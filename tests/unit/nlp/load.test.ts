@@ -29,6 +29,20 @@ function zipOf(members: Record<string, string>): Uint8Array {
 	return zipSync(Object.fromEntries(Object.entries(members).map(([k, v]) => [k, strToU8(v)])));
 }
 
+/** Offset of a one-member zip's central directory entry. */
+function centralOffset(zip: Uint8Array): number {
+	const view = new DataView(zip.buffer, zip.byteOffset);
+	return view.getUint32(zip.length - 22 + 16, true);
+}
+
+/** The one-member zip with its declared uncompressed size replaced, in both headers. */
+function declareSize(zip: Uint8Array, size: number): Uint8Array {
+	const view = new DataView(zip.buffer, zip.byteOffset);
+	view.setUint32(22, size, true);
+	view.setUint32(centralOffset(zip) + 24, size, true);
+	return zip;
+}
+
 const punktMembers = {
 	'punkt_tab/README': 'not read',
 	'punkt_tab/english/abbrev_types.txt': 'dr\nmr\n',
@@ -269,6 +283,97 @@ describe('loadEnglishResourceFiles', () => {
 		const s = await start({ [STOPWORDS]: strToU8('<html>Captive portal login</html>') });
 		const err = await failure(loadEnglishResourceFiles(optionsFor(s)));
 		expect(err.message).toContain(`The zip from ${s.base}${STOPWORDS} is corrupt`);
+	});
+
+	it('refuses a member that inflates past the size it declares (never a cut-off list)', async () => {
+		// A stop-word list declaring 1,000 bytes whose data inflates to 8 MB.
+		const lying = declareSize(
+			zipSync({ 'stopwords/english': strToU8('a\nthe\n'.repeat(1_400_000)) }),
+			1000
+		);
+		const s = await start({ [STOPWORDS]: lying });
+		const err = await failure(loadEnglishResourceFiles(optionsFor(s)));
+		expect(err.message).toContain(`The zip from ${s.base}${STOPWORDS} is corrupt`);
+		expect(err.message).toContain('inflates to more than the 1000 bytes it declares');
+	});
+
+	it('refuses a member whose CRC does not match', async () => {
+		const zip = zipOf({ 'stopwords/english': 'a\nthe\n' });
+		const view = new DataView(zip.buffer);
+		const central = centralOffset(zip);
+		view.setUint32(central + 16, view.getUint32(central + 16, true) ^ 1, true);
+		const s = await start({ [STOPWORDS]: zip });
+		const err = await failure(loadEnglishResourceFiles(optionsFor(s)));
+		expect(err.message).toContain('stopwords/english fails its CRC-32 check');
+	});
+
+	/** fetch that answers `path` with `body` (a stream as a slow host sends it), the rest normally. */
+	const answering =
+		(path: string, body: () => ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
+		(url: string, init?: { signal?: AbortSignal }) =>
+			url.endsWith(path)
+				? Promise.resolve(new Response(body(), { status: 200, headers }))
+				: fetch(url, init);
+
+	it('ends a download that trickles at its deadline, naming the host and the bytes', async () => {
+		const s = await start();
+		let timer: ReturnType<typeof setInterval> | undefined;
+		// One byte every 100 ms, of 1,000 declared: it would take 100 s.
+		const trickle = () =>
+			new ReadableStream<Uint8Array>({
+				start(c) {
+					timer = setInterval(() => c.enqueue(new Uint8Array([0x61])), 100);
+				},
+				cancel() {
+					clearInterval(timer);
+				}
+			});
+		const t0 = Date.now();
+		const err = await failure(
+			loadEnglishResourceFiles(
+				optionsFor(s, {
+					fetch: answering(STOPWORDS, trickle, { 'content-length': '1000' }),
+					deadlineMs: 800
+				})
+			)
+		);
+		clearInterval(timer);
+		expect(Date.now() - t0).toBeLessThan(3_000);
+		expect(err.message).toMatch(
+			/did not finish within 0\.8 s: 127\.0\.0\.1:\d+ sent \d+ of 1000 bytes/
+		);
+	});
+
+	it('ends a body that stalls after its headers at the deadline', async () => {
+		const s = await start();
+		const stalled = () =>
+			new ReadableStream<Uint8Array>({
+				start(c) {
+					c.enqueue(new Uint8Array(10));
+				}
+			});
+		const err = await failure(
+			loadEnglishResourceFiles(optionsFor(s, { fetch: answering(PUNKT, stalled), deadlineMs: 500 }))
+		);
+		expect(err.message).toContain(`The download of ${s.base}${PUNKT} did not finish within 0.5 s`);
+		expect(err.message).toContain('sent 10 bytes');
+	});
+
+	it('refuses a body larger than the cap, before or while reading it', async () => {
+		const s = await start();
+		const endless = () =>
+			new ReadableStream<Uint8Array>({
+				pull(c) {
+					c.enqueue(new Uint8Array(1024 * 1024));
+				}
+			});
+		const declared: Record<string, string>[] = [{ 'content-length': String(1.5e9) }, {}];
+		for (const headers of declared) {
+			const err = await failure(
+				loadEnglishResourceFiles(optionsFor(s, { fetch: answering(SYLLAPY, endless, headers) }))
+			);
+			expect(err.message).toContain(`${s.base}${SYLLAPY} is larger than 64 MB`);
+		}
 	});
 
 	it('names the member a zip lacks', async () => {

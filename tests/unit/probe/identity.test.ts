@@ -114,6 +114,16 @@ describe('checkResume (the rule the CLI and the browser share)', () => {
 			'run_id ("run-1" → "run-2"), generator.root ("/a" → "/b"), seed (1234 → 9)'
 		);
 	});
+
+	it('flags a fingerprint the engine stopped reporting and keeps it in the identity to store', () => {
+		const id = runIdentity({ config: probeConfig(), ...base, generator: { id: 'g', root: '/a' } });
+		const now = runIdentity({ config: probeConfig(), ...base, generator: { id: 'g' } });
+		const check = checkResume(manifestWith(id), 'run-1', now);
+		expect(check).toMatchObject({ conflict: null, vanished: ['generator.root'] });
+		expect(check.identity['generator.root']).toBe('/a');
+		// A field the run never stored is not flagged: nothing was there to check.
+		expect(checkResume(manifestWith(now), 'run-1', id).vanished).toEqual([]);
+	});
 });
 
 describe('fingerprintOfServerModel', () => {

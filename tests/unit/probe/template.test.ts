@@ -10,6 +10,7 @@ import {
 	stopSequences,
 	TemplateError,
 	userHeader,
+	validateTemplate,
 	type ChatTemplate
 } from '../../../src/lib/probe/template.ts';
 import type { ChatMessage } from '../../../src/lib/probe/types.ts';
@@ -201,6 +202,20 @@ describe('probePrompt', () => {
 			eos_token: null
 		};
 		expect(() => probePrompt(t, [user('Q?'), assistant('A.')])).toThrow(/repeated/);
+	});
+
+	it('refuses a template that renders user turns with the assistant header', () => {
+		const t: ChatTemplate = {
+			source:
+				'{% for m in messages %}<|im_start|>assistant\n{{ m.content }}<|im_end|>\n{% endfor %}' +
+				'{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}',
+			bos_token: null,
+			eos_token: '<|im_end|>'
+		};
+		expect(() => validateTemplate(t)).toThrow(TemplateError);
+		expect(() => validateTemplate(t)).toThrow(
+			'renders user turns with the assistant header "<|im_start|>assistant\\n"'
+		);
 	});
 
 	it('reports a template that does not parse as a TemplateError', () => {

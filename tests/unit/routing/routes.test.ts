@@ -24,6 +24,13 @@ describe('hash routes', () => {
 		expect(typeof route.params.compare).toBe('string');
 	});
 
+	it('keeps an unencoded link after url= whole: its "?", "&" and "+" as written', () => {
+		const raw = 'https://host.test/runs/a+b.run.jsonl?sig=x+y&exp=1';
+		expect(parseHash(`#/open?url=${raw}`).params.url).toBe(raw);
+		// And a link Share made (encoded) still opens the same file.
+		expect(parseHash(href('open', undefined, { url: raw })).params.url).toBe(raw);
+	});
+
 	it('round-trips a link through href and parseHash', () => {
 		const link = href('annotate', 'run/with slash', { annotator: 'ana' });
 		expect(parseHash(link)).toEqual({

@@ -94,6 +94,16 @@ describe('templateFromGguf', () => {
 		});
 	});
 
+	it('says in words that a file cut off inside its header is not a whole GGUF file', async () => {
+		const cut = ggufFile().slice(0, 200_000);
+		const err = await templateFromGguf(URL_, rangeFetch(cut)).catch((e: Error) => e);
+		expect(err).toMatchObject({ name: 'TemplateError' });
+		expect((err as Error).message).toContain(
+			`${URL_}: could not read the GGUF header: it ends early`
+		);
+		expect((err as Error).message).not.toContain('DataView');
+	});
+
 	it('passes the caller’s abort through', async () => {
 		const ctrl = new AbortController();
 		ctrl.abort();

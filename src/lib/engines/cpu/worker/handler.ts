@@ -99,6 +99,10 @@ export function createCpuHandler(runtime: CpuRuntime, post: Post): (data: unknow
 	const queue = new SerialQueue<CpuRequestKind>();
 	const controls = new Map<number, AbortController>();
 	const models = new Map<string, CpuModel>();
+	/** Models that generated at least once: a runtime death then is the runtime's, not the file's. */
+	const proven = new Set<string>();
+	/** Runtime deaths of models that never generated. */
+	const unproven = new Map<string, number>();
 	let nCtx = 4096;
 	let restarts = 0;
 
@@ -196,11 +200,26 @@ export function createCpuHandler(runtime: CpuRuntime, post: Post): (data: unknow
 		return model;
 	}
 
-	/** Reopen a model whose runtime died (from the cache: no download), then rethrow. */
+	/**
+	 * Reopen a model whose runtime died (from the cache: no download), then rethrow. A model that
+	 * dies again before it ever generated is not restarted: the file itself is at fault (a GGUF
+	 * with its header only, or cut off), and the error names it.
+	 */
 	async function restart(url: string, err: unknown): Promise<never> {
 		const dead = models.get(url);
 		models.delete(url);
 		await dead?.exit().catch(() => undefined);
+		const text = err instanceof Error ? err.message : String(err);
+		const deaths = (unproven.get(url) ?? 0) + 1;
+		if (!proven.has(url) && deaths >= 2) {
+			unproven.delete(url);
+			throw new EngineError(
+				'bad_model',
+				`The CPU engine cannot run ${url}: its runtime stopped on every generation with it (${text}), so the file is invalid or incomplete (e.g. a GGUF with its header only).`,
+				'Check that the URL points at the whole .gguf model file, then load it again.'
+			);
+		}
+		if (!proven.has(url)) unproven.set(url, deaths);
 		restarts++;
 		const ctrl = new AbortController();
 		const model = await runtime.open(url, {
@@ -209,11 +228,12 @@ export function createCpuHandler(runtime: CpuRuntime, post: Post): (data: unknow
 			onProgress: () => {}
 		});
 		models.set(url, model);
-		const text = err instanceof Error ? err.message : String(err);
 		throw new EngineError(
 			'unknown',
-			`The CPU engine's runtime stopped while generating (${text}); it was restarted.`,
-			'Retry; the model stays loaded.'
+			`The CPU engine's runtime stopped while generating with ${url} (${text}); it was restarted.`,
+			proven.has(url)
+				? 'Retry; the model stays loaded.'
+				: 'Retry; if it stops again, the file is invalid or incomplete.'
 		);
 	}
 
@@ -252,6 +272,7 @@ export function createCpuHandler(runtime: CpuRuntime, post: Post): (data: unknow
 			if (isRuntimeDeath(err)) return restart(url, err);
 			throw toGenerationError(err);
 		}
+		proven.add(url);
 		return { text, finish_reason: toFinishReason(finish), usage: toUsage(usage, timings, chunks) };
 	}
 

@@ -1,0 +1,96 @@
+/**
+ * A careless or hostile user in the browser: a chat template that loops, ranges over 300 million
+ * or renders 100 MB is stopped by the template check (run when the file is chosen) with a message
+ * naming the limits, and the tab answers within a second while it renders; a shared-run link whose host stalls after its headers can be cancelled, and one
+ * that declares 700 MB says the size limit.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { need, openView, setControl, UI_TIMEOUT_MS } from '../app.ts';
+import type { E2EContext } from '../context.ts';
+import { check, type Scenario } from '../harness.ts';
+import { RUNAWAY_TEMPLATES, withPrefix } from '../../helpers/runawayTemplates.ts';
+
+const V = 'setup';
+
+/** A host that answers with CORS headers and then stalls, or declares a 700 MB body. */
+async function misbehavingHost(): Promise<{ base: string; server: Server }> {
+	const server = createServer((req, res) => {
+		const cors = { 'access-control-allow-origin': '*', 'content-type': 'text/plain' };
+		if (req.url?.startsWith('/huge')) {
+			res.writeHead(200, { ...cors, 'content-length': String(700 * 1024 * 1024) });
+			res.write('{');
+			return;
+		}
+		res.writeHead(200, cors);
+		res.write('{"format"');
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+export const reliability: Scenario<E2EContext> = {
+	id: 'reliability',
+	title:
+		'a runaway chat template is stopped by the template check (tab responsive); a stalled shared-run link can be cancelled, a 700 MB one says the limit',
+	timeoutMs: 120_000,
+	async run(ctx) {
+		const { page } = await ctx.profile();
+		await openView(page, ctx.app.url, '#/setup');
+		await setControl(await need(page, V, 'engine-openai'), true);
+		const dir = mkdtempSync(join(tmpdir(), 'utp-e2e-templates-'));
+		for (const [name, { prefix, says }] of Object.entries(RUNAWAY_TEMPLATES)) {
+			const file = join(dir, `${name.replace(/\W+/g, '-')}.jinja`);
+			writeFileSync(file, withPrefix(prefix).source);
+			await setControl(await need(page, V, 'template-kind-file'), true);
+			// Choosing the file checks it, as "Check template" does.
+			const t0 = Date.now();
+			await (await need(page, V, 'template-file')).setInputFiles(file);
+			// While the check renders (in a worker), the tab answers within a second.
+			const during = Date.now();
+			const button = await (await need(page, V, 'check-template')).innerText();
+			const waited = Date.now() - during;
+			check(waited < 1_000, `${name}: the tab took ${waited} ms to answer`);
+			if (name === 'a loop of 3000 × 3000')
+				check(button === 'Loading…', `${name}: asked mid-check, the button says "${button}"`);
+			const status = await need(page, V, 'template-status');
+			await status.getByText(says).waitFor({ timeout: UI_TIMEOUT_MS });
+			const text = await status.innerText();
+			check(says.test(text), `${name}: the check says "${text}"`);
+			check(text.includes('4,000,000 characters'), `${name}: the limits are not named: "${text}"`);
+			const ms = Date.now() - t0;
+			check(ms < 8_000, `${name}: the check took ${ms} ms`);
+			// The tab answers at once after the check.
+			const t1 = Date.now();
+			await page.evaluate(() => 1);
+			check(Date.now() - t1 < 1_000, `${name}: the tab was unresponsive after the check`);
+		}
+
+		const host = await misbehavingHost();
+		try {
+			await openView(
+				page,
+				ctx.app.url,
+				`#/open?url=${encodeURIComponent(`${host.base}/stall.run.jsonl`)}`
+			);
+			await need(page, 'open', 'open-status');
+			await (await need(page, 'open', 'open-cancel')).click();
+			const cancelled = await (await need(page, 'open', 'open-error')).innerText();
+			check(cancelled.includes('Cancelled'), `after Cancel the page says "${cancelled}"`);
+
+			await openView(
+				page,
+				ctx.app.url,
+				`#/open?url=${encodeURIComponent(`${host.base}/huge.run.jsonl`)}`
+			);
+			const huge = await (await need(page, 'open', 'open-error')).innerText();
+			check(huge.includes('at most 256 MB'), `a 700 MB link says "${huge}"`);
+		} finally {
+			host.server.closeAllConnections();
+			await new Promise<void>((resolve) => host.server.close(() => resolve()));
+		}
+	}
+};
