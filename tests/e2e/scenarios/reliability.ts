@@ -40,7 +40,7 @@ export const reliability: Scenario<E2EContext> = {
 	async run(ctx) {
 		const { page } = await ctx.profile();
 		await openView(page, ctx.app.url, '#/setup');
-		await setControl(await need(page, V, 'engine-openai'), true);
+		await setControl(await need(page, V, 'engine-server'), true);
 		const dir = mkdtempSync(join(tmpdir(), 'utp-e2e-templates-'));
 		for (const [name, { prefix, says }] of Object.entries(RUNAWAY_TEMPLATES)) {
 			const file = join(dir, `${name.replace(/\W+/g, '-')}.jinja`);
