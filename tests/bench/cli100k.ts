@@ -41,27 +41,30 @@ const PERTURBATIONS = ['none', 'truncate'] as const;
 const SAMPLES = 5; // 5 × 2 × 5 = 50 conditions; 2,000 × 50 = 100,000 records
 
 const CHILD = fileURLToPath(new URL('./cliChild.ts', import.meta.url));
+const TEMPLATE_WORKER = fileURLToPath(new URL('../../src/cli/templateWorker.ts', import.meta.url));
 
 /**
  * cliChild.ts and the CLI bundled by esbuild, as `npm ci` bundles the shipped CLI (bin/dist): the
- * process measured is the one users run, without tsx compiling in it. Built once per bench.
+ * process measured is the one users run, without tsx compiling in it. Built once per bench. The
+ * CLI checks a chat template in a worker thread that it loads from `templateWorker.js` beside
+ * itself, so that is bundled too, as ES modules (the folder's package.json says so).
  */
 let bundled: Promise<string> | undefined;
 function childBundle(): Promise<string> {
 	bundled ??= (async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'utp-bench-child-'));
 		process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-		const outfile = join(dir, 'cliChild.mjs');
+		writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
 		await build({
-			entryPoints: [CHILD],
+			entryPoints: { cliChild: CHILD, templateWorker: TEMPLATE_WORKER },
 			bundle: true,
 			platform: 'node',
 			format: 'esm',
 			target: 'node20',
-			outfile,
+			outdir: dir,
 			logLevel: 'warning'
 		});
-		return outfile;
+		return join(dir, 'cliChild.js');
 	})();
 	return bundled;
 }
