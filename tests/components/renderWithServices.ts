@@ -12,6 +12,9 @@ import { createAppContext } from '../../src/lib/app/appParts.ts';
 import { createAppServices, type AppServiceDeps } from '../../src/lib/app/services.ts';
 import type { DeviceEngine } from '../../src/lib/app/deviceEngine.ts';
 import { createDB, type ProbeDB } from '../../src/lib/db/schema.ts';
+// The app loads its stores with the first store call (services.ts); a view's test can end before
+// that load does, and a module loaded after teardown is an error. Loaded up front here instead.
+import '../../src/lib/db/stores.ts';
 import type { AdapterLike } from '../../src/lib/engines/webgpu/gpu.ts';
 
 /** A WebGPU adapter without shader-f16. */

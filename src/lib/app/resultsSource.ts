@@ -1,8 +1,9 @@
 /** The results view's ResultsSource over the app's run store. */
 import type { DexieRunStore } from '../db/runs.ts';
 import type { ResultsSource } from '../state/results.svelte.ts';
+import type { AsyncMethods } from './deferred.ts';
 
-export function resultsSource(store: DexieRunStore): ResultsSource {
+export function resultsSource(store: AsyncMethods<DexieRunStore>): ResultsSource {
 	return {
 		getRun: (runId) => store.getRun(runId),
 		getRecords: (runId) => store.getRecords(runId),

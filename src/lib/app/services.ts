@@ -2,23 +2,20 @@
  * The app's long-lived objects, made by createAppServices() once at the root (App.svelte) and
  * handed down through Svelte context (context.ts): the database, the run store, the caches and the
  * engines. Each is created on first use, so opening a view costs no IndexedDB connection and no
- * worker it does not need; a test makes its own services over a private database and fake engines.
+ * worker it does not need, and no store code (Dexie) loads before a store is first called; a test
+ * makes its own services over a private database and fake engines.
  */
-import { AnnotationStore } from '../db/annotations.ts';
-import { dexieAnnotationBackend } from '../db/annotationBackend.ts';
-import { DexieBenchmarkStore } from '../db/benchmarks.ts';
-import { DexieDatasetCache, DexieTemplateCache } from '../db/caches.ts';
-import { DexieRunInputs } from '../db/runInputs.ts';
-import { DexieRunStore } from '../db/runs.ts';
-import { createDB, type ProbeDB } from '../db/schema.ts';
+import type { ProbeDB } from '../db/schema.ts';
+import type { BrowserStores } from '../db/stores.ts';
 import type { AnnotationBackend } from '../annotate/backend.ts';
 import type { DatasetCache } from '../datasets/registry.ts';
 import { OpenAIEngine } from '../engines/server/client.ts';
 import { datasetCacheOf } from './datasets.ts';
+import { deferred, type AsyncMethods } from './deferred.ts';
 import { createCpuDevice, createWebgpuDevice, type DeviceEngine } from './deviceEngine.ts';
 import { createWebLLMEngine } from '../engines/webgpu/client.ts';
 import { customAppConfig, type CustomMlcModel } from '../engines/webgpu/custom.ts';
-import { loadTemplate, type TemplateSpec } from '../setup/templates.ts';
+import type { TemplateSpec } from '../setup/templates.ts';
 import { shippedPackageFor } from './shippedRepos.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { LoadedNlp } from '../nlp/support.ts';
@@ -27,16 +24,24 @@ import { appVersion } from '../version.ts';
 
 export const APP_VERSION = appVersion('web');
 
+/** A store as the services hand it out: its async methods, the store itself loading on first call. */
+export type StoreOf<K extends keyof BrowserStores> = AsyncMethods<BrowserStores[K]>;
+
+/**
+ * The stores are handed out synchronously but open lazily: Dexie and the store code load with the
+ * first call to any store method (db/stores.ts), so a view that holds a store paints without them.
+ */
 export interface AppServices {
-	db(): ProbeDB;
-	runStore(): DexieRunStore;
+	/** Opens the database on the first call. */
+	db(): Promise<ProbeDB>;
+	runStore(): StoreOf<'runs'>;
 	/** Each run's own items and template, for resuming offline. */
-	runInputStore(): DexieRunInputs;
+	runInputStore(): StoreOf<'inputs'>;
 	/** The device benchmark's history. */
-	benchmarkStore(): DexieBenchmarkStore;
+	benchmarkStore(): StoreOf<'benchmarks'>;
 	/** Labels people give in the annotate view, with the runs they label. */
 	annotationBackend(): AnnotationBackend;
-	templateCache(): DexieTemplateCache;
+	templateCache(): StoreOf<'templates'>;
 	datasetCache(): DatasetCache;
 	/** The WebGPU engine: creating it starts the worker, which downloads web-llm once. */
 	webgpuEngine(): DeviceEngine;
@@ -71,7 +76,7 @@ export interface AppServices {
 /** What the services are made from; each defaults to the browser's real one. */
 export interface AppServiceDeps {
 	/** Opens the database (IndexedDB through Dexie); called once, on first use. */
-	openDb?: () => ProbeDB;
+	openDb?: () => ProbeDB | Promise<ProbeDB>;
 	/** Makes the web-llm engine (starts its worker). */
 	makeWebgpuEngine?: () => DeviceEngine;
 	/** Makes the wllama engine (starts its worker). */
@@ -88,7 +93,6 @@ export interface AppServiceDeps {
 }
 
 export function createAppServices(deps: AppServiceDeps = {}): AppServices {
-	const openDb = deps.openDb ?? (() => createDB());
 	const customModels = deps.customModels ?? (() => []);
 	const makeWebgpu =
 		deps.makeWebgpuEngine ??
@@ -98,12 +102,25 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 			));
 	const makeCpu = deps.makeCpuEngine ?? (() => createCpuDevice());
 	const fetchFn: typeof fetch = deps.fetch ?? ((url, init) => fetch(url, init));
-	let database: ProbeDB | undefined;
-	let runs: DexieRunStore | undefined;
-	let inputs: DexieRunInputs | undefined;
-	let benchmarks: DexieBenchmarkStore | undefined;
-	let templates: DexieTemplateCache | undefined;
-	let datasets: DatasetCache | undefined;
+	let opened: Promise<{ db: ProbeDB; stores: BrowserStores }> | undefined;
+	/** The stores' module and the database, once; a failed load (a chunk offline) is tried again. */
+	const open = () =>
+		(opened ??= (async () => {
+			const { createDB, storesOver } = await import('../db/stores.ts');
+			const db = await (deps.openDb ?? createDB)();
+			return { db, stores: storesOver(db) };
+		})().catch((error: unknown) => {
+			opened = undefined;
+			throw error;
+		}));
+	const store = <K extends keyof BrowserStores>(key: K): StoreOf<K> =>
+		deferred(async () => (await open()).stores[key]);
+	const runs = store('runs');
+	const inputs = store('inputs');
+	const benchmarks = store('benchmarks');
+	const annotations = store('annotations');
+	const templates = store('templates');
+	const datasets = datasetCacheOf(store('datasets'));
 	let webgpu: DeviceEngine | undefined;
 	let cpu: DeviceEngine | undefined;
 	const servers = new Map<string, OpenAIEngine>();
@@ -118,14 +135,13 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 	};
 
 	const services: AppServices = {
-		db: () => (database ??= openDb()),
-		runStore: () => (runs ??= new DexieRunStore(services.db())),
-		runInputStore: () => (inputs ??= new DexieRunInputs(services.db(), services.runStore())),
-		benchmarkStore: () => (benchmarks ??= new DexieBenchmarkStore(services.db())),
-		annotationBackend: () =>
-			dexieAnnotationBackend(services.runStore(), new AnnotationStore(services.db())),
-		templateCache: () => (templates ??= new DexieTemplateCache(services.db())),
-		datasetCache: () => (datasets ??= datasetCacheOf(new DexieDatasetCache(services.db()))),
+		db: async () => (await open()).db,
+		runStore: () => runs,
+		runInputStore: () => inputs,
+		benchmarkStore: () => benchmarks,
+		annotationBackend: () => annotations,
+		templateCache: () => templates,
+		datasetCache: () => datasets,
 		webgpuEngine: () => (webgpu ??= makeWebgpu()),
 		hasWebgpuEngine: () => webgpu !== undefined,
 		resetWebgpuEngine: () => {
@@ -147,8 +163,9 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 			}
 			return engine;
 		},
-		appTemplate: (spec, signal) =>
-			loadTemplate(spec, {
+		// The template loaders and Jinja load with the first template, not with the views.
+		appTemplate: async (spec, signal) =>
+			(await import('../setup/templates.ts')).loadTemplate(spec, {
 				fetch: fetchFn,
 				shipped: async (repo) =>
 					shippedPackageFor(repo)

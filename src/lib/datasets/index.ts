@@ -1,4 +1,7 @@
-/** The datasets module's public surface: load a named set, import a user's file, sample items. */
+/**
+ * The datasets module's public surface: load a named set, sample items. A user's file is parsed by
+ * importFile.ts, imported where a file is chosen: its CSV parser is not needed before that.
+ */
 export {
 	DATASET_NAMES,
 	DATASETS,
@@ -15,6 +18,5 @@ export { DatasetError, DatasetImportError } from './errors.ts';
 export { fetchAllRowEntries, fetchAllRows, HF_DATASETS_SERVER, PAGE_ROWS_MAX } from './hfRows.ts';
 export type { FetchRowsOptions, HfRow } from './hfRows.ts';
 export type { DatasetFetch } from './http.ts';
-export { parseUserDataset } from './importFile.ts';
 export { cleanHfToken, GpqaAccessError, HF_TOKENS_PAGE } from './tasks/gpqa.ts';
 export type { GpqaAccessReason } from './tasks/gpqa.ts';

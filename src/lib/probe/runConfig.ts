@@ -6,7 +6,6 @@
 import type { ModelFingerprint } from './identity.ts';
 import { sampleItems } from './sample.ts';
 import type { TaskPrompt } from './taskPrompt.ts';
-import { DEFAULT_DATE_STRING } from './template.ts';
 import type { ReasoningEffort, UserHeaderCut } from './types.ts';
 import {
 	PERTURBATIONS,
@@ -16,6 +15,12 @@ import {
 	type Perturbation,
 	type ProbeConfig
 } from './types.ts';
+
+/**
+ * The date a template's strftime_now renders when the run does not say: fixed, so a run renders
+ * the same prompt on any day. Here, not in template.ts, so the set-up form reads it without Jinja.
+ */
+export const DEFAULT_DATE_STRING = '26 Jul 2024';
 
 /** The answer limit when it is not sized from a context window (a typed value replaces it). */
 export const DEFAULT_ANSWER_MAX_TOKENS = 1024;

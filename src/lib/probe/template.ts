@@ -6,6 +6,7 @@
  */
 import { Environment, Template } from '@huggingface/jinja';
 import { boundedRange, runBounded, withRenderDeadline } from './renderLimits.ts';
+import { DEFAULT_DATE_STRING } from './runConfig.ts';
 import { TemplateError } from './templateError.ts';
 import type { ChatMessage, UserHeaderCut } from './types.ts';
 
@@ -33,9 +34,7 @@ export interface RenderOptions {
 	date_string?: string;
 }
 
-export { TemplateError };
-
-export const DEFAULT_DATE_STRING = '26 Jul 2024';
+export { TemplateError, DEFAULT_DATE_STRING };
 
 /** Private-use code points around a tag: no tokenizer output or dataset text contains them. */
 const sentinel = (tag: string): string => `\uE000utp-${tag}\uE001`;

@@ -3,7 +3,6 @@
  * stores each result in the `benchmarks` table and lists earlier ones. Mount DeviceBench.svelte
  * with an instance of this class.
  */
-import { benchmarkDevice } from '../bench/device.ts';
 import type { DeviceBenchProgress, DeviceBenchResult } from '../bench/device.ts';
 import type { FigureSource } from '../bench/timing.ts';
 import type { BenchmarkStore } from '../db/benchmarks.ts';
@@ -120,6 +119,8 @@ export class DeviceBench {
 		try {
 			const req = typeof source === 'function' ? await source() : source;
 			const gpu = await (this.#deps.gpu ?? probeGpu)();
+			// The benchmark runs the probe core, which loads with the first benchmark, not with set-up.
+			const { benchmarkDevice } = await import('../bench/device.ts');
 			const result = await benchmarkDevice({
 				engine: req.engine,
 				model: req.model,

@@ -20,7 +20,7 @@ import { AppError } from '../errors/appError.ts';
 import { describeError } from '../errors/describe.ts';
 import type { Engine, LoadProgress } from '../probe/engine.ts';
 import type { ProbeEvent, ProbeEventOf } from '../probe/events.ts';
-import { runProbe, type ProbeContext } from '../probe/pipeline.ts';
+import type { ProbeContext, runProbe as RunProbe } from '../probe/pipeline.ts';
 import type { RunStore } from '../probe/store.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { Label, ProbeConfig, ProbeRecord } from '../probe/types.ts';
@@ -250,7 +250,10 @@ export class RunController {
 	async #run(req: RunStart): Promise<void> {
 		const signal = (this.#abort ?? new AbortController()).signal;
 		let setup: RunSetup;
+		let runProbe: typeof RunProbe;
 		try {
+			// The probe core loads with the first run, not with the views that only hold the runner.
+			({ runProbe } = await import('../probe/pipeline.ts'));
 			for (const r of await req.store.getRecords(req.config.run_id)) this.#count(r);
 			this.#publishTally();
 			setup = await req.prepare(signal);

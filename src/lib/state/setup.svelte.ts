@@ -6,9 +6,8 @@ import { isDatasetName, OFFLINE_DATASET, type DatasetName } from '../datasets/re
 import { DatasetError, DatasetImportError } from '../datasets/errors.ts';
 import { errorText } from '../errors/describe.ts';
 import type { ChatTemplate } from '../probe/template.ts';
-import { thinkingDefault, userHeader } from '../probe/template.ts';
 import type { DatasetItem } from '../probe/types.ts';
-import { templateMarkup, type TemplateMarkup } from '../probe/markup.ts';
+import type { TemplateMarkup } from '../probe/markup.ts';
 import {
 	DEFAULT_FORM,
 	conditionCount,
@@ -160,6 +159,11 @@ export class SetupState {
 		this.#templateError = null;
 		try {
 			const template = await load(spec);
+			// The renderer (Jinja) loads with the first template, not with the set-up view.
+			const [{ thinkingDefault, userHeader }, { templateMarkup }] = await Promise.all([
+				import('../probe/template.ts'),
+				import('../probe/markup.ts')
+			]);
 			const check: TemplateCheck = {
 				spec: key,
 				template,

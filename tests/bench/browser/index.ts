@@ -71,3 +71,24 @@ export async function measureLongTasksOnly(dist: string): Promise<BrowserMetric>
 		await app.close();
 	}
 }
+
+/** Only the two first-view measurements, for trimming what a view waits for before it paints. */
+export async function measureFirstViewsOnly(
+	dist: string
+): Promise<Pick<BrowserMetrics, 'firstViewJsGzipKB' | 'setupViewJsGzipKB'>> {
+	if (!existsSync(CHROMIUM)) {
+		const reason = `no Chromium at ${CHROMIUM}`;
+		return { firstViewJsGzipKB: unavailable(reason), setupViewJsGzipKB: unavailable(reason) };
+	}
+	const app = await serveBuild(dist);
+	const browser = await launchBrowser();
+	try {
+		return {
+			firstViewJsGzipKB: await attempt(() => measureFirstView(browser, app, dist, '#/')),
+			setupViewJsGzipKB: await attempt(() => measureFirstView(browser, app, dist, '#/setup'))
+		};
+	} finally {
+		await browser.close();
+		await app.close();
+	}
+}

@@ -206,34 +206,36 @@ describe('loadGpqa against a Hub stand-in', () => {
 });
 
 describe('parseGpqaCsv', () => {
-	it('refuses a file with a missing column, naming it', () => {
+	it('refuses a file with a missing column, naming it', async () => {
 		const rows = madeUpRows(2).map((r) => {
 			const copy: Record<string, string> = { ...r };
 			delete copy['Incorrect Answer 2'];
 			return copy;
 		});
-		expect(() => parseGpqaCsv(csvOf(rows), 'main')).toThrow(/no column 'Incorrect Answer 2'/);
+		await expect(parseGpqaCsv(csvOf(rows), 'main')).rejects.toThrow(
+			/no column 'Incorrect Answer 2'/
+		);
 	});
 
-	it('refuses an empty option or question, and a file with no rows', () => {
+	it('refuses an empty option or question, and a file with no rows', async () => {
 		const rows = madeUpRows(2);
 		rows[1]['Incorrect Answer 3'] = '  ';
-		expect(() => parseGpqaCsv(csvOf(rows), 'main')).toThrow(
+		await expect(parseGpqaCsv(csvOf(rows), 'main')).rejects.toThrow(
 			/row 2 \(gpqa-main-recFAKE0001\): 'Incorrect Answer 3' is empty/
 		);
-		expect(() => parseGpqaCsv(GPQA_COLUMNS.join(','), 'main')).toThrow(/no rows/);
-		expect(() => parseGpqaCsv('', 'main')).toThrow(DatasetError);
+		await expect(parseGpqaCsv(GPQA_COLUMNS.join(','), 'main')).rejects.toThrow(/no rows/);
+		await expect(parseGpqaCsv('', 'main')).rejects.toThrow(DatasetError);
 	});
 
-	it('refuses duplicate Record IDs (records are keyed by item id)', () => {
+	it('refuses duplicate Record IDs (records are keyed by item id)', async () => {
 		const rows = madeUpRows(2);
 		rows[1]['Record ID'] = rows[0]['Record ID'];
-		expect(() => parseGpqaCsv(csvOf(rows), 'main')).toThrow(/duplicate Record ID/);
+		await expect(parseGpqaCsv(csvOf(rows), 'main')).rejects.toThrow(/duplicate Record ID/);
 	});
 
-	it('rows without a Record ID are named by their index', () => {
+	it('rows without a Record ID are named by their index', async () => {
 		const rows = madeUpRows(2).map(({ 'Record ID': _, ...rest }) => rest);
-		expect(parseGpqaCsv(csvOf(rows), 'diamond').map((i) => i.id)).toEqual([
+		expect((await parseGpqaCsv(csvOf(rows), 'diamond')).map((i) => i.id)).toEqual([
 			'gpqa-diamond-0',
 			'gpqa-diamond-1'
 		]);

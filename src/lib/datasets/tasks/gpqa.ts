@@ -10,7 +10,6 @@
  * The correct answer is not always first in the file, but it is always the same column; so the
  * four options are shuffled per item, seeded by the item id, and the gold letter follows them.
  */
-import Papa from 'papaparse';
 import type { DatasetItem } from '../../probe/types.ts';
 import { hashSeed, seededShuffle } from '../../probe/random.ts';
 import { DatasetError } from '../errors.ts';
@@ -123,7 +122,7 @@ export async function loadGpqa(subset: GpqaSubset, opts: LoadGpqaOptions): Promi
 	} catch (err) {
 		throw explainAccess(err, url);
 	}
-	return parseGpqaCsv(text, subset, url);
+	return await parseGpqaCsv(text, subset, url);
 }
 
 function explainAccess(err: unknown, url: string): unknown {
@@ -152,10 +151,16 @@ function explainAccess(err: unknown, url: string): unknown {
 }
 
 /**
- * The items of one GPQA CSV, in file order.
+ * The items of one GPQA CSV, in file order. The CSV parser loads here, with the first GPQA file:
+ * the set-up view lists GPQA (this module) without needing it.
  * @throws DatasetError when a needed column is missing or a row has an empty question or option.
  */
-export function parseGpqaCsv(text: string, subset: GpqaSubset, url?: string): DatasetItem[] {
+export async function parseGpqaCsv(
+	text: string,
+	subset: GpqaSubset,
+	url?: string
+): Promise<DatasetItem[]> {
+	const { default: Papa } = await import('papaparse');
 	const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), {
 		header: true,
 		skipEmptyLines: 'greedy'
