@@ -13,23 +13,26 @@ export type AsyncMethods<T> = {
 };
 
 /**
+ * Every method name of T, as a Record so the compiler says when one is missing or unknown. The
+ * stand-in has exactly these methods: code that tests for an optional one (the pipeline asks a
+ * RunStore for getResumeRecords) sees what the real object has, not a method for every name.
+ */
+export type MethodNames<T> = Record<keyof AsyncMethods<T>, true>;
+
+/**
  * @param load called on every call; it should cache its result (and forget a failed load, so the
  * next call tries again).
- * @note The stand-in has no own keys and a null prototype: Svelte's $state does not proxy it, and
- * `await` does not take it for a promise (it has no `then`).
  */
-export function deferred<T extends object>(load: () => Promise<T>): AsyncMethods<T> {
-	const target = Object.create(null) as object;
-	return new Proxy(target, {
-		get(_, key) {
-			if (typeof key === 'symbol' || key === 'then') return undefined;
-			return async (...args: unknown[]) => {
-				const real = await load();
-				const method: unknown = Reflect.get(real, key);
-				if (typeof method !== 'function')
-					throw new TypeError(`No method ${key} on the loaded object.`);
-				return method.apply(real, args) as unknown;
-			};
-		}
-	}) as AsyncMethods<T>;
+export function deferred<T extends object>(
+	load: () => Promise<T>,
+	methods: MethodNames<T>
+): AsyncMethods<T> {
+	const standIn: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+	for (const name of Object.keys(methods)) {
+		standIn[name] = async (...args) => {
+			const real = (await load()) as Record<string, (...args: unknown[]) => Promise<unknown>>;
+			return real[name](...args);
+		};
+	}
+	return Object.freeze(standIn) as AsyncMethods<T>;
 }

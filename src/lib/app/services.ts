@@ -11,7 +11,15 @@ import type { AnnotationBackend } from '../annotate/backend.ts';
 import type { DatasetCache } from '../datasets/registry.ts';
 import { OpenAIEngine } from '../engines/server/client.ts';
 import { datasetCacheOf } from './datasets.ts';
-import { deferred, type AsyncMethods } from './deferred.ts';
+import { deferred, type AsyncMethods, type MethodNames } from './deferred.ts';
+import {
+	ANNOTATION_BACKEND_METHODS,
+	BENCHMARK_STORE_METHODS,
+	DATASET_CACHE_METHODS,
+	RUN_INPUTS_METHODS,
+	RUN_STORE_METHODS,
+	TEMPLATE_CACHE_METHODS
+} from './storeMethods.ts';
 import { createCpuDevice, createWebgpuDevice, type DeviceEngine } from './deviceEngine.ts';
 import { createWebLLMEngine } from '../engines/webgpu/client.ts';
 import { customAppConfig, type CustomMlcModel } from '../engines/webgpu/custom.ts';
@@ -113,14 +121,16 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 			opened = undefined;
 			throw error;
 		}));
-	const store = <K extends keyof BrowserStores>(key: K): StoreOf<K> =>
-		deferred(async () => (await open()).stores[key]);
-	const runs = store('runs');
-	const inputs = store('inputs');
-	const benchmarks = store('benchmarks');
-	const annotations = store('annotations');
-	const templates = store('templates');
-	const datasets = datasetCacheOf(store('datasets'));
+	const store = <K extends keyof BrowserStores>(
+		key: K,
+		methods: MethodNames<BrowserStores[K]>
+	): StoreOf<K> => deferred(async () => (await open()).stores[key], methods);
+	const runs = store('runs', RUN_STORE_METHODS);
+	const inputs = store('inputs', RUN_INPUTS_METHODS);
+	const benchmarks = store('benchmarks', BENCHMARK_STORE_METHODS);
+	const annotations = store('annotations', ANNOTATION_BACKEND_METHODS);
+	const templates = store('templates', TEMPLATE_CACHE_METHODS);
+	const datasets = datasetCacheOf(store('datasets', DATASET_CACHE_METHODS));
 	let webgpu: DeviceEngine | undefined;
 	let cpu: DeviceEngine | undefined;
 	const servers = new Map<string, OpenAIEngine>();
