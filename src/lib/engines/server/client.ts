@@ -15,9 +15,10 @@ import type {
 import { EngineError } from '../../probe/engine.ts';
 import { AbortError } from '../../errors/appError.ts';
 import { fingerprintOfServerModel, type ModelFingerprint } from '../../probe/identity.ts';
+import { IdleDeadline } from '../../net/deadline.ts';
 import {
+	attemptError,
 	classifyEngineError,
-	Deadline,
 	fetchHints,
 	httpError,
 	normalizeBaseUrl,
@@ -72,7 +73,7 @@ export interface OpenAIEngineOptions {
 
 interface Opened {
 	res: Response;
-	deadline: Deadline;
+	deadline: IdleDeadline;
 	sentAt: number;
 }
 
@@ -340,7 +341,7 @@ export class OpenAIEngine implements Engine {
 			body: body === undefined ? undefined : JSON.stringify(body),
 			...fetchHints(this.baseUrl)
 		};
-		const deadline = new Deadline(signal, this.#timeoutMs);
+		const deadline = new IdleDeadline(signal, this.#timeoutMs);
 		const sentAt = performance.now();
 		try {
 			const res = await deadline.race(this.#fetch(url, { ...init, signal: deadline.signal }));
@@ -348,7 +349,7 @@ export class OpenAIEngine implements Engine {
 			return { res, deadline, sentAt };
 		} catch (err) {
 			deadline.dispose();
-			throw deadline.translate(err, this.baseUrl);
+			throw attemptError(deadline, err, this.baseUrl);
 		}
 	}
 
@@ -357,7 +358,7 @@ export class OpenAIEngine implements Engine {
 		const headers: Record<string, string> = {};
 		if (this.#apiKey) headers.Authorization = `Bearer ${this.#apiKey}`;
 		if (body !== undefined) headers['Content-Type'] = 'application/json';
-		const deadline = new Deadline(signal, this.#timeoutMs);
+		const deadline = new IdleDeadline(signal, this.#timeoutMs);
 		try {
 			const res = await deadline.race(
 				this.#fetch(url, {
@@ -378,15 +379,15 @@ export class OpenAIEngine implements Engine {
 		}
 	}
 
-	async #readText(res: Response, deadline: Deadline): Promise<string> {
+	async #readText(res: Response, deadline: IdleDeadline): Promise<string> {
 		try {
 			return await deadline.race(res.text());
 		} catch (err) {
-			throw deadline.translate(err, this.baseUrl, true);
+			throw attemptError(deadline, err, this.baseUrl, true);
 		}
 	}
 
-	async #readJson(res: Response, deadline: Deadline): Promise<unknown> {
+	async #readJson(res: Response, deadline: IdleDeadline): Promise<unknown> {
 		const text = await this.#readText(res, deadline);
 		try {
 			return JSON.parse(text) as unknown;

@@ -1,12 +1,13 @@
 /**
- * HTTP plumbing for OpenAI-compatible servers: URL normalisation, one attempt's deadline and
- * cancellation, turning whatever went wrong into an EngineError a person can act on, and which of
- * those are transient (the waiting itself is the shared policy in ../../net/retry.ts).
+ * HTTP plumbing for OpenAI-compatible servers: URL normalisation, turning whatever went wrong
+ * (a status, a dropped connection, an attempt's deadline from ../../net/deadline.ts) into an
+ * EngineError a person can act on, and which of those are transient (the waiting itself is the
+ * shared policy in ../../net/retry.ts).
  */
 import { EngineError } from '../../probe/engine.ts';
 import { AbortError } from '../../errors/appError.ts';
 import { parseRetryAfter } from '../../net/retry.ts';
-import { onAbort } from '../../net/onAbort.ts';
+import type { IdleDeadline } from '../../net/deadline.ts';
 
 /** Enough of a server's error text to explain it without flooding the UI. */
 const MAX_ERROR_TEXT = 300;
@@ -222,74 +223,29 @@ function unexpectedReply(apiRoot: string, what: string, body: string): EngineErr
 }
 
 /**
- * One attempt's cancellation: fires when the caller aborts or when the server stays silent for
- * `timeoutMs` (reset by `touch()` on every streamed chunk, so long generations are fine).
+ * Whatever a cancelled or failed attempt threw, as the error the caller should see: silence past
+ * the deadline is a timeout, the caller's abort an AbortError, anything else a network failure.
  */
-export class Deadline {
-	readonly signal: AbortSignal;
-	#ctrl = new AbortController();
-	#outer?: AbortSignal;
-	#timeoutMs: number;
-	#timer?: ReturnType<typeof setTimeout>;
-	#timedOut = false;
-	#fired: Promise<never>;
-	#fire: () => void = () => {};
-	#unsubscribe?: () => void;
-
-	constructor(outer: AbortSignal | undefined, timeoutMs: number) {
-		this.signal = this.#ctrl.signal;
-		this.#outer = outer;
-		this.#timeoutMs = timeoutMs;
-		this.#fired = new Promise<never>((_, reject) => {
-			this.#fire = () => reject(this.signal.reason);
-		});
-		this.#fired.catch(() => {});
-		// Removed again in dispose(): fetch (undici) keeps the signal it was given reachable after the
-		// request, and a listener left on it would keep this deadline and every race() promise alive.
-		this.signal.addEventListener('abort', this.#fire, { once: true });
-		if (outer?.aborted) this.#ctrl.abort();
-		else if (outer) this.#unsubscribe = onAbort(outer, () => this.#ctrl.abort());
-		this.touch();
+export function attemptError(
+	deadline: IdleDeadline,
+	err: unknown,
+	apiRoot: string,
+	reading = false
+): Error {
+	if (deadline.timedOut) {
+		const seconds = Math.round(deadline.timeoutMs / 1000);
+		// A reply that went silent half-way is retried (like a dropped connection); a server that
+		// never answers at all is not, so a stuck server is reported within one timeout.
+		return new EngineError(
+			'timeout',
+			reading
+				? `The server at ${apiRoot} stopped sending for ${seconds} s in the middle of a reply.`
+				: `The server at ${apiRoot} sent nothing for ${seconds} s.`,
+			'The server may be overloaded or stuck: check its logs, or raise the timeout.',
+			reading
+		);
 	}
-
-	touch(): void {
-		clearTimeout(this.#timer);
-		if (this.signal.aborted) return;
-		this.#timer = setTimeout(() => {
-			this.#timedOut = true;
-			this.#ctrl.abort();
-		}, this.#timeoutMs);
-	}
-
-	/** Settle with `promise`, or reject the moment this deadline fires (fetch impls may lag). */
-	race<T>(promise: Promise<T>): Promise<T> {
-		return Promise.race([promise, this.#fired]);
-	}
-
-	/** The attempt is over (read or failed): drop every listener and timer it holds. */
-	dispose(): void {
-		clearTimeout(this.#timer);
-		this.signal.removeEventListener('abort', this.#fire);
-		this.#unsubscribe?.();
-	}
-
-	/** Whatever a cancelled or failed request threw, as the error the caller should see. */
-	translate(err: unknown, apiRoot: string, reading = false): Error {
-		if (this.#timedOut) {
-			const seconds = Math.round(this.#timeoutMs / 1000);
-			// A reply that went silent half-way is retried (like a dropped connection); a server that
-			// never answers at all is not, so a stuck server is reported within one timeout.
-			return new EngineError(
-				'timeout',
-				reading
-					? `The server at ${apiRoot} stopped sending for ${seconds} s in the middle of a reply.`
-					: `The server at ${apiRoot} sent nothing for ${seconds} s.`,
-				'The server may be overloaded or stuck: check its logs, or raise the timeout.',
-				reading
-			);
-		}
-		if (this.#outer?.aborted) return new AbortError();
-		if (err instanceof EngineError) return err;
-		return networkError(apiRoot, err, reading);
-	}
+	if (deadline.callerAborted) return new AbortError();
+	if (err instanceof EngineError) return err;
+	return networkError(apiRoot, err, reading);
 }

@@ -5,9 +5,10 @@
 import type { CompletionResult } from '../../probe/engine.ts';
 import { EngineError } from '../../probe/engine.ts';
 import type { FinishReason, Usage } from '../../probe/types.ts';
+import type { IdleDeadline } from '../../net/deadline.ts';
 import {
+	attemptError,
 	contextWindowError,
-	type Deadline,
 	isContextOverflow,
 	notJsonError,
 	notOpenAIError,
@@ -115,7 +116,7 @@ function parseEvent(data: string, apiRoot: string): ReplyJson {
  */
 export async function readStream(
 	res: Response,
-	deadline: Deadline,
+	deadline: IdleDeadline,
 	apiRoot: string,
 	sentAt: number,
 	onToken?: (delta: string) => void
@@ -134,9 +135,9 @@ export async function readStream(
 			try {
 				next = await deadline.race(events.next());
 			} catch (err) {
-				throw deadline.translate(err, apiRoot, true);
+				throw attemptError(deadline, err, apiRoot, true);
 			}
-			if (deadline.signal.aborted) throw deadline.translate(undefined, apiRoot, true);
+			if (deadline.signal.aborted) throw attemptError(deadline, undefined, apiRoot, true);
 			if (next.done) break;
 			if (next.value === '[DONE]') {
 				finished = true;
@@ -155,7 +156,7 @@ export async function readStream(
 			text += delta;
 			onToken?.(delta);
 			// onToken may have aborted: stop before reading another event.
-			if (deadline.signal.aborted) throw deadline.translate(undefined, apiRoot, true);
+			if (deadline.signal.aborted) throw attemptError(deadline, undefined, apiRoot, true);
 		}
 	} finally {
 		void events.return(undefined);

@@ -1,0 +1,66 @@
+import { getEventListeners } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { IdleDeadline } from '../../../src/lib/net/deadline.ts';
+
+afterEach(() => {
+	vi.useRealTimers();
+});
+
+describe('IdleDeadline', () => {
+	it('fires after the given silence, and each touch starts the silence again', async () => {
+		vi.useFakeTimers();
+		const d = new IdleDeadline(undefined, 1_000);
+		const never = new Promise<string>(() => {});
+		const raced = d.race(never);
+		raced.catch(() => {});
+		vi.advanceTimersByTime(900);
+		d.touch();
+		vi.advanceTimersByTime(900);
+		expect(d.signal.aborted).toBe(false);
+		vi.advanceTimersByTime(100);
+		expect(d.signal.aborted).toBe(true);
+		expect(d.timedOut).toBe(true);
+		expect(d.callerAborted).toBe(false);
+		await expect(raced).rejects.toMatchObject({ name: 'AbortError' });
+	});
+
+	it("fires at once on the caller's abort, and says so rather than a timeout", async () => {
+		const caller = new AbortController();
+		const d = new IdleDeadline(caller.signal, 60_000);
+		const raced = d.race(new Promise(() => {}));
+		caller.abort();
+		await expect(raced).rejects.toBeDefined();
+		expect(d.signal.aborted).toBe(true);
+		expect(d.callerAborted).toBe(true);
+		expect(d.timedOut).toBe(false);
+		d.dispose();
+	});
+
+	it('is aborted from the start when the caller already gave up', () => {
+		const caller = new AbortController();
+		caller.abort();
+		const d = new IdleDeadline(caller.signal, 60_000);
+		expect(d.signal.aborted).toBe(true);
+		d.dispose();
+	});
+
+	it('settles with the promise when it wins the race', async () => {
+		const d = new IdleDeadline(undefined, 60_000);
+		await expect(d.race(Promise.resolve('ok'))).resolves.toBe('ok');
+		d.dispose();
+	});
+
+	it('leaves no listener or timer behind once disposed (fetch keeps its signal reachable)', () => {
+		vi.useFakeTimers();
+		const run = new AbortController();
+		const deadlines = Array.from({ length: 64 }, () => new IdleDeadline(run.signal, 1_000));
+		// One listener on the shared run signal however many requests use it (Node warns at 11).
+		expect(getEventListeners(run.signal, 'abort')).toHaveLength(1);
+		for (const d of deadlines) d.dispose();
+		expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+		expect(deadlines.map((d) => getEventListeners(d.signal, 'abort').length)).toEqual(
+			deadlines.map(() => 0)
+		);
+		expect(vi.getTimerCount()).toBe(0);
+	});
+});
