@@ -4,7 +4,10 @@
  * and the tests (a stub) share this code. We never guess a template: the probe's whole point is the
  * model's own user-role header, so a missing template is an error that names every place we looked.
  */
+import { AbortError } from '../errors/appError.ts';
 import type { FetchLike } from '../net/fetch.ts';
+import { HttpStatusError, httpGet } from '../net/httpGet.ts';
+import type { Sleep } from '../net/retry.ts';
 import { TemplateError, validateTemplate, type ChatTemplate } from './template.ts';
 import { templateChecker } from './templateChecker.ts';
 
@@ -44,29 +47,49 @@ export async function parseTokenizerConfig(json: string, repo: string): Promise<
 	return finish(fields.template, fields.bos_token, fields.eos_token, repo);
 }
 
+/** How a template file is fetched: the network, the caller's signal, and the retry wait (tests). */
+export interface TemplateFetch {
+	fetch: FetchLike;
+	signal?: AbortSignal;
+	/** Between retries; the shared abortable sleep when not given. */
+	sleep?: Sleep;
+}
+
+/**
+ * GET a template file with the shared retry policy (net/httpGet.ts): the Hub's 429 and 5xx are
+ * tried again after its Retry-After or the backoff, a dropped connection once more.
+ * @throws HttpStatusError, HttpNoAnswerError or HttpDeadlineError; AbortError when `signal` aborts.
+ */
+export function getTemplateText(url: string, opts: TemplateFetch): Promise<string> {
+	return httpGet(url, opts, (res) => res.text());
+}
+
+/** Why a template fetch failed, in a line ("HTTP 404", "no answer from huggingface.co …"). */
+export function fetchFailure(err: unknown): string {
+	if (err instanceof HttpStatusError) {
+		return err.exhausted ? `HTTP ${err.status} on every attempt` : `HTTP ${err.status}`;
+	}
+	return err instanceof Error ? err.message : String(err);
+}
+
 /**
  * Try each repo in order (e.g. the MLC build first, then the original model) and return the first
  * chat template found: in tokenizer_config.json, or beside it in chat_template.jinja (where newer
  * transformers versions save it).
  * @throws TemplateError naming every URL tried and why it failed; the caller's AbortError as is.
  */
-export async function fetchChatTemplate(opts: {
-	repos: string[];
-	fetch: FetchLike;
-	signal?: AbortSignal;
-	hfBase?: string;
-}): Promise<ChatTemplate> {
+export async function fetchChatTemplate(
+	opts: TemplateFetch & { repos: string[]; hfBase?: string }
+): Promise<ChatTemplate> {
 	const base = (opts.hfBase ?? HF_BASE_URL).replace(/\/+$/, '');
 	const tried: string[] = [];
 	const get = async (url: string): Promise<string | null> => {
 		try {
-			const res = await opts.fetch(url, { signal: opts.signal });
-			if (res.ok) return await res.text();
-			tried.push(`${url}: HTTP ${res.status}`);
+			return await getTemplateText(url, opts);
 		} catch (err) {
 			// Cancelling is the caller's decision, not a reason to try the next repo.
-			if (opts.signal?.aborted) throw err;
-			tried.push(`${url}: ${err instanceof Error ? err.message : String(err)}`);
+			if (err instanceof AbortError || opts.signal?.aborted) throw err;
+			tried.push(`${url}: ${fetchFailure(err)}`);
 		}
 		return null;
 	};

@@ -7,8 +7,12 @@
 import type { TemplateCache } from '../db/caches.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { FetchLike } from '../net/fetch.ts';
+import type { Sleep } from '../net/retry.ts';
+import { AbortError } from '../errors/appError.ts';
 import {
 	fetchChatTemplate,
+	fetchFailure,
+	getTemplateText,
 	parseTokenizerConfig,
 	templateFromFile,
 	type TemplateSpec,
@@ -20,6 +24,8 @@ export type { TemplateSpec, TemplateTokens } from '../probe/templateSource.ts';
 
 export interface TemplateDeps {
 	fetch: FetchLike;
+	/** Between retries of a failed fetch; the shared abortable sleep when not given (tests). */
+	sleep?: Sleep;
 	/**
 	 * A template that ships with the app for this repo (no network); tried before the cache and the
 	 * Hub for every repo of a 'repo' spec.
@@ -39,9 +45,14 @@ export async function loadTemplate(spec: TemplateSpec, deps: TemplateDeps): Prom
 		case 'repo':
 			return loadFromRepos(spec.repos, deps);
 		case 'url': {
-			const res = await deps.fetch(spec.url, { signal: deps.signal });
-			if (!res.ok) throw new TemplateError(`${spec.url}: HTTP ${res.status}`);
-			return fromText(await res.text(), spec.url, spec);
+			let text: string;
+			try {
+				text = await getTemplateText(spec.url, deps);
+			} catch (err) {
+				if (err instanceof AbortError || deps.signal?.aborted) throw err;
+				throw new TemplateError(`${spec.url}: ${fetchFailure(err)}`, { cause: err });
+			}
+			return fromText(text, spec.url, spec);
 		}
 		case 'file':
 			return fromText(spec.text, spec.name, spec);
@@ -112,7 +123,12 @@ async function loadFromRepos(repos: string[], deps: TemplateDeps): Promise<ChatT
 			}
 		}
 	}
-	const t = await fetchChatTemplate({ repos: wanted, fetch: deps.fetch, signal: deps.signal });
+	const t = await fetchChatTemplate({
+		repos: wanted,
+		fetch: deps.fetch,
+		signal: deps.signal,
+		sleep: deps.sleep
+	});
 	if (t.repo) await putTemplate(deps.cache, t.repo, t, deps.now);
 	return t;
 }

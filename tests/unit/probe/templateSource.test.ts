@@ -20,19 +20,39 @@ const QWEN25 = 'Qwen/Qwen2.5-0.5B-Instruct';
 const qwenSource = readFixture(`templates/${index[QWEN25].file}`);
 const SIMPLE = '{% for m in messages %}<{{ m.role }}>{{ m.content }}</s>{% endfor %}';
 
-type Reply = { status: number; body?: string } | Error;
+type Reply = { status: number; body?: string; retryAfter?: string } | Error;
 
-/** A fetch that answers from a URL → reply table and records what was asked. */
-function stubFetch(replies: Record<string, Reply>) {
+/**
+ * A fetch that answers from a URL → reply table and records what was asked. A list answers its
+ * replies in turn (the last one again once they run out), as a server that recovers does.
+ */
+function stubFetch(replies: Record<string, Reply | Reply[]>) {
 	const calls: { url: string; signal?: AbortSignal }[] = [];
 	const fetch: FetchLike = async (url, init) => {
 		calls.push({ url, signal: init?.signal });
 		if (init?.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
-		const reply = replies[url] ?? { status: 404 };
+		const listed = replies[url] ?? { status: 404 };
+		const turn = calls.filter((c) => c.url === url).length - 1;
+		const reply = Array.isArray(listed) ? listed[Math.min(turn, listed.length - 1)] : listed;
 		if (reply instanceof Error) throw reply;
-		return { ok: reply.status < 400, status: reply.status, text: async () => reply.body ?? '' };
+		const headers = new Headers(reply.retryAfter ? { 'Retry-After': reply.retryAfter } : {});
+		return {
+			ok: reply.status < 400,
+			status: reply.status,
+			headers,
+			text: async () => reply.body ?? ''
+		};
 	};
 	return { fetch, calls };
+}
+
+/** The retry wait, instant, noting each delay asked for. */
+function instantSleep() {
+	const waits: number[] = [];
+	const sleep = async (ms: number) => {
+		waits.push(ms);
+	};
+	return { sleep, waits };
 }
 
 const configUrl = (repo: string, base = 'https://huggingface.co') =>
@@ -110,8 +130,8 @@ describe('fetchChatTemplate', () => {
 		const { fetch, calls } = stubFetch({ [configUrl(QWEN25)]: { status: 200, body: qwenConfig } });
 		const signal = new AbortController().signal;
 		const t = await fetchChatTemplate({ repos: [mlc, QWEN25], fetch, signal });
+		// A 404 is an answer, not a hiccup: no retry before the next repo.
 		expect(calls.map((c) => c.url)).toEqual([configUrl(mlc), configUrl(QWEN25)]);
-		expect(calls.every((c) => c.signal === signal)).toBe(true);
 		expect(t.repo).toBe(QWEN25);
 		expect(
 			probePrompt(t, [
@@ -153,7 +173,8 @@ describe('fetchChatTemplate', () => {
 		});
 		const attempt = fetchChatTemplate({
 			repos: ['a/gone', 'b/offline', 'c/bare', 'd/broken'],
-			fetch
+			fetch,
+			sleep: instantSleep().sleep
 		});
 		await expect(attempt).rejects.toThrow(TemplateError);
 		const message = await attempt.then(
@@ -163,7 +184,7 @@ describe('fetchChatTemplate', () => {
 		expect(message.split('\n')).toEqual([
 			'No chat template found. Tried:',
 			`- ${configUrl('a/gone')}: HTTP 404`,
-			`- ${configUrl('b/offline')}: fetch failed`,
+			`- ${configUrl('b/offline')}: no answer from huggingface.co after 2 attempts: fetch failed`,
 			`- ${configUrl('c/bare')}: no chat_template`,
 			'- https://huggingface.co/c/bare/resolve/main/chat_template.jinja: HTTP 404',
 			`- ${configUrl('d/broken')}: d/broken: tokenizer_config.json is not valid JSON`
@@ -176,7 +197,63 @@ describe('fetchChatTemplate', () => {
 		controller.abort();
 		const attempt = fetchChatTemplate({ repos: [mlc, QWEN25], fetch, signal: controller.signal });
 		await expect(attempt).rejects.toMatchObject({ name: 'AbortError' });
-		expect(calls).toHaveLength(1);
+		expect(calls).toHaveLength(0);
+	});
+
+	it('aborts the request in flight when the caller cancels', async () => {
+		const controller = new AbortController();
+		const seen: AbortSignal[] = [];
+		const fetch: FetchLike = (_url, init) =>
+			new Promise((_, reject) => {
+				if (init?.signal) seen.push(init.signal);
+				init?.signal?.addEventListener('abort', () =>
+					reject(new DOMException('The operation was aborted.', 'AbortError'))
+				);
+			});
+		const attempt = fetchChatTemplate({ repos: [QWEN25], fetch, signal: controller.signal });
+		await new Promise((resolve) => setTimeout(resolve, 5));
+		controller.abort();
+		await expect(attempt).rejects.toMatchObject({ name: 'AbortError' });
+		expect(seen.map((s) => s.aborted)).toEqual([true]);
+	});
+
+	it('tries the Hub again after a 503 or 429, waiting as long as its Retry-After says', async () => {
+		const { sleep, waits } = instantSleep();
+		const { fetch, calls } = stubFetch({
+			[configUrl(QWEN25)]: [
+				{ status: 503, body: 'busy' },
+				{ status: 429, body: 'slow down', retryAfter: '2' },
+				{ status: 200, body: qwenConfig }
+			]
+		});
+		const t = await fetchChatTemplate({ repos: [QWEN25], fetch, sleep });
+		expect(t.repo).toBe(QWEN25);
+		expect(calls).toHaveLength(3);
+		expect(waits).toHaveLength(2);
+		expect(waits[1]).toBe(2_000);
+	});
+
+	it('tries a dropped connection once more, then the next repo', async () => {
+		const { sleep } = instantSleep();
+		const { fetch, calls } = stubFetch({
+			[configUrl(mlc)]: [new TypeError('fetch failed'), { status: 200, body: qwenConfig }]
+		});
+		expect((await fetchChatTemplate({ repos: [mlc, QWEN25], fetch, sleep })).repo).toBe(mlc);
+		expect(calls.map((c) => c.url)).toEqual([configUrl(mlc), configUrl(mlc)]);
+	});
+
+	it('moves on to the next repo when the Hub keeps failing, saying so', async () => {
+		const { sleep } = instantSleep();
+		const { fetch } = stubFetch({
+			[configUrl(mlc)]: { status: 502, body: 'bad gateway' },
+			[configUrl(QWEN25)]: { status: 200, body: qwenConfig }
+		});
+		expect((await fetchChatTemplate({ repos: [mlc, QWEN25], fetch, sleep })).repo).toBe(QWEN25);
+		const failing = stubFetch({ [configUrl(mlc)]: { status: 502 } });
+		await expect(fetchChatTemplate({ repos: [mlc], fetch: failing.fetch, sleep })).rejects.toThrow(
+			`${configUrl(mlc)}: HTTP 502 on every attempt`
+		);
+		expect(failing.calls).toHaveLength(5);
 	});
 
 	it('uses a custom hub base, with or without a trailing slash', async () => {
