@@ -11,6 +11,7 @@ import type { AnnotationBackend } from '../annotate/backend.ts';
 import type { DatasetCache } from '../datasets/registry.ts';
 import { OpenAIEngine } from '../engines/server/client.ts';
 import { datasetCacheOf } from './datasets.ts';
+import { painted } from '../display/afterPaint.ts';
 import { deferred, type AsyncMethods, type MethodNames } from './deferred.ts';
 import {
 	ANNOTATION_BACKEND_METHODS,
@@ -98,6 +99,8 @@ export interface AppServiceDeps {
 	customModels?: () => CustomMlcModel[];
 	/** Where downloaded NLP data is kept; the browser's Cache Storage when it has one. */
 	nlpCache?: ResourceCache;
+	/** Resolves once the page has painted: the stores load after it (default: the next frame's). */
+	painted?: () => Promise<void>;
 }
 
 export function createAppServices(deps: AppServiceDeps = {}): AppServices {
@@ -114,6 +117,8 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 	/** The stores' module and the database, once; a failed load (a chunk offline) is tried again. */
 	const open = () =>
 		(opened ??= (async () => {
+			// A view that reads a store as it mounts would otherwise fetch Dexie before it paints.
+			await (deps.painted ?? painted)();
 			const { createDB, storesOver } = await import('../db/stores.ts');
 			const db = await (deps.openDb ?? createDB)();
 			return { db, stores: storesOver(db) };

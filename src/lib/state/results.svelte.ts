@@ -31,6 +31,7 @@ import {
 	resultsTable
 } from '../results/resultsTable.ts';
 import type { CountOptions, ResultsTable } from '../results/resultsTable.ts';
+import { afterPaint } from '../display/afterPaint.ts';
 
 /** What this view reads: DexieRunStore's queries plus a run's answers (see resultsSource.ts). */
 export interface ResultsSource {
@@ -95,12 +96,6 @@ const now = () => (typeof performance === 'undefined' ? Date.now() : performance
 
 /** Lets the browser paint and handle input between two slices of deferred work. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/** After the next frame is painted, not merely after the current task. */
-function afterPaint(work: () => void): void {
-	if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(work, 0));
-	else setTimeout(work, 0);
-}
 
 export class ResultsState {
 	#status = $state<ResultsStatus>('loading');

@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 /** Services over a private database, counting how often it is opened. */
-function countingServices(failFirst = 0) {
+function countingServices(failFirst = 0, painted?: () => Promise<void>) {
 	const t = testDB(`lazy-stores-${Math.random()}`);
 	opened.push(t.db);
 	const calls = { open: 0 };
@@ -28,7 +28,8 @@ function countingServices(failFirst = 0) {
 			if (calls.open <= failFirst)
 				throw new TypeError('Failed to fetch dynamically imported module');
 			return t.db;
-		}
+		},
+		painted
 	});
 	return { services, calls, t };
 }
@@ -57,6 +58,18 @@ describe('the app services stores', () => {
 		expect((await services.runStore().getManifest('r1'))?.run_id).toBe('r1');
 		expect(await services.db()).toBe(t.db);
 		expect(await t.reopen().runs.get('r1')).toMatchObject({ run_id: 'r1' });
+		expect(calls.open).toBe(1);
+	});
+
+	it('wait for the page to paint before opening, so a view that reads one as it mounts paints first', async () => {
+		let paint = () => {};
+		const frame = new Promise<void>((resolve) => (paint = resolve));
+		const { services, calls } = countingServices(0, () => frame);
+		const listed = services.runStore().listRuns();
+		await new Promise((resolve) => setTimeout(resolve, 10));
+		expect(calls.open).toBe(0);
+		paint();
+		expect(await listed).toEqual([]);
 		expect(calls.open).toBe(1);
 	});
 
