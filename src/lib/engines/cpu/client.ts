@@ -24,6 +24,8 @@ import type {
 export interface CpuEngineOptions {
 	/** llama.cpp context per model; the probe's prompts and replies must fit. */
 	n_ctx?: number;
+	/** Threads to compute with; absent: the worker's plan (threads.ts). The bench sets 1 to compare. */
+	n_threads?: number;
 }
 
 export const DEFAULT_N_CTX = 4096;
@@ -37,10 +39,12 @@ export class CpuEngine implements Engine {
 	readonly name = 'wllama';
 	readonly #worker: WorkerClient<CpuWorkerRequest>;
 	readonly #nCtx: number;
+	readonly #nThreads: number | undefined;
 
 	constructor(worker: CpuWorkerLike, opts: CpuEngineOptions = {}) {
 		this.#worker = new WorkerClient(worker, 'CPU engine worker');
 		this.#nCtx = opts.n_ctx ?? DEFAULT_N_CTX;
+		this.#nThreads = opts.n_threads;
 	}
 
 	capabilities(): EngineCapabilities {
@@ -59,7 +63,7 @@ export class CpuEngine implements Engine {
 	): Promise<void> {
 		await this.#request(
 			'load',
-			{ models, n_ctx: this.#nCtx },
+			{ models, n_ctx: this.#nCtx, n_threads: this.#nThreads },
 			{ signal: opts.signal, onProgress: opts.onProgress }
 		);
 	}
