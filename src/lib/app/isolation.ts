@@ -3,7 +3,8 @@
  * what state this load is in, the one reload that isolates a first visit, and the switch.
  *
  * A first visit is never isolated: the page arrived before the service worker that adds the
- * headers. When that worker takes control and the visitor has not touched the page yet, the page
+ * headers. When that worker takes control, the visitor has not touched the page yet and the view
+ * is one a reload cannot disturb (home or set-up, not an opening share link or a run), the page
  * reloads itself once (at most once per tab: sessionStorage), so nothing typed is lost and a
  * browser that ignores the headers never loops. Otherwise set-up says a reload is needed.
  */
@@ -78,11 +79,15 @@ export interface ReloadFacts {
 	/** This tab already reloaded itself for isolation. */
 	reloadedBefore: boolean;
 	off: boolean;
+	/** location.hash: only home and set-up (no parameters) are views a reload cannot disturb. */
+	hash: string;
 }
 
-/** Reload only an untouched, unisolated page, once per tab, and never when isolation is off. */
+const IDLE_VIEWS = new Set(['', '#', '#/', '#/setup']);
+
+/** Reload only an untouched, unisolated idle view, once per tab, never when isolation is off. */
 export function shouldReloadForIsolation(f: ReloadFacts): boolean {
-	return !f.isolated && !f.touched && !f.reloadedBefore && !f.off;
+	return !f.isolated && !f.touched && !f.reloadedBefore && !f.off && IDLE_VIEWS.has(f.hash);
 }
 
 /** From main.ts: the first visit's one reload, when the service worker takes control. */
@@ -91,7 +96,7 @@ export function reloadOnceWhenIsolatable(): void {
 	if (!sw || globalThis.crossOriginIsolated) return;
 	let touched = false;
 	const touch = () => (touched = true);
-	for (const type of ['pointerdown', 'keydown']) {
+	for (const type of ['pointerdown', 'keydown', 'input', 'change']) {
 		addEventListener(type, touch, { once: true, capture: true });
 	}
 	sw.addEventListener('controllerchange', async () => {
@@ -100,7 +105,8 @@ export function reloadOnceWhenIsolatable(): void {
 				isolated: globalThis.crossOriginIsolated === true,
 				touched,
 				reloadedBefore: sessionStorage.getItem(RELOADED_KEY) !== null,
-				off: await isolationOff(caches())
+				off: await isolationOff(caches()),
+				hash: location.hash
 			};
 			if (!shouldReloadForIsolation(facts)) return;
 			sessionStorage.setItem(RELOADED_KEY, '1');

@@ -48,10 +48,10 @@ describe('isolationWhy', () => {
 });
 
 describe('shouldReloadForIsolation', () => {
-	const facts = { isolated: false, touched: false, reloadedBefore: false, off: false };
+	const facts = { isolated: false, touched: false, reloadedBefore: false, off: false, hash: '' };
 
-	it('reloads an untouched first visit once', () => {
-		expect(shouldReloadForIsolation(facts)).toBe(true);
+	it.each(['', '#/', '#/setup'])('reloads an untouched first visit of "%s" once', (hash) => {
+		expect(shouldReloadForIsolation({ ...facts, hash })).toBe(true);
 	});
 
 	it.each([
@@ -61,7 +61,10 @@ describe('shouldReloadForIsolation', () => {
 			'this tab reloaded once already (a browser that ignores the headers)',
 			{ reloadedBefore: true }
 		],
-		['isolation is turned off', { off: true }]
+		['isolation is turned off', { off: true }],
+		['a share link is opening', { hash: '#/open?url=https%3A%2F%2Fx.test%2Frun.json' }],
+		['a run is showing', { hash: '#/run/r1' }],
+		['home carries parameters (a class link)', { hash: '#/?examples=1' }]
 	])('never when %s', (_why, over) => {
 		expect(shouldReloadForIsolation({ ...facts, ...over })).toBe(false);
 	});
