@@ -17,7 +17,12 @@ import { pollRun, recordStamps, storedRecords, storedRun } from '../idb.ts';
 const ITEMS = 3;
 const PLANNED = ITEMS * 2;
 
-async function configureCpuRun(page: Page, modelUrl: string): Promise<void> {
+/** Set-up for a CPU run of the tiny model at `modelUrl` as generator and judge (LLM judging). */
+export async function configureCpuRun(
+	page: Page,
+	modelUrl: string,
+	plan: { items: number; temperatures: string } = { items: ITEMS, temperatures: '0, 1' }
+): Promise<void> {
 	const v = 'setup';
 	const cpu = await need(page, v, 'engine-cpu');
 	try {
@@ -51,9 +56,9 @@ async function configureCpuRun(page: Page, modelUrl: string): Promise<void> {
 		);
 	}
 	await setControl(await need(page, v, 'dataset-select'), 'demo');
-	await setControl(await need(page, v, 'n-items'), String(ITEMS));
+	await setControl(await need(page, v, 'n-items'), String(plan.items));
 	await setControl(await need(page, v, 'seed'), '1');
-	await setControl(await need(page, v, 'temperatures'), '0, 1');
+	await setControl(await need(page, v, 'temperatures'), plan.temperatures);
 	await setControl(await need(page, v, 'perturbation-truncate'), false);
 	const append = page.getByTestId('perturbation-append');
 	if ((await append.count()) > 0) await setControl(append.first(), false);

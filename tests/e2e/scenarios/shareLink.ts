@@ -68,6 +68,8 @@ export const shareLink: Scenario<E2EContext> = {
 		// browser can do, and its "Open from URL" reaches the shared run's charts in one click.
 		const visitor = await ctx.freshProfile({ webgpu: false });
 		await visitor.page.goto(ctx.app.url);
+		// The first visit reloads itself once to become cross-origin isolated: read the page after.
+		check(await waitForIsolation(visitor.page), 'the first screen did not become isolated');
 		const h1 = await (
 			await need(visitor.page, 'home', 'way-open')
 		).evaluate(() => document.querySelector('main h1')?.textContent ?? '');
