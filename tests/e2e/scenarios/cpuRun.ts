@@ -178,16 +178,13 @@ export const cpuRun: Scenario<E2EContext> = {
 					req.onerror = () => reject(req.error);
 				});
 				try {
-					return await new Promise<{ engine: string; results: Record<string, number> }[]>(
-						(resolve, reject) => {
-							const req = db
-								.transaction('benchmarks', 'readonly')
-								.objectStore('benchmarks')
-								.getAll();
-							req.onsuccess = () => resolve(req.result);
-							req.onerror = () => reject(req.error);
-						}
-					);
+					return await new Promise<
+						{ engine: string; results: Record<string, number>; device?: Record<string, string> }[]
+					>((resolve, reject) => {
+						const req = db.transaction('benchmarks', 'readonly').objectStore('benchmarks').getAll();
+						req.onsuccess = () => resolve(req.result);
+						req.onerror = () => reject(req.error);
+					});
 				} finally {
 					db.close();
 				}
@@ -207,7 +204,7 @@ export const cpuRun: Scenario<E2EContext> = {
 				`the estimate does not use the benchmark: "${speed}"`
 			);
 			ctx.note(
-				`CPU benchmark on this machine (tiny model, 1 thread): ${row.results.decode_tps.toFixed(1)} tok/s decode, ` +
+				`CPU benchmark on this machine (tiny model, ${row.device?.cpu_threads ?? '?'} thread(s)): ${row.results.decode_tps.toFixed(1)} tok/s decode, ` +
 					`${row.results.prefill_tps?.toFixed(1)} tok/s prefill, ${row.results.records_per_minute.toFixed(1)} records/min, ` +
 					`load ${Math.round(row.results.load_ms ?? NaN)} ms`
 			);

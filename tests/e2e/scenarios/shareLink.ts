@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { need, openView, UI_TIMEOUT_MS } from '../app.ts';
+import { need, openView, UI_TIMEOUT_MS, waitForIsolation } from '../app.ts';
 import { RESULTS_DIR, type E2EContext } from '../context.ts';
 import { completeRun } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
