@@ -38,7 +38,7 @@ export function isolationWhy(s: IsolationState): {
 } {
 	const plan = cpuThreads({ isolated: s.isolated, cores: s.cores });
 	const could = cpuThreads({ isolated: true, cores: s.cores }).threads;
-	if (plan.reason === 'isolated' || plan.reason === 'one-core') {
+	if (plan.reason === 'isolated' || plan.reason === 'few-cores') {
 		return { plan, why: plan.reason, could };
 	}
 	if (s.off) return { plan, why: 'off', could };

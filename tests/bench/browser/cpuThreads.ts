@@ -1,6 +1,7 @@
 /**
  * The CPU engine's speed-up from threads: decode tokens/s at 1 thread and at the thread count the
- * engine plans when the page is cross-origin isolated, on the same tiny real model in the same
+ * engine plans when the page is cross-origin isolated (half the cores; 2 where that is 1, so a
+ * 2-core machine still shows what a second thread does), on the same tiny real model in the same
  * Chromium page, beside the machine's core count. Reported, not budgeted: it depends on the
  * machine and on what else runs on it.
  */
@@ -19,9 +20,9 @@ const TIMEOUT_MS = 240_000;
 export const CPU_THREADS_METHOD =
 	`Tiny real model (tests/helpers/tinyModel, random weights, Qwen2.5's vocabulary) from 127.0.0.1 ` +
 	`in a page served with COOP same-origin + COEP credentialless; two CPU-engine workers, one at 1 ` +
-	`thread and one at the engine's isolated plan (threads.ts), alternate ${ROUNDS} greedy ` +
-	`completions of ${MAX_TOKENS} tokens after a warm-up each; llama.cpp's own decode tokens/s, ` +
-	`median per side; the value is multi over single.`;
+	`thread and one at the engine's isolated plan (threads.ts; 2 where the plan is 1), alternate ` +
+	`${ROUNDS} seeded completions (T=1) of up to ${MAX_TOKENS} tokens after a warm-up each; ` +
+	`llama.cpp's own decode tokens/s, median per side; the value is multi over single.`;
 
 interface Sample {
 	decode_tps?: number;
@@ -63,8 +64,9 @@ export async function measureCpuThreads(): Promise<BrowserMetric & { result?: Pa
 			return {
 				...measured(
 					round(multi / single),
-					`${r.cores} cores; decode ${round(single)} tok/s at ${r.threads.single} thread, ` +
-						`${round(multi)} tok/s at ${r.threads.multi} threads (prefill ` +
+					`${r.cores} cores (isolated plan: ${r.plannedThreads} thread(s)); decode ` +
+						`${round(single)} tok/s at ${r.threads.single} thread, ${round(multi)} tok/s at ` +
+						`${r.threads.multi} threads, median tokens ${median(r.multi.map((x) => x.tokens))} (prefill ` +
 						`${round(tps(r.single, 'prefill_tps'))} vs ${round(tps(r.multi, 'prefill_tps'))} tok/s)`
 				),
 				result: r

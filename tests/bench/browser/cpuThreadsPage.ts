@@ -1,7 +1,8 @@
 /**
  * The page half of cpuThreads.ts, bundled by Vite into a cross-origin-isolated page: two CPU
  * engines (real workers, wllama) on the same tiny model, one held to 1 thread and one at the
- * engine's own plan, taking turns on the same greedy completion; llama.cpp's own timings.
+ * engine's isolated plan (or 2 where the plan is 1), taking turns on the same seeded completion;
+ * llama.cpp's own timings.
  */
 import { createCpuEngine } from '../../../src/lib/engines/cpu/client.ts';
 import { cpuThreads, threadFactsHere } from '../../../src/lib/engines/cpu/threads.ts';
@@ -19,16 +20,17 @@ interface Sample {
 export async function measureCpuThreads(url: string, rounds: number, maxTokens: number) {
 	const plan = cpuThreads(threadFactsHere());
 	const one = createCpuEngine({ n_ctx: 1024, n_threads: 1 });
-	const many = createCpuEngine({ n_ctx: 1024 });
+	const many = createCpuEngine({ n_ctx: 1024, n_threads: Math.max(2, plan.threads) });
 	try {
 		await one.load([url]);
 		await many.load([url]);
 		const req: CompletionRequest = {
 			model: url,
 			prompt: PROMPT,
-			temperature: 0,
+			// Sampled, not greedy: greedy decoding of the random-weight model ends after a few tokens.
+			temperature: 1,
 			top_p: 1,
-			seed: 1,
+			seed: 7,
 			max_tokens: maxTokens,
 			stop: []
 		};

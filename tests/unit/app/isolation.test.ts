@@ -42,8 +42,8 @@ describe('isolationWhy', () => {
 		);
 	});
 
-	it('says one core when isolation would not add a thread', () => {
-		expect(isolationWhy(state({ isolated: true, cores: 1 })).why).toBe('one-core');
+	it('says too few cores when half of them is one thread', () => {
+		expect(isolationWhy(state({ isolated: true, cores: 2 })).why).toBe('few-cores');
 	});
 });
 

@@ -7,13 +7,14 @@ const URL_A = 'http://127.0.0.1:9/a/model-a.gguf';
 describe('cpuThreads', () => {
 	it.each([
 		{ isolated: false, cores: 16, threads: 1, reason: 'not-isolated' },
-		{ isolated: true, cores: 1, threads: 1, reason: 'one-core' },
-		{ isolated: true, cores: 2, threads: 2, reason: 'isolated' },
+		{ isolated: true, cores: 1, threads: 1, reason: 'few-cores' },
+		{ isolated: true, cores: 2, threads: 1, reason: 'few-cores' },
+		{ isolated: true, cores: 3, threads: 1, reason: 'few-cores' },
 		{ isolated: true, cores: 4, threads: 2, reason: 'isolated' },
 		{ isolated: true, cores: 8, threads: 4, reason: 'isolated' },
 		{ isolated: true, cores: 12, threads: 6, reason: 'isolated' },
-		{ isolated: true, cores: 0, threads: 1, reason: 'one-core' },
-		{ isolated: true, cores: Number.NaN, threads: 1, reason: 'one-core' }
+		{ isolated: true, cores: 0, threads: 1, reason: 'few-cores' },
+		{ isolated: true, cores: Number.NaN, threads: 1, reason: 'few-cores' }
 	])(
 		'isolated=$isolated on $cores cores → $threads ($reason)',
 		({ isolated, cores, threads, reason }) => {

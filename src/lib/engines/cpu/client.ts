@@ -13,6 +13,7 @@ import {
 } from '../../probe/engine.ts';
 import { WorkerClient, type RequestHooks, type WorkerPort } from '../workerClient.ts';
 import { cpuCanCoLoad } from './catalog.ts';
+import { cpuThreads, threadFactsHere } from './threads.ts';
 import type {
 	CacheQueryResult,
 	CacheSizes,
@@ -113,11 +114,15 @@ export class CpuEngine implements Engine {
 	}
 }
 
-/** Start the CPU worker and wrap it. Creating the Worker is what downloads wllama. */
+/**
+ * Start the CPU worker and wrap it. Creating the Worker is what downloads wllama. The threads are
+ * this page's plan (what set-up shows), unless `opts` names a count.
+ */
 export function createCpuEngine(opts: CpuEngineOptions = {}): CpuEngine {
 	const worker = new Worker(new URL('../../../workers/cpu.worker.ts', import.meta.url), {
 		type: 'module',
 		name: 'cpu-engine'
 	});
-	return new CpuEngine(worker as unknown as CpuWorkerLike, opts);
+	const n_threads = opts.n_threads ?? cpuThreads(threadFactsHere()).threads;
+	return new CpuEngine(worker as unknown as CpuWorkerLike, { ...opts, n_threads });
 }

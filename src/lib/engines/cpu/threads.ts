@@ -3,9 +3,10 @@
  * set-up view (to say it) and by the worker (to use it), so the two never disagree.
  *
  * Threads need SharedArrayBuffer, which browsers give only to cross-origin-isolated pages (and
- * their workers). Isolated, the engine takes half the logical cores, as wllama does by default
- * (a core's second hardware thread adds little to matrix work), but at least 2 where there are 2:
- * on a two-core Chromebook half would be 1, and isolation would buy nothing.
+ * their workers). Isolated, the engine takes half the logical cores, as wllama does by default: a
+ * core's second hardware thread adds little to matrix work, and llama.cpp's threads wait for each
+ * other by spinning, so one thread that the browser's own work pushes off its core stalls them all
+ * (on this project's loaded 2-core machine, 2 threads decoded at a third of 1 thread's speed).
  */
 
 export interface ThreadFacts {
@@ -15,7 +16,7 @@ export interface ThreadFacts {
 	cores: number;
 }
 
-export type ThreadReason = 'isolated' | 'not-isolated' | 'one-core';
+export type ThreadReason = 'isolated' | 'not-isolated' | 'few-cores';
 
 export interface ThreadPlan {
 	threads: number;
@@ -25,8 +26,8 @@ export interface ThreadPlan {
 export function cpuThreads({ isolated, cores }: ThreadFacts): ThreadPlan {
 	const n = Number.isFinite(cores) && cores >= 1 ? Math.floor(cores) : 1;
 	if (!isolated) return { threads: 1, reason: 'not-isolated' };
-	if (n < 2) return { threads: 1, reason: 'one-core' };
-	return { threads: Math.max(2, Math.floor(n / 2)), reason: 'isolated' };
+	const half = Math.floor(n / 2);
+	return half >= 2 ? { threads: half, reason: 'isolated' } : { threads: 1, reason: 'few-cores' };
 }
 
 /** The facts of the global scope this runs in (a page or a worker). */

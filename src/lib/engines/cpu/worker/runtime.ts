@@ -26,7 +26,7 @@ export function createWllamaRuntime(): CpuRuntime {
 			);
 			await wllama.loadModelFromUrl(url, {
 				n_ctx,
-				// Ours, not wllama's default (half the cores, which is 1 on a two-core laptop).
+				// The page's plan (threads.ts), so the engine computes with what set-up says.
 				n_threads,
 				// One request at a time: a single slot gets the whole context.
 				n_parallel: 1,
