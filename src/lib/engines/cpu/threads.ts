@@ -6,7 +6,7 @@
  * their workers). Isolated, the engine takes half the logical cores, as wllama does by default: a
  * core's second hardware thread adds little to matrix work, and llama.cpp's threads wait for each
  * other by spinning, so one thread that the browser's own work pushes off its core stalls them all
- * (on this project's loaded 2-core machine, 2 threads decoded at a third of 1 thread's speed).
+ * (on this project's loaded 2-core machine, 2 threads decoded at 0.17–0.35× of 1 thread's speed).
  */
 
 export interface ThreadFacts {
