@@ -28,7 +28,7 @@ export interface IsolationState {
 }
 
 export type IsolationWhy =
-	'isolated' | 'one-core' | 'off' | 'reload' | 'browser-ignored' | 'no-service-worker';
+	'isolated' | 'few-cores' | 'off' | 'reload' | 'browser-ignored' | 'no-service-worker';
 
 /** Why the CPU engine has the threads it has, and how many it would have isolated. */
 export function isolationWhy(s: IsolationState): {
