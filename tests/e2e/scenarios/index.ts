@@ -11,6 +11,7 @@ import { fullRun } from './fullRun.ts';
 import { offline } from './offline.ts';
 import { nlpData } from './nlpData.ts';
 import { offlineHelp } from './offlineHelp.ts';
+import { phoneNumbers } from './phoneNumbers.ts';
 import { reliability } from './reliability.ts';
 import { resume } from './resume.ts';
 import { screenshots } from './screenshots.ts';
@@ -44,6 +45,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	offline,
 	screenshots,
 	phone,
+	phoneNumbers,
 	desktop,
 	keyboard,
 	keyboardRun
