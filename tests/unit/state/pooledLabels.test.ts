@@ -3,34 +3,16 @@
  * export alone, and the teacher merges each file into the one run, per annotator, with the
  * conflicts listed and κ over every annotator.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mergeLabels } from '../../../src/lib/annotate/merge.ts';
-import { DexieRunStore } from '../../../src/lib/db/runs.ts';
-import type { ProbeDB } from '../../../src/lib/db/schema.ts';
 import { ExchangeError } from '../../../src/lib/probe/exchange.ts';
 import { labelsFromFile, labelsToFile } from '../../../src/lib/probe/labelsFile.ts';
 import { runFileToBundle } from '../../../src/lib/probe/runFile.ts';
 import { collectLabelings, pairwiseAgreement } from '../../../src/lib/stats/agreement.ts';
-import { RunsState, type DownloadFile } from '../../../src/lib/state/runs.svelte.ts';
-import { testDB } from '../db/helpers.ts';
+import { closeAfterEach, file, setup } from './runsHarness.ts';
 import { makeAnnotation, makeBundle } from '../../helpers/factories.ts';
 
-let opened: ProbeDB[] = [];
-afterEach(() => {
-	opened.forEach((db) => db.close());
-	opened = [];
-});
-
-function setup(name: string) {
-	const { db } = testDB(name);
-	opened.push(db);
-	const store = new DexieRunStore(db);
-	const saved: DownloadFile[] = [];
-	const state = new RunsState(store, (f) => saved.push(f));
-	return { store, state, saved };
-}
-
-const file = (name: string, text: string) => ({ name, text: async () => text });
+closeAfterEach();
 
 describe('pooled labels', () => {
 	it('leaves human labels out of a share file unless asked', async () => {
