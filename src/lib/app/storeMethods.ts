@@ -29,7 +29,8 @@ export const RUN_STORE_METHODS: MethodNames<DexieRunStore> = {
 	setStatus: true,
 
 	exportRun: true,
-	importRun: true
+	importRun: true,
+	mergeLabels: true
 };
 
 export const RUN_INPUTS_METHODS: MethodNames<DexieRunInputs> = { createRun: true, get: true };

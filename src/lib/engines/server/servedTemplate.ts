@@ -4,7 +4,6 @@
  * SGLang, Ollama and hosted APIs have no /props, so there it stays unknown and set-up asks for a
  * repo, URL or file. Pure: the engine fetches, this reads.
  */
-import { templateFromFile } from '../../probe/templateSource.ts';
 import type { ChatTemplate } from '../../probe/template.ts';
 
 /** The server's /props beside its /v1 root ("http://host:8080/v1" → "http://host:8080/props"). */
@@ -29,6 +28,9 @@ export async function templateFromProps(
 	const r = reply as Record<string, unknown>;
 	const source = text(r.chat_template);
 	if (!source) return undefined;
+	// The template checks (Jinja) load when a server serves a template, not with the server engine,
+	// which set-up holds before it paints.
+	const { templateFromFile } = await import('../../probe/templateSource.ts');
 	const t = await templateFromFile(source, {
 		bos_token: text(r.bos_token),
 		eos_token: text(r.eos_token)
