@@ -2,6 +2,8 @@
 import { defaultNlpCacheDir } from './nlpCache.ts';
 import { parseRunArgs, RUN_USAGE, UsageError } from './args.ts';
 import { resultsTable } from '../lib/results/resultsTable.ts';
+import { study } from '../lib/results/study.ts';
+import { formatStudy, studyRunOfReport } from './studyReport.ts';
 import {
 	agreementText,
 	formatSummary,
@@ -25,7 +27,8 @@ const exitCodeOf = (signal: NodeJS.Signals) => 128 + constants.signals[signal];
 const USAGE = `user-turn-probe: the user-turn generation probe against OpenAI-compatible servers
 
   user-turn-probe run ...            generate, label and store records (see: run --help)
-  user-turn-probe summarize FILE     accuracy and follow-up rates with 95% CIs per condition
+  user-turn-probe summarize FILE...  accuracy and follow-up rates with 95% CIs per condition;
+                                     several files: one table across runs (model × condition)
                                      (--json, --csv; see: summarize --help)
   user-turn-probe agreement FILE     Cohen's κ between the labelers present (rules, judge, humans)
 `;
@@ -89,18 +92,32 @@ export async function main(
 			} catch (e) {
 				throw new UsageError((e as Error).message, usage);
 			}
-			const file = summary?.file ?? rest[0];
-			const { records, answers, annotations, problems, invalid } = await readRun(file);
-			for (const p of problems.slice(0, MAX_PROBLEMS)) process.stderr.write(`${file}: ${p}\n`);
-			if (problems.length > MAX_PROBLEMS)
-				process.stderr.write(
-					`${file}: … and ${problems.length - MAX_PROBLEMS} more lines skipped\n`
+			const files = summary?.files ?? rest;
+			const reports = [];
+			for (const file of files) {
+				const report = await readRun(file);
+				const { problems } = report;
+				for (const p of problems.slice(0, MAX_PROBLEMS)) process.stderr.write(`${file}: ${p}\n`);
+				if (problems.length > MAX_PROBLEMS)
+					process.stderr.write(
+						`${file}: … and ${problems.length - MAX_PROBLEMS} more lines skipped\n`
+					);
+				reports.push(report);
+			}
+			const invalid = reports.some((r) => r.invalid);
+			const warn = (line: string) => process.stderr.write(line + '\n');
+			if (!summary) {
+				const [{ records, annotations }] = reports;
+				process.stdout.write(agreementText(records, annotations));
+			} else if (reports.length === 1) {
+				const [{ records, answers }] = reports;
+				process.stdout.write(
+					formatSummary(resultsTable(records, answers, summary.options), summary.format)
 				);
-			process.stdout.write(
-				summary
-					? formatSummary(resultsTable(records, answers, summary.options), summary.format)
-					: agreementText(records, annotations)
-			);
+			} else {
+				const runs = reports.map((r, i) => studyRunOfReport(files[i], r, warn));
+				process.stdout.write(formatStudy(study(runs, summary.options), summary.format));
+			}
 			return invalid ? 1 : 0;
 		}
 		if (command === undefined || command === '--help' || command === '-h') {

@@ -1,11 +1,11 @@
 /**
  * The runs view's state: the stored runs with their counts, delete, compare two, export and
- * import. Counts and rates come from packed facts or index counts (tally), so listing runs never
- * reads their records; only compare and export do.
+ * import. Counts and rates come from the runs' packed facts and answers, counted as the results
+ * table counts them, so listing runs never reads their records; only compare and export do.
  */
 import { errorText } from '../errors/describe.ts';
 import { RunExistsError } from '../db/errors.ts';
-import type { RunTally } from '../db/facts.ts';
+import type { RecordFacts } from '../db/facts.ts';
 import type { RunRow, RunStatus } from '../db/schema.ts';
 import type { ImportConflict } from '../db/transfer.ts';
 import {
@@ -17,8 +17,7 @@ import {
 } from '../probe/exchange.ts';
 import type { RunBundle } from '../probe/exchange.ts';
 import { bundleToRunFile, isRunFile, runFileToBundle } from '../probe/runFile.ts';
-import type { ProbeRecord } from '../probe/types.ts';
-import { wilson } from '../stats/aggregate.ts';
+import type { AnswerRecord, ProbeRecord } from '../probe/types.ts';
 import { answerFacts, resultsTable } from '../results/resultsTable.ts';
 import type { Rate } from '../stats/aggregate.ts';
 import { compareRuns, exportFileName, pickRunFiles } from '../results/runsData.ts';
@@ -27,8 +26,10 @@ import type { CompareRow, ExportKind } from '../results/runsData.ts';
 /** The slice of DexieRunStore this view uses. */
 export interface RunsSource {
 	listRuns(): Promise<RunRow[]>;
-	/** From packed facts or index counts: listing runs never reads their records. */
-	tally(runId: string): Promise<RunTally>;
+	/** The records' facts (packed, one read): listing runs never reads their records. */
+	getFacts(runId: string): Promise<RecordFacts[]>;
+	/** One per item: which answers are cut, as the results table counts them. */
+	getAnswers(runId: string): Promise<AnswerRecord[]>;
 	getRecords(runId: string): Promise<ProbeRecord[]>;
 	deleteRun(runId: string): Promise<void>;
 	exportRun(runId: string): Promise<RunBundle>;
@@ -172,9 +173,13 @@ export class RunsState {
 	}
 
 	async #count(runId: string): Promise<void> {
-		const { records, followups, pending, undecided } = await this.#source.tally(runId);
-		// As the results table counts: undecided turns (rules only) are out of the rate.
-		const followup = wilson(followups, records - pending - undecided);
+		const [facts, answers] = await Promise.all([
+			this.#source.getFacts(runId),
+			this.#source.getAnswers(runId)
+		]);
+		// The results table's whole-run row, with its defaults: the same rate the run's page shows.
+		const { overall } = resultsTable(facts, answers.map(answerFacts));
+		const { n: records, followup, pending } = overall;
 		this.#runs = this.#runs.map((r) =>
 			r.run_id === runId ? { ...r, records, followup, pending } : r
 		);
