@@ -194,10 +194,10 @@ export class RunsState {
 		if (c && (c.a.run_id === runId || c.b.run_id === runId)) this.#comparison = null;
 	}
 
-	/** Picks a run for comparison (again: unpicks); a third pick replaces the older one. */
+	/** Picks a run (again: unpicks): two compare, two or more make a study, in pick order. */
 	toggleSelected(runId: string): void {
 		const s = this.#selected;
-		this.#selected = s.includes(runId) ? s.filter((id) => id !== runId) : [...s, runId].slice(-2);
+		this.#selected = s.includes(runId) ? s.filter((id) => id !== runId) : [...s, runId];
 	}
 
 	/** Compares the two picked runs condition by condition. */

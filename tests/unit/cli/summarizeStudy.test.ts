@@ -11,6 +11,9 @@ import { bundleToRunFile } from '../../../src/lib/probe/runFile.ts';
 import { answerFacts } from '../../../src/lib/results/resultsTable.ts';
 import { study, studyRunOf, type Study } from '../../../src/lib/results/study.ts';
 import { fnv, type ScriptFn } from '../../helpers/script.ts';
+import { DexieRunStore } from '../../../src/lib/db/runs.ts';
+import { StudyState } from '../../../src/lib/state/study.svelte.ts';
+import { testDB } from '../db/helpers.ts';
 import { runMain, startCli, type Cli } from './harness.ts';
 
 const MODELS = ['small', 'medium', 'large'];
@@ -81,6 +84,27 @@ describe('summarize over three run files', () => {
 		// The models differ as scripted: small is the least accurate.
 		const accuracy = cli.models.map((m) => m.overall.accuracy.p);
 		expect(accuracy[0]).toBeLessThan(accuracy[2]);
+	});
+
+	it('equals the study view’s state over the same files imported into the browser store', async () => {
+		const { db } = testDB('study-three');
+		const store = new DexieRunStore(db);
+		const ids: string[] = [];
+		for (const file of files) {
+			const stem = file.replace(/\.jsonl$/, '');
+			const bundle = filesToBundle(
+				readFileSync(file, 'utf8'),
+				readFileSync(`${stem}.manifest.json`, 'utf8')
+			);
+			bundle.answers = parseAnswersJsonl(readFileSync(`${stem}.answers.jsonl`, 'utf8')).answers;
+			ids.push(await store.importRun(bundle));
+		}
+		const view = new StudyState(store);
+		await view.load(ids);
+		expect(view.status).toBe('ready');
+		const r = await runMain(['summarize', '--json', ...files]);
+		expect(asJson(view.study)).toEqual(JSON.parse(r.stdout));
+		db.close();
 	});
 
 	it('gives each run’s own numbers: a study row is that run’s summarize row', async () => {
