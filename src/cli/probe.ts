@@ -12,7 +12,9 @@ import {
 	SUMMARIZE_USAGE
 } from './report.ts';
 import { errorLines } from './progress.ts';
-import { ConfigChangedError, runCommand, STOPPED_EXIT } from './run.ts';
+import { ConfigChangedError, runCommand, STOPPED_EXIT, type RunIO } from './run.ts';
+import { sweepOf, writeStudyFile, type Sweep } from './sweep.ts';
+import { readStudyList } from './studyReport.ts';
 import { constants } from 'node:os';
 import { AbortError } from '../lib/errors/appError.ts';
 import { useTemplateChecker } from '../lib/probe/templateChecker.ts';
@@ -32,6 +34,32 @@ const USAGE = `user-turn-probe: the user-turn generation probe against OpenAI-co
                                      (--json, --csv; see: summarize --help)
   user-turn-probe agreement FILE     Cohen's κ between the labelers present (rules, judge, humans)
 `;
+
+/**
+ * The sweep's runs one after another. A model that fails is reported and the next one runs (its
+ * run resumes later with the same command); a stop ends the sweep where it is.
+ */
+async function runSweep(sweep: Sweep, io: RunIO): Promise<number> {
+	writeStudyFile(sweep);
+	const failed: string[] = [];
+	for (const [i, run] of sweep.runs.entries()) {
+		io.stderr.write(`\nmodel ${i + 1} of ${sweep.runs.length}: ${run.model} → ${run.out}\n`);
+		let code: number;
+		try {
+			code = await runCommand(run, io);
+		} catch (err) {
+			if (err instanceof ConfigChangedError || io.signal?.aborted) throw err;
+			io.stderr.write(errorLines(err));
+			code = 1;
+		}
+		if (code === STOPPED_EXIT) return code;
+		if (code !== 0) failed.push(run.model);
+	}
+	io.stderr.write(
+		`\nstudy: ${sweep.studyFile}${failed.length ? ` (not finished: ${failed.join(', ')}; the same command resumes them)` : ''}\n`
+	);
+	return failed.length > 0 ? 1 : 0;
+}
 
 /** Bad lines listed one by one up to this many; a file that is not records at all says so once. */
 const MAX_PROBLEMS = 20;
@@ -63,11 +91,14 @@ export async function main(
 			// A user's template renders in a worker thread: stoppable, and this thread hears signals.
 			useTemplateChecker(workerTemplateChecker(ctrl.signal));
 			try {
-				const code = await runCommand(parseRunArgs(rest, env), {
+				const io = {
 					stderr: process.stderr,
 					signal: ctrl.signal,
 					nlpCacheDir: defaultNlpCacheDir(env)
-				});
+				};
+				const opts = parseRunArgs(rest, env);
+				const sweep = sweepOf(opts);
+				const code = sweep ? await runSweep(sweep, io) : await runCommand(opts, io);
 				return code === STOPPED_EXIT ? exitCodeOf(received) : code;
 			} catch (err) {
 				// Stopped before the run began (while its template was checked, say).
@@ -92,7 +123,7 @@ export async function main(
 			} catch (e) {
 				throw new UsageError((e as Error).message, usage);
 			}
-			const files = summary?.files ?? rest;
+			const files = (summary?.files ?? rest).flatMap(readStudyList);
 			const reports = [];
 			for (const file of files) {
 				const report = await readRun(file);

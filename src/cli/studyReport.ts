@@ -2,7 +2,10 @@
  * `summarize a.jsonl b.jsonl …`: the study table (results/study.ts) over several run files, as
  * text, JSON or CSV. Rows are model × condition with the same numbers as the study view.
  */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import Papa from 'papaparse';
+import { isStudyFile, parseStudyFile } from '../lib/probe/studyFile.ts';
 import { LABEL_INFO } from '../lib/probe/labels.ts';
 import { LABELS } from '../lib/probe/types.ts';
 import { labelShares, studyRunOf, type Study, type StudyRun } from '../lib/results/study.ts';
@@ -32,6 +35,20 @@ export function studyRunOfReport(
 	const name = file.replace(/^.*[\\/]/, '').replace(/(\.run)?\.jsonl$/i, '');
 	const run_id = records[0]?.run_id ?? name;
 	return { run_id, generator: { id: name }, dataset: '', seed: 0, records, answers };
+}
+
+/**
+ * A study list (`.study.json`, what a sweep writes) as its run files, resolved beside it; any
+ * other file as itself. A one-file study (.study.jsonl) is the app's: import it there.
+ * @throws ExchangeError when the list is not a valid study file.
+ */
+export function readStudyList(file: string): string[] {
+	if (!file.endsWith('.study.json')) return [file];
+	const text = readFileSync(file, 'utf8');
+	if (!isStudyFile(text)) return [file];
+	const study = parseStudyFile(text);
+	if (study.kind !== 'links') return [file];
+	return study.links.map((link) => resolve(dirname(file), link));
 }
 
 const points = (x: number) =>
