@@ -218,10 +218,11 @@ export function studySentence(points: readonly ModelPoint[]): string {
 	if (drawn.length < 2) return 'Fewer than two models have judged turns yet: nothing to compare.';
 	const range = (rate: (p: ModelPoint) => Rate) => {
 		const xs = drawn.filter((p) => !Number.isNaN(rate(p).p));
-		if (xs.length === 0) return 'no data';
+		if (xs.length === 0) return 'unknown (nothing scored)';
 		const sorted = xs.slice().sort((a, b) => rate(a).p - rate(b).p);
 		const [lo, hi] = [sorted[0], sorted[sorted.length - 1]];
-		return `${fmt(rate(lo).p)} (${lo.name}) to ${fmt(rate(hi).p)} (${hi.name})`;
+		if (fmt(rate(lo).p) === fmt(rate(hi).p)) return `${fmt(rate(lo).p)} for every model`;
+		return `from ${fmt(rate(lo).p)} (${lo.name}) to ${fmt(rate(hi).p)} (${hi.name})`;
 	};
 	let pairs = 0;
 	let overlapping = 0;
@@ -235,5 +236,5 @@ export function studySentence(points: readonly ModelPoint[]): string {
 		overlapping === 0
 			? 'no two follow-up intervals overlap, though these runs say nothing of items or settings they did not include'
 			: `${overlapping} of ${pairs} pairs of models have overlapping follow-up intervals, so these runs cannot tell those models apart (more items would narrow the intervals)`;
-	return `Across ${drawn.length} models, accuracy runs from ${range((p) => p.accuracy)} and genuine follow-ups from ${range((p) => p.followup)}; ${caveat}.`;
+	return `Across ${drawn.length} models, accuracy runs ${range((p) => p.accuracy)} and genuine follow-ups ${range((p) => p.followup)}; ${caveat}.`;
 }

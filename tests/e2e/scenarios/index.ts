@@ -13,6 +13,7 @@ import { nlpData } from './nlpData.ts';
 import { offlineHelp } from './offlineHelp.ts';
 import { reliability } from './reliability.ts';
 import { resume } from './resume.ts';
+import { sweep } from './sweep.ts';
 import { screenshots } from './screenshots.ts';
 import { startFail } from './startFail.ts';
 import { tabs } from './tabs.ts';
@@ -29,6 +30,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	deviceBench,
 	fullRun,
 	resume,
+	sweep,
 	tabs,
 	startFail,
 	customMlc,
