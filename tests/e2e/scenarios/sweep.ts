@@ -83,5 +83,6 @@ export const sweep: Scenario<E2EContext> = {
 		const sentence = await (await need(page, 'study', 'study-sentence')).innerText();
 		check(/^Across 3 models/.test(sentence), `study sentence reads "${sentence}"`);
 		ctx.note(`3 runs × ${planned} records; study: ${rows} rows; ${sentence}`);
+		ctx.note(`screenshot: ${await ctx.screenshot(page, 'study')}`);
 	}
 };
