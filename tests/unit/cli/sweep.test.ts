@@ -47,7 +47,7 @@ describe('run --model a,b,c', () => {
 			.slice(before)
 			.filter((q) => q.path.endsWith('/completions'));
 		expect(completions).toEqual([]);
-	});
+	}, 60_000);
 
 	it('pairs one server per model, or refuses a count that does not pair', () => {
 		const flags = (extra: string[]) => parseRunArgs([...MINIMAL_RUN_ARGS, ...extra]);

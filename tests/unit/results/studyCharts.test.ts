@@ -10,7 +10,7 @@ import {
 	labelSharesByModel,
 	modelPoints,
 	studySentence
-} from '../../../src/lib/stats/studyCharts.ts';
+} from '../../../src/lib/results/studyCharts.ts';
 import { makeSyntheticRun } from '../../helpers/factories.ts';
 
 function runOf(id: string, model: string, seed: number, items = 12): StudyRun {

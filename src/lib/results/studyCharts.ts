@@ -7,8 +7,8 @@
  */
 import type { ChartConfiguration, Point } from 'chart.js';
 import type { Perturbation } from '../probe/types.ts';
-import type { Study, StudyModel, StudyRow } from '../results/study.ts';
-import { labelDistributionChart, pairedDeltas, type Delta } from './barCharts.ts';
+import type { Study, StudyModel, StudyRow } from './study.ts';
+import { labelDistributionChart, pairedDeltas, type Delta } from '../stats/barCharts.ts';
 import {
 	CI_SUFFIX,
 	fmt,
@@ -20,10 +20,10 @@ import {
 	pct,
 	tooltipText,
 	type PaperPoint
-} from './chartKit.ts';
-import { bandedLine, doubt, paperFill, unclipped } from './charts.ts';
-import type { Rate } from './interval.ts';
-import { PALETTE, seriesColor, withAlpha } from './palette.ts';
+} from '../stats/chartKit.ts';
+import { bandedLine, doubt, paperFill, unclipped } from '../stats/charts.ts';
+import type { Rate } from '../stats/interval.ts';
+import { PALETTE, seriesColor, withAlpha } from '../stats/palette.ts';
 
 /** A model's rows at one perturbation with a follow-up rate, by temperature. */
 function modelRows(study: Study, model: StudyModel, perturbation: Perturbation): StudyRow[] {
