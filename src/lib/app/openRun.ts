@@ -163,9 +163,9 @@ export async function fetchRun(
 	signal?: AbortSignal,
 	timeoutMs = LINK_TIMEOUT_MS
 ): Promise<RunBundle> {
-	const url = runLink(raw);
-	const text = await fetchTextWithin(fetchFn, url, signal, timeoutMs);
-	return runOfText(url, text, fetchFn, signal, timeoutMs);
+	const shared = await fetchShared(raw, fetchFn, signal, timeoutMs, { study: false });
+	if (shared.kind === 'run') return shared.bundle;
+	throw new OpenRunError('A study file is not a run: open it by link to see the study.');
 }
 
 /** What a shared link holds: one run, or a study's runs in order. */
@@ -180,11 +180,12 @@ export async function fetchShared(
 	raw: string,
 	fetchFn: Fetch,
 	signal?: AbortSignal,
-	timeoutMs = LINK_TIMEOUT_MS
+	timeoutMs = LINK_TIMEOUT_MS,
+	opts: { study: boolean } = { study: true }
 ): Promise<Shared> {
 	const url = runLink(raw);
 	const text = await fetchTextWithin(fetchFn, url, signal, timeoutMs);
-	if (!isStudyFile(text))
+	if (!opts.study || !isStudyFile(text))
 		return { kind: 'run', bundle: await runOfText(url, text, fetchFn, signal, timeoutMs) };
 	const study = named(fileName(url), () => parseStudyFile(text));
 	if (study.kind === 'inline')

@@ -14,14 +14,11 @@ import {
 	fmt,
 	formatRate,
 	isCiDataset,
-	legendWithOnePaperEntry,
-	PAPER_POINT_STYLE,
 	PAPER_PREFIX,
 	pct,
-	tooltipText,
 	type PaperPoint
 } from '../stats/chartKit.ts';
-import { bandedLine, doubt, paperFill, unclipped } from '../stats/charts.ts';
+import { bandedLine, followupLineChart, paperSeries } from '../stats/charts.ts';
 import type { Rate } from '../stats/interval.ts';
 import { PALETTE, seriesColor, withAlpha } from '../stats/palette.ts';
 
@@ -63,39 +60,10 @@ export function followupByModel(
 			.filter((p) => p.condition === perturbation)
 			.sort((a, b) => a.temperature - b.temperature);
 		if (points.length === 0) return;
-		details.set(
-			datasets.length,
-			points.map((p) => `Paper, ${p.model}, T=${p.temperature}: ${fmt(p.followup)}${doubt(p)}`)
-		);
-		datasets.push({
-			label: `${PAPER_PREFIX}${points[0].model} · ${points[0].benchmark} · ${perturbation}`,
-			data: points.map((p) => ({ x: p.temperature, y: pct(p.followup) })),
-			showLine: false,
-			pointStyle: PAPER_POINT_STYLE,
-			pointRadius: 6,
-			borderColor: color,
-			backgroundColor: withAlpha(color, 0.5),
-			pointBackgroundColor: points.map((p) => paperFill(p, withAlpha(color, 0.5)))
-		});
+		const name = `${PAPER_PREFIX}${points[0].model} · ${points[0].benchmark} · ${perturbation}`;
+		paperSeries(datasets, details, name, color, points);
 	});
-	return {
-		type: 'line',
-		data: { datasets: unclipped(datasets) },
-		options: {
-			interaction: { mode: 'nearest', intersect: false },
-			scales: {
-				x: { type: 'linear', title: { display: true, text: 'Generation temperature' } },
-				y: { min: 0, max: 100, title: { display: true, text: 'Genuine follow-ups (%)' } }
-			},
-			plugins: {
-				legend: legendWithOnePaperEntry(),
-				tooltip: {
-					filter: (item) => !isCiDataset(item.dataset.label),
-					callbacks: { label: (item) => tooltipText(details, item) }
-				}
-			}
-		}
-	};
+	return followupLineChart(datasets, details);
 }
 
 /** Figure 3's pair for one model: accuracy over the run, follow-up where runPoint takes it. */

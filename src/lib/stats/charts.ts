@@ -109,23 +109,40 @@ export function followupVsTemperature(
 
 	for (const [name, points] of groupBy(opts.overlay ?? [], paperSeriesName)) {
 		const sorted = points.slice().sort((a, b) => a.temperature - b.temperature);
-		const color = conditionColor(sorted[0].condition);
-		details.set(
-			datasets.length,
-			sorted.map((p) => `${name}, T=${p.temperature}: ${fmt(p.followup)}${doubt(p)}`)
-		);
-		datasets.push({
-			label: name,
-			data: sorted.map((p) => ({ x: p.temperature, y: pct(p.followup) })),
-			showLine: false,
-			pointStyle: PAPER_POINT_STYLE,
-			pointRadius: 6,
-			borderColor: color,
-			backgroundColor: withAlpha(color, 0.5),
-			pointBackgroundColor: sorted.map((p) => paperFill(p, withAlpha(color, 0.5)))
-		});
+		paperSeries(datasets, details, name, conditionColor(sorted[0].condition), sorted);
 	}
+	return followupLineChart(datasets, details);
+}
 
+/** Published points as triangles (hollow where uncertain), sorted by temperature, with tooltips. */
+export function paperSeries(
+	datasets: LineDatasets,
+	details: Map<number, string[]>,
+	name: string,
+	color: string,
+	sorted: readonly PaperPoint[]
+): void {
+	details.set(
+		datasets.length,
+		sorted.map((p) => `${name}, T=${p.temperature}: ${fmt(p.followup)}${doubt(p)}`)
+	);
+	datasets.push({
+		label: name,
+		data: sorted.map((p) => ({ x: p.temperature, y: pct(p.followup) })),
+		showLine: false,
+		pointStyle: PAPER_POINT_STYLE,
+		pointRadius: 6,
+		borderColor: color,
+		backgroundColor: withAlpha(color, 0.5),
+		pointBackgroundColor: sorted.map((p) => paperFill(p, withAlpha(color, 0.5)))
+	});
+}
+
+/** Genuine follow-ups (0–100 %) against temperature: bands out of the legend and tooltips. */
+export function followupLineChart(
+	datasets: LineDatasets,
+	details: Map<number, string[]>
+): ChartConfiguration<'line', Point[]> {
 	return {
 		type: 'line',
 		data: { datasets: unclipped(datasets) },
@@ -150,17 +167,17 @@ export function followupVsTemperature(
  * Rates are 0–100 % on a 0–100 axis, so a point or whisker at 0 or 100 sits on the plot's edge:
  * drawn unclipped, it shows whole instead of half (nothing can lie further out).
  */
-export function unclipped<T extends { clip?: unknown }>(datasets: T[]): T[] {
+function unclipped<T extends { clip?: unknown }>(datasets: T[]): T[] {
 	return datasets.map((d) => ({ ...d, clip: false }));
 }
 
 /** An uncertain paper point is drawn hollow. */
-export function paperFill(p: PaperPoint, fill: string): string {
+function paperFill(p: PaperPoint, fill: string): string {
 	return p.uncertain ? 'transparent' : fill;
 }
 
 /** The tooltip's note on a paper point whose attribution is in doubt or placement inferred. */
-export function doubt(p: PaperPoint): string {
+function doubt(p: PaperPoint): string {
 	const notes = [
 		p.uncertain ? 'uncertain attribution, drawn hollow' : '',
 		p.inferred ? `inferred ${p.inferred.split(':')[0]}` : ''
