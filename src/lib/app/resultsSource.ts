@@ -10,7 +10,6 @@ export function resultsSource(store: AsyncMethods<DexieRunStore>): ResultsSource
 		getFacts: (runId) => store.getFacts(runId),
 		listRuns: () => store.listRuns(),
 		firstRecords: (runId, limit) => store.firstRecords(runId, limit),
-		countRecords: (runId, filter) => store.countRecords(runId, filter),
 		getAnswers: (runId) => store.getAnswers(runId)
 	};
 }

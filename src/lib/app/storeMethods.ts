@@ -23,7 +23,6 @@ export const RUN_STORE_METHODS: MethodNames<DexieRunStore> = {
 	deleteRun: true,
 	getFacts: true,
 	countRecords: true,
-	tally: true,
 	firstRecords: true,
 	recordsPage: true,
 	setStatus: true,

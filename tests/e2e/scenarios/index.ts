@@ -16,6 +16,7 @@ import { phoneNumbers } from './phoneNumbers.ts';
 import { pooledLabels } from './pooledLabels.ts';
 import { reliability } from './reliability.ts';
 import { resume } from './resume.ts';
+import { sweep } from './sweep.ts';
 import { screenshots } from './screenshots.ts';
 import { startFail } from './startFail.ts';
 import { tabs } from './tabs.ts';
@@ -32,6 +33,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	deviceBench,
 	fullRun,
 	resume,
+	sweep,
 	tabs,
 	startFail,
 	customMlc,
