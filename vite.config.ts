@@ -3,6 +3,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { fileURLToPath } from 'node:url';
 import { VitePWA } from 'vite-plugin-pwa';
 import { shippedTemplates } from './vite.shippedTemplates.ts';
+import { wllamaAssets } from './vite.wllamaAssets.ts';
 
 // BASE_PATH lets the same build serve from a GitHub Pages sub-path (/user-turn-probe/) or a root.
 const base = process.env.BASE_PATH ?? './';
@@ -13,6 +14,8 @@ export default defineConfig({
 		svelte(),
 		// The catalog's verified chat templates, read from npm packages at build time (only the template).
 		shippedTemplates(),
+		// wllama's compatibility build from our origin, never its CDN (the CPU worker's graph).
+		wllamaAssets(),
 		// Offline after the first visit: the app shell is precached and the web-llm worker is cached
 		// on first use; models live in web-llm's own Cache Storage and runs in IndexedDB.
 		VitePWA({
@@ -31,7 +34,7 @@ export default defineConfig({
 				// web-llm (2 MB gzipped) and wllama (its worker and 8 MB wasm) are not precached: a visitor
 				// who only opens shared runs never downloads them. Each is cached the first time its
 				// engine worker starts instead.
-				globIgnores: ['**/webgpu.worker-*.js', '**/cpu.worker-*.js'],
+				globIgnores: ['**/webgpu.worker-*.js', '**/cpu.worker-*.js', '**/wllama-*.js'],
 				runtimeCaching: [
 					{
 						urlPattern: /\/webgpu\.worker-[\w-]+\.js$/,
@@ -39,7 +42,8 @@ export default defineConfig({
 						options: { cacheName: 'engine-worker', expiration: { maxEntries: 2 } }
 					},
 					{
-						urlPattern: /\/(cpu\.worker-[\w-]+\.js|wllama-[\w-]+\.wasm)$/,
+						// wllama-*.js is the compatibility build's code, fetched only with its wasm.
+						urlPattern: /\/(cpu\.worker-[\w-]+\.js|wllama-[\w-]+\.(wasm|js))$/,
 						handler: 'CacheFirst',
 						options: { cacheName: 'cpu-engine', expiration: { maxEntries: 4 } }
 					}
@@ -54,7 +58,7 @@ export default defineConfig({
 			$static: fileURLToPath(new URL('./static', import.meta.url))
 		}
 	},
-	worker: { format: 'es' },
+	worker: { format: 'es', plugins: () => [wllamaAssets()] },
 	build: { target: 'es2022', sourcemap: false, reportCompressedSize: true },
 	test: {
 		projects: [

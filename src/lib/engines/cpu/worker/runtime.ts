@@ -3,7 +3,8 @@
  * files cached by wllama's ModelManager in OPFS. Imported only by the CPU worker.
  */
 import { Wllama, type RawCompletionParams } from '@wllama/wllama';
-import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import { compatMode, supportsMemory64 } from './compat.ts';
+import { WasmCompatFromCDN as COMPAT, WLLAMA_WASM_URL } from './wllamaAssets.ts';
 import type { CpuCompletionParams, CpuModel, CpuRuntime } from './handler.ts';
 
 const quiet = {
@@ -13,17 +14,25 @@ const quiet = {
 	info: () => {}
 };
 
+/** A Wllama that takes its compatibility build, when it needs one, from the app's origin. */
+function createWllama(config: ConstructorParameters<typeof Wllama>[1]): Wllama {
+	const wllama = new Wllama({ default: WLLAMA_WASM_URL }, config);
+	wllama.setCompat(COMPAT, compatMode(supportsMemory64()));
+	return wllama;
+}
+
 export function createWllamaRuntime(): CpuRuntime {
 	// One manager for cache queries, shared with every instance so they agree on what is cached.
-	const manager = new Wllama({ default: wasmUrl }, { logger: quiet }).modelManager;
+	const manager = createWllama({ logger: quiet }).modelManager;
 	const findCached = async (url: string) => (await manager.getModels()).find((m) => m.url === url);
 
 	return {
 		async open(url, { n_ctx, signal, onProgress }): Promise<CpuModel> {
-			const wllama = new Wllama(
-				{ default: wasmUrl },
-				{ logger: quiet, modelManager: manager, suppressNativeLog: true }
-			);
+			const wllama = createWllama({
+				logger: quiet,
+				modelManager: manager,
+				suppressNativeLog: true
+			});
 			await wllama.loadModelFromUrl(url, {
 				n_ctx,
 				// One request at a time: a single slot gets the whole context.
