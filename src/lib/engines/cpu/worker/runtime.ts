@@ -1,9 +1,11 @@
 /**
  * wllama behind CpuRuntime: one Wllama instance (its own wasm runtime and inner worker) per model,
- * files cached by wllama's ModelManager in OPFS. Imported only by the CPU worker.
+ * files cached by wllama's ModelManager in OPFS (in memory where a browser has no OPFS). Imported
+ * only by the CPU worker.
  */
-import { Wllama, type RawCompletionParams } from '@wllama/wllama';
+import { CacheManager, Wllama, type RawCompletionParams } from '@wllama/wllama';
 import { compatMode, supportsMemory64 } from './compat.ts';
+import { hasOpfs, MemoryBackend } from './memoryBackend.ts';
 import { WasmCompatFromCDN as COMPAT, WLLAMA_WASM_URL } from './wllamaAssets.ts';
 import type { CpuCompletionParams, CpuModel, CpuRuntime } from './handler.ts';
 
@@ -22,14 +24,17 @@ function createWllama(config: ConstructorParameters<typeof Wllama>[1]): Wllama {
 }
 
 export function createWllamaRuntime(): CpuRuntime {
+	// wllama builds its default (OPFS) cache in every constructor, and that throws without OPFS.
+	const cacheManager = hasOpfs(navigator) ? undefined : new CacheManager([new MemoryBackend()]);
 	// One manager for cache queries, shared with every instance so they agree on what is cached.
-	const manager = createWllama({ logger: quiet }).modelManager;
+	const manager = createWllama({ logger: quiet, cacheManager }).modelManager;
 	const findCached = async (url: string) => (await manager.getModels()).find((m) => m.url === url);
 
 	return {
 		async open(url, { n_ctx, signal, onProgress }): Promise<CpuModel> {
 			const wllama = createWllama({
 				logger: quiet,
+				cacheManager,
 				modelManager: manager,
 				suppressNativeLog: true
 			});
@@ -61,6 +66,7 @@ export function createWllamaRuntime(): CpuRuntime {
 		},
 		cachedBytes: async (url) => (await findCached(url))?.size,
 		storageEstimate: async () => {
+			if (!navigator.storage?.estimate) return {};
 			const est = await navigator.storage.estimate();
 			return { usage: est.usage, quota: est.quota };
 		}
