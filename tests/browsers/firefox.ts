@@ -11,8 +11,6 @@ export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 export interface FirefoxOptions {
 	/** The blocking proxy's port. */
 	proxyPort: number;
-	/** Extra about:config prefs, e.g. to take a feature away as an older Firefox lacks it. */
-	prefs?: Record<string, unknown>;
 }
 
 export class FirefoxDriver extends Driver {
@@ -39,6 +37,8 @@ export class FirefoxDriver extends Driver {
 			browser: 'firefox',
 			executablePath: FIREFOX,
 			headless: true,
+			// Release builds honour services.settings.server (below) only with this set.
+			env: { ...process.env, MOZ_REMOTE_SETTINGS_DEVTOOLS: '1' },
 			defaultViewport: { width: 1280, height: 900 },
 			extraPrefsFirefox: {
 				'network.proxy.type': 1,
@@ -48,10 +48,10 @@ export class FirefoxDriver extends Driver {
 				'network.proxy.ssl_port': opts.proxyPort,
 				'network.proxy.no_proxies_on': 'localhost, 127.0.0.1',
 				'network.proxy.allow_hijacking_localhost': false,
-				// Firefox's own remote settings would knock on the proxy; Mozilla's test harness
-				// points them nowhere the same way, so what the proxy sees is the app's alone.
-				'services.settings.server': 'data:,#remote-settings-dummy/v1',
-				...opts.prefs
+				// Firefox's own remote settings would knock on the proxy (puppeteer's dummy.test host
+				// included); Mozilla's test harness points them nowhere the same way, so what the
+				// proxy sees is the app's alone.
+				'services.settings.server': 'data:,#remote-settings-dummy/v1'
 			}
 		});
 		try {

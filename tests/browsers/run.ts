@@ -6,6 +6,7 @@
  *   npx tsx tests/browsers/run.ts                     build, then Firefox and WebKit
  *   npx tsx tests/browsers/run.ts --browser firefox   one browser
  *   BROWSERS_SKIP_BUILD=1 npx tsx tests/browsers/run.ts   reuse test-results/browsers-dist
+ *   … --steps first-screen,cpu-run                    only these steps (ids in steps.ts)
  *
  * Needs Debian's firefox-esr, webkit2gtk-driver and xvfb (.ci/run installs them) and the CLI bundle
  * (npm run build:cli) for the shared run. The last line is exactly `N passed, M failed`.
@@ -22,7 +23,7 @@ import { startLlamaCppServer, type LlamaCppServer } from '../helpers/llamaCppSer
 import { buildTinyModel } from '../helpers/tinyModel/index.ts';
 import { buildApp, REPO_ROOT, serveBuild } from '../e2e/server.ts';
 import { startBlockingProxy, type BlockingProxy } from './blockingProxy.ts';
-import type { BrowserName, Driver } from './driver.ts';
+import type { Driver } from './driver.ts';
 import { FirefoxDriver } from './firefox.ts';
 import { STEPS, type WasmAssets } from './steps.ts';
 import { WebKitDriver } from './webkit.ts';
@@ -103,14 +104,18 @@ interface Outcome {
 	detail: string;
 }
 
-async function launch(name: BrowserName, proxy: BlockingProxy): Promise<Driver> {
-	return name === 'firefox'
-		? FirefoxDriver.launch({ proxyPort: proxy.port })
-		: WebKitDriver.launch({ proxyHostPort: proxy.hostPort });
+/** A browser as users have it. */
+interface Profile {
+	launch(proxy: BlockingProxy): Promise<Driver>;
 }
 
+const PROFILES: Record<string, Profile> = {
+	firefox: { launch: (proxy) => FirefoxDriver.launch({ proxyPort: proxy.port }) },
+	webkit: { launch: (proxy) => WebKitDriver.launch({ proxyHostPort: proxy.hostPort }) }
+};
+
 async function runBrowser(
-	name: BrowserName,
+	name: string,
 	fixtures: { llama: LlamaCppServer; gguf: GgufServer; sharedRunId: string; wasm: WasmAssets }
 ): Promise<Outcome[]> {
 	const outcomes: Outcome[] = [];
@@ -120,7 +125,7 @@ async function runBrowser(
 	let d: Driver | undefined;
 	const t0 = Date.now();
 	try {
-		d = await launch(name, proxy);
+		d = await PROFILES[name].launch(proxy);
 		const memory64 = await d.evaluate(supportsMemory64, undefined);
 		const caps = await d.evaluate(
 			() => ({ jspi: 'Suspending' in WebAssembly, ua: navigator.userAgent }),
@@ -200,7 +205,14 @@ async function runBrowser(
 }
 
 async function main(): Promise<number> {
-	const browsers = (arg('browser') ?? 'firefox,webkit').split(',') as BrowserName[];
+	const browsers = (arg('browser') ?? Object.keys(PROFILES).join(',')).split(',');
+	const unknown = browsers.filter((b) => !(b in PROFILES));
+	if (unknown.length > 0) {
+		console.error(
+			`No browser profile ${unknown.join(', ')}: one of ${Object.keys(PROFILES).join(', ')}.`
+		);
+		return 2;
+	}
 	const started = Date.now();
 	if (process.env.BROWSERS_SKIP_BUILD !== '1') await buildApp(DIST);
 	const model = await buildTinyModel({ seed: 15 });

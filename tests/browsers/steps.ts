@@ -283,6 +283,7 @@ const serverRun: Step = {
 
 /** 2 items × T 0, judged by the same model: the CPU build may be the slow compatibility one. */
 const CPU_ITEMS = 2;
+const CPU_RUN_TIMEOUT_MS = Number(process.env.BROWSERS_CPU_TIMEOUT_MS ?? 240_000);
 
 const cpuRun: Step = {
 	id: 'cpu-run',
@@ -312,10 +313,22 @@ const cpuRun: Step = {
 		await configureDemo(d, CPU_ITEMS, '0');
 		const t0 = Date.now();
 		const runId = await startRun(d);
-		await waitForDone(d, runId, CPU_ITEMS, 240_000);
+		const wllamaAssets = () =>
+			app.requests.slice(before).filter((r) => /\/assets\/wllama-/.test(r));
+		try {
+			await waitForDone(d, runId, CPU_ITEMS, CPU_RUN_TIMEOUT_MS);
+		} catch (err) {
+			const status = await d.evaluate(
+				() => (document.querySelector('main') as HTMLElement | null)?.innerText.slice(0, 400) ?? '',
+				undefined
+			);
+			throw new E2EFailure(
+				`${(err as Error).message}; wllama assets fetched: ${wllamaAssets().join(', ') || 'none'}; the page reads: ${status.replace(/\s+/g, ' ')}`
+			);
+		}
 		const runMs = Date.now() - t0;
 		await checkTurns(d, runId, CPU_ITEMS);
-		const fetched = app.requests.slice(before).filter((r) => /\/assets\/wllama-/.test(r));
+		const fetched = wllamaAssets();
 		const got = (file: string) => fetched.some((r) => r.includes(`/${file} 200`));
 		if (expectCompat) {
 			check(
