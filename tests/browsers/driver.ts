@@ -42,23 +42,23 @@ export abstract class Driver implements PageEvaluator {
 		return this.evaluateText<R>(callText(fn as (arg: never) => unknown, arg));
 	}
 
+	/** `fn(the first element matching selector, or null, arg)` in the page. */
+	evaluateOn<R, A>(selector: string, fn: (el: Element | null, arg: A) => R, arg: A): Promise<R> {
+		const call = `(${fn.toString()})(document.querySelector(${JSON.stringify(selector)}), ${JSON.stringify(arg)})`;
+		return this.evaluateText<R>(`(${NAME_SHIM}, ${call})`);
+	}
+
 	url(): Promise<string> {
 		return this.evaluate(() => location.href, undefined);
 	}
 
-	/** Poll `fn(arg)` in the page until it returns something truthy; fail with `what`. */
-	async waitUntil<R, A>(
-		fn: (arg: A) => R | Promise<R>,
-		arg: A,
-		what: string,
-		timeoutMs = UI_TIMEOUT_MS,
-		intervalMs = 150
-	): Promise<R> {
+	/** Poll `read` until it returns something truthy; fail with `what`. */
+	async waitFor<R>(read: () => Promise<R>, what: string, timeoutMs = UI_TIMEOUT_MS): Promise<R> {
 		const end = Date.now() + timeoutMs;
 		let last: unknown;
 		for (;;) {
 			try {
-				const value = await this.evaluate(fn, arg);
+				const value = await read();
 				if (value) return value;
 			} catch (err) {
 				// A page that is navigating has no document to ask; ask again.
@@ -68,8 +68,18 @@ export abstract class Driver implements PageEvaluator {
 				const why = last instanceof Error ? ` (last error: ${last.message})` : '';
 				throw new E2EFailure(`${this.name}: ${what} within ${timeoutMs} ms${why}`);
 			}
-			await new Promise((r) => setTimeout(r, intervalMs));
+			await new Promise((r) => setTimeout(r, 150));
 		}
+	}
+
+	/** Poll `fn(arg)` in the page until it returns something truthy; fail with `what`. */
+	waitUntil<R, A>(
+		fn: (arg: A) => R | Promise<R>,
+		arg: A,
+		what: string,
+		timeoutMs = UI_TIMEOUT_MS
+	): Promise<R> {
+		return this.waitFor(() => this.evaluate(fn, arg), what, timeoutMs);
 	}
 
 	/** Wait until the element with this data-testid is visible; the failure names view and id. */

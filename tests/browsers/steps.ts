@@ -7,7 +7,7 @@
  */
 import type { GgufServer } from '../helpers/ggufServer.ts';
 import type { LlamaCppServer } from '../helpers/llamaCppServer.ts';
-import { TEMPLATE_FILE } from '../e2e/app.ts';
+import { canvasInk, TEMPLATE_FILE } from '../e2e/app.ts';
 import { check, E2EFailure } from '../e2e/harness.ts';
 import { pollRun, recordStamps, storedRecords, storedRun, storedRuns } from '../e2e/idb.ts';
 import type { StaticServer } from '../e2e/server.ts';
@@ -43,19 +43,18 @@ export interface Step {
 
 const V = 'setup';
 
-/** Saturated pixels on a chart's canvas: data is drawn in palette colours, axes and text in grey. */
-function chartInk(sel: string): number {
-	const c = document.querySelector(`${sel} canvas`);
-	if (!(c instanceof HTMLCanvasElement) || c.width === 0 || c.height === 0) return 0;
-	const g = c.getContext('2d') as CanvasRenderingContext2D;
-	const { data } = g.getImageData(0, 0, c.width, c.height);
-	let n = 0;
-	for (let i = 0; i < data.length; i += 4) {
-		const hi = Math.max(data[i], data[i + 1], data[i + 2]);
-		const lo = Math.min(data[i], data[i + 1], data[i + 2]);
-		if (data[i + 3] > 40 && hi - lo > 50) n++;
-	}
-	return n;
+/** Wait until set-up's template check shows the ChatML user header. */
+async function templateChecked(d: Driver, what: string, timeoutMs?: number): Promise<void> {
+	await d.click(V, 'check-template');
+	await d.waitUntil(
+		() =>
+			document
+				.querySelector('[data-testid="template-status"]')
+				?.textContent?.includes('<|im_start|>user'),
+		undefined,
+		what,
+		timeoutMs
+	);
 }
 
 const firstScreen: Step = {
@@ -84,7 +83,10 @@ const sharedRun: Step = {
 		);
 		for (const chart of ['chart-followup-temp', 'chart-labels']) {
 			await d.need('results', chart);
-			const ink = await d.waitUntil(chartInk, `[data-testid="${chart}"]`, `${chart} drew no data`);
+			const ink = await d.waitFor(
+				() => d.evaluateOn(`[data-testid="${chart}"] canvas`, canvasInk, 40),
+				`${chart} drew no data`
+			);
 			check(ink > 0, `${chart} drew no data`);
 		}
 		const rows = await d.count('results-row');
@@ -239,15 +241,7 @@ const serverRun: Step = {
 		await d.set(V, 'template-kind-url', true);
 		await d.set(V, 'template-url', app.tokenizerConfigUrl(TEMPLATE_FILE));
 		await configureDemo(d, SERVER_ITEMS, '0, 1');
-		await d.click(V, 'check-template');
-		await d.waitUntil(
-			() =>
-				document
-					.querySelector('[data-testid="template-status"]')
-					?.textContent?.includes('<|im_start|>user'),
-			undefined,
-			'the template check did not show the ChatML user header'
-		);
+		await templateChecked(d, 'the template check did not show the ChatML user header');
 		const runId = await startRun(d);
 		const midway = await pollRun(d, runId, (r) => r.records >= 1, 60_000, 50);
 		check(
@@ -300,21 +294,12 @@ const cpuRun: Step = {
 		// The chat template comes from the GGUF's own metadata: the repo field stays empty.
 		await d.set(V, 'template-kind-repo', true);
 		await d.set(V, 'template-repo', '');
-		await d.click(V, 'check-template');
-		await d.waitUntil(
-			() =>
-				document
-					.querySelector('[data-testid="template-status"]')
-					?.textContent?.includes('<|im_start|>user'),
-			undefined,
-			"the GGUF's chat template did not check",
-			30_000
-		);
+		await templateChecked(d, "the GGUF's chat template did not check", 30_000);
 		await configureDemo(d, CPU_ITEMS, '0');
 		const t0 = Date.now();
 		const runId = await startRun(d);
 		const wllamaAssets = () =>
-			app.requests.slice(before).filter((r) => /\/assets\/wllama-/.test(r));
+			app.requests.slice(before).filter((r) => /\/assets\/(wllama-|cpu\.worker-)/.test(r));
 		try {
 			await waitForDone(d, runId, CPU_ITEMS, CPU_RUN_TIMEOUT_MS);
 		} catch (err) {
