@@ -8,6 +8,7 @@ import { customMlc } from './customMlc.ts';
 import { serverRealRun } from './serverRealRun.ts';
 import { deviceBench } from './deviceBench.ts';
 import { fullRun } from './fullRun.ts';
+import { isolation } from './isolation.ts';
 import { offline } from './offline.ts';
 import { nlpData } from './nlpData.ts';
 import { offlineHelp } from './offlineHelp.ts';
@@ -36,6 +37,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	offlineHelp,
 	nlpData,
 	cpuRun,
+	isolation,
 	transfer,
 	shareLink,
 	reliability,

@@ -31,7 +31,7 @@ export function createWllamaRuntime(): CpuRuntime {
 	const findCached = async (url: string) => (await manager.getModels()).find((m) => m.url === url);
 
 	return {
-		async open(url, { n_ctx, signal, onProgress }): Promise<CpuModel> {
+		async open(url, { n_ctx, n_threads, signal, onProgress }): Promise<CpuModel> {
 			const wllama = createWllama({
 				logger: quiet,
 				cacheManager,
@@ -40,6 +40,8 @@ export function createWllamaRuntime(): CpuRuntime {
 			});
 			await wllama.loadModelFromUrl(url, {
 				n_ctx,
+				// The page's plan (threads.ts), so the engine computes with what set-up says.
+				n_threads,
 				// One request at a time: a single slot gets the whole context.
 				n_parallel: 1,
 				// CPU only, even where WebGPU exists: this is the engine for devices without it.
