@@ -145,6 +145,7 @@ async function runBrowser(
 		for (const step of STEPS.filter((s) => !only || only.includes(s.id))) {
 			const notes: string[] = [];
 			const t = Date.now();
+			const errorsBefore = d instanceof FirefoxDriver ? d.pageErrors.length : 0;
 			try {
 				await step.run({
 					d,
@@ -160,6 +161,9 @@ async function runBrowser(
 					expectCompat,
 					note: (text) => notes.push(text)
 				});
+				// Uncaught errors in the page (only Firefox's driver hears them) fail the step they came in.
+				const errors = d instanceof FirefoxDriver ? d.pageErrors.slice(errorsBefore) : [];
+				if (errors.length > 0) throw new Error(`uncaught in the page: ${errors.join(' | ')}`);
 				outcomes.push({
 					browser: name,
 					step: step.id,
@@ -177,15 +181,6 @@ async function runBrowser(
 					detail: message
 				});
 			}
-		}
-		if (d instanceof FirefoxDriver && d.pageErrors.length > 0) {
-			outcomes.push({
-				browser: name,
-				step: 'page-errors',
-				ok: false,
-				ms: 0,
-				detail: d.pageErrors.join(' | ')
-			});
 		}
 	} catch (err) {
 		const message = err instanceof Error ? err.message : String(err);
