@@ -12,6 +12,8 @@ import { isolation } from './isolation.ts';
 import { offline } from './offline.ts';
 import { nlpData } from './nlpData.ts';
 import { offlineHelp } from './offlineHelp.ts';
+import { phoneNumbers } from './phoneNumbers.ts';
+import { pooledLabels } from './pooledLabels.ts';
 import { reliability } from './reliability.ts';
 import { resume } from './resume.ts';
 import { screenshots } from './screenshots.ts';
@@ -43,9 +45,11 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	reliability,
 	xss,
 	annotation,
+	pooledLabels,
 	offline,
 	screenshots,
 	phone,
+	phoneNumbers,
 	desktop,
 	keyboard,
 	keyboardRun
