@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { VitePWA } from 'vite-plugin-pwa';
 import { shippedTemplates } from './vite.shippedTemplates.ts';
 import { RUNTIME_CACHED_GLOBS } from './src/lib/sw/runtimeCaches.ts';
+import { wllamaAssets } from './vite.wllamaAssets.ts';
 
 // BASE_PATH lets the same build serve from a GitHub Pages sub-path (/user-turn-probe/) or a root.
 const base = process.env.BASE_PATH ?? './';
@@ -14,6 +15,8 @@ export default defineConfig({
 		svelte(),
 		// The catalog's verified chat templates, read from npm packages at build time (only the template).
 		shippedTemplates(),
+		// wllama's compatibility build from our origin, never its CDN (the CPU worker's graph).
+		wllamaAssets(),
 		// The one service worker (src/sw.ts): offline after the first visit (the app shell precached,
 		// the engines' workers cached on first use; models live in the engines' own storage, runs in
 		// IndexedDB) and cross-origin isolation on hosts that cannot send headers.
@@ -45,7 +48,7 @@ export default defineConfig({
 			$static: fileURLToPath(new URL('./static', import.meta.url))
 		}
 	},
-	worker: { format: 'es' },
+	worker: { format: 'es', plugins: () => [wllamaAssets()] },
 	build: { target: 'es2022', sourcemap: false, reportCompressedSize: true },
 	test: {
 		projects: [

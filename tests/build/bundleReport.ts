@@ -26,6 +26,45 @@ export const WLLAMA_MARKERS = [
  */
 export const TOKENIZER_MARKERS = ['added_tokens_decoder', 'pre_tokenizer'];
 
+/**
+ * Public CDNs that serve code, fonts or wasm. No built file may name one: a school filter that
+ * blocks it, or any offline use, would break what it serves (wllama names jsDelivr for its
+ * compatibility build unless vite.wllamaAssets.ts points it at our origin).
+ */
+export const CDN_HOSTS = [
+	'jsdelivr.net',
+	'unpkg.com',
+	'cdnjs.cloudflare.com',
+	'esm.sh',
+	'esm.run',
+	'skypack.dev',
+	'jspm.io',
+	'jspm.dev',
+	'ajax.googleapis.com',
+	'fonts.googleapis.com',
+	'fonts.gstatic.com',
+	'code.jquery.com',
+	'statically.io',
+	'rawgit.com',
+	'githack.com'
+];
+
+/** A CDN host or any subdomain of it, not inside a longer name (jsdelivr.net, cdn.jsdelivr.net). */
+const CDN_HOST = new RegExp(
+	`(?<![\\w.-])(?:[\\w-]+\\.)*(?:${CDN_HOSTS.map(escape).join('|')})(?![\\w-])`,
+	'g'
+);
+
+/** Each built text file that names a CDN host, with the hosts it names. */
+export function cdnMentions(files: Map<string, string>): { file: string; hosts: string[] }[] {
+	const out: { file: string; hosts: string[] }[] = [];
+	for (const [file, text] of files) {
+		const hosts = [...new Set(text.match(CDN_HOST) ?? [])].sort();
+		if (hosts.length > 0) out.push({ file, hosts });
+	}
+	return out;
+}
+
 /** wllama's wasm file as Vite names it (wllama-<hash>.wasm). */
 const WLLAMA_WASM = /wllama-[\w-]+\.wasm/g;
 
@@ -50,6 +89,8 @@ export interface BundleReport {
 	wllama_referenced_by: string[];
 	/** Files that name wllama's wasm asset (only the CPU worker's graph may). */
 	wllama_wasm_referenced_by: string[];
+	/** Built files that name a public CDN host (must be none). */
+	cdn_mentions: { file: string; hosts: string[] }[];
 }
 
 /** `import … from "x"`, `import "x"`, `export … from "x"` (minified or not), never `import(`. */
@@ -103,11 +144,13 @@ function closure(files: Map<string, string>, roots: string[]): string[] {
 /**
  * @param html the built index.html
  * @param files JS files keyed by their path under dist ("assets/index-abc.js")
+ * @param others the other text files (CSS, JSON, the web manifest, SVG…), checked for CDN hosts
  */
 export function analyzeBundle(
 	html: string,
 	files: Map<string, string>,
-	limitKb: number = INITIAL_JS_LIMIT_KB
+	limitKb: number = INITIAL_JS_LIMIT_KB,
+	others: Map<string, string> = new Map()
 ): BundleReport {
 	const violations: string[] = [];
 	const hrefs = [...html.matchAll(HTML_SCRIPT), ...html.matchAll(HTML_PRELOAD)].map((m) => m[1]);
@@ -141,6 +184,10 @@ export function analyzeBundle(
 		if (marker)
 			violations.push(`${file} carries tokenizer data ("${marker}"): ship only the template.`);
 	}
+	const cdn = cdnMentions(new Map([['index.html', html], ...files, ...others]));
+	for (const { file, hosts } of cdn) {
+		violations.push(`${file} names a CDN (${hosts.join(', ')}): serve it from the app's origin.`);
+	}
 	if (initialKb > limitKb) {
 		violations.push(`Initial JS is ${initialKb} KB gzipped, over the ${limitKb} KB limit.`);
 	}
@@ -158,7 +205,8 @@ export function analyzeBundle(
 		wllama_chunks: wllama.chunks,
 		wllama_chunk_gzip_kb: wllama.gzipKb,
 		wllama_referenced_by: wllama.referencedBy,
-		wllama_wasm_referenced_by: wasmRefs
+		wllama_wasm_referenced_by: wasmRefs,
+		cdn_mentions: cdn
 	};
 }
 

@@ -1,5 +1,5 @@
 /**
- * Bundle gate for the web-llm and wllama splits. Run after `npm run build`:
+ * Bundle gate for the web-llm and wllama splits, and no CDN in any built file. Run after `npm run build`:
  *   npx tsx tests/build/checkBundle.ts [--dist dist] [--out test-results/bundle-report.json] [--limit-kb 100]
  * Prints and writes a JSON report; exits 1 on any violation (see bundleReport.ts for the rules).
  */
@@ -25,7 +25,7 @@ try {
 	console.error(err.message);
 	process.exit(1);
 }
-const report = analyzeBundle(built.html, built.files, limitKb);
+const report = analyzeBundle(built.html, built.files, limitKb, built.others);
 const json = JSON.stringify({ dist, ...report }, null, '\t');
 mkdirSync(dirname(outPath), { recursive: true });
 writeFileSync(outPath, `${json}\n`);

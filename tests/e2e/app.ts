@@ -203,23 +203,26 @@ export function readRate(text: string): number | null {
 /**
  * Saturated pixels on a chart canvas below its legend strip: data (lines, bars, bands) is drawn in
  * palette colours, while axes, grid and text are grey, so a chart with only axes and a legend
- * counts (nearly) zero.
+ * counts (nearly) zero. Runs in the page (self-contained), for Playwright and tests/browsers alike.
  */
+export function canvasInk(c: Element | null, legendPx: number): number {
+	if (!(c instanceof HTMLCanvasElement) || c.width === 0 || c.height === 0) return 0;
+	const g = c.getContext('2d');
+	if (!g) return 0;
+	const top = Math.min(c.height, Math.round(legendPx * (window.devicePixelRatio || 1)));
+	const { data } = g.getImageData(0, top, c.width, c.height - top);
+	let n = 0;
+	for (let i = 0; i < data.length; i += 4) {
+		const hi = Math.max(data[i], data[i + 1], data[i + 2]);
+		const lo = Math.min(data[i], data[i + 1], data[i + 2]);
+		if (data[i + 3] > 40 && hi - lo > 50) n++;
+	}
+	return n;
+}
+
+/** canvasInk of a chart's canvas. */
 export async function chartInk(canvas: Locator, legendPx = 40): Promise<number> {
-	return canvas.evaluate((c, skip) => {
-		if (!(c instanceof HTMLCanvasElement) || c.width === 0 || c.height === 0) return 0;
-		const g = c.getContext('2d');
-		if (!g) return 0;
-		const top = Math.min(c.height, Math.round(skip * (window.devicePixelRatio || 1)));
-		const { data } = g.getImageData(0, top, c.width, c.height - top);
-		let n = 0;
-		for (let i = 0; i < data.length; i += 4) {
-			const hi = Math.max(data[i], data[i + 1], data[i + 2]);
-			const lo = Math.min(data[i], data[i + 1], data[i + 2]);
-			if (data[i + 3] > 40 && hi - lo > 50) n++;
-		}
-		return n;
-	}, legendPx);
+	return canvas.evaluate(canvasInk, legendPx);
 }
 
 /**

@@ -2,7 +2,14 @@
  * Read the app's IndexedDB ('user-turn-probe') straight from the page, without Dexie: what the UI
  * shows is checked against what is actually stored.
  */
-import type { Page } from 'playwright-core';
+
+/**
+ * What reading the database needs of a page: a Playwright Page, or a cross-browser driver
+ * (tests/browsers) for Firefox and WebKit.
+ */
+export interface PageEvaluator {
+	evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+}
 
 export interface StoredRun {
 	run_id: string;
@@ -16,7 +23,7 @@ export interface StoredRun {
 }
 
 /** Every run in the page's database, with its record counts. */
-export async function storedRuns(page: Page): Promise<StoredRun[]> {
+export async function storedRuns(page: PageEvaluator): Promise<StoredRun[]> {
 	const runs = await readStore<{ run_id: string; status: string }>(page, 'runs', [
 		'run_id',
 		'status'
@@ -39,13 +46,16 @@ export async function storedRuns(page: Page): Promise<StoredRun[]> {
 	});
 }
 
-export async function storedRun(page: Page, runId: string): Promise<StoredRun | undefined> {
+export async function storedRun(
+	page: PageEvaluator,
+	runId: string
+): Promise<StoredRun | undefined> {
 	return (await storedRuns(page)).find((r) => r.run_id === runId);
 }
 
 /** Poll until `until` holds for the stored run (or time runs out, returning the last reading). */
 export async function pollRun(
-	page: Page,
+	page: PageEvaluator,
 	runId: string,
 	until: (run: StoredRun) => boolean,
 	timeoutMs: number,
@@ -66,7 +76,7 @@ export async function pollRun(
  * when the database or the store does not exist yet: it is never created here, under the app).
  */
 async function readStore<T extends object>(
-	page: Page,
+	page: PageEvaluator,
 	store: string,
 	fields: readonly (keyof T & string)[],
 	runId?: string
@@ -103,7 +113,7 @@ async function readStore<T extends object>(
 
 /** The given fields of a run's stored records, e.g. to check what a run wrote. */
 export function storedRecords<T extends object>(
-	page: Page,
+	page: PageEvaluator,
 	runId: string,
 	fields: readonly (keyof T & string)[]
 ): Promise<T[]> {
@@ -111,7 +121,10 @@ export function storedRecords<T extends object>(
 }
 
 /** key → created_at of a run's stored records: a record written twice gets a new stamp. */
-export async function recordStamps(page: Page, runId: string): Promise<Record<string, string>> {
+export async function recordStamps(
+	page: PageEvaluator,
+	runId: string
+): Promise<Record<string, string>> {
 	const rows = await storedRecords<{ key: string; created_at: string }>(page, runId, [
 		'key',
 		'created_at'

@@ -33,10 +33,10 @@ const MIME: Record<string, string> = {
 	'.jinja': 'text/plain; charset=utf-8'
 };
 
-/** `vite build` into BUILD_DIR; rejects with vite's output when it fails. */
-export function buildApp(): Promise<void> {
+/** `vite build` into `outDir` (BUILD_DIR); rejects with vite's output when it fails. */
+export function buildApp(outDir: string = BUILD_DIR): Promise<void> {
 	return new Promise((resolve, reject) => {
-		const child = spawn('npx', ['vite', 'build', '--outDir', BUILD_DIR, '--emptyOutDir'], {
+		const child = spawn('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir'], {
 			cwd: REPO_ROOT,
 			stdio: ['ignore', 'pipe', 'pipe']
 		});
@@ -57,6 +57,8 @@ export interface StaticServer {
 	templateUrl(file: string): string;
 	/** URL of a tokenizer_config.json holding that fixture template and Qwen's special tokens. */
 	tokenizerConfigUrl(file: string): string;
+	/** Every request as "METHOD /path STATUS", e.g. to tell which wasm a browser fetched. */
+	requests: string[];
 	close(): Promise<void>;
 }
 
@@ -82,8 +84,10 @@ function fixtureRoute(pathname: string): { name: string; json: boolean } | null 
 }
 
 export async function serveBuild(root: string = BUILD_DIR): Promise<StaticServer> {
+	const requests: string[] = [];
 	const server: Server = createServer(async (req, res) => {
 		const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+		res.on('finish', () => requests.push(`${req.method} ${pathname} ${res.statusCode}`));
 		const fixture = fixtureRoute(pathname);
 		if (fixture) {
 			try {
@@ -115,6 +119,7 @@ export async function serveBuild(root: string = BUILD_DIR): Promise<StaticServer
 		url,
 		templateUrl: (file) => `${url}${TEMPLATE_ROUTE.slice(1)}${file}`,
 		tokenizerConfigUrl: (file) => `${url}${TOKENIZER_ROUTE.slice(1)}${file}/tokenizer_config.json`,
+		requests,
 		close: () => {
 			server.closeAllConnections();
 			return new Promise((resolve) => server.close(() => resolve()));

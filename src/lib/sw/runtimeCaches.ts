@@ -16,13 +16,18 @@ export interface RuntimeCache {
 export const RUNTIME_CACHES: readonly RuntimeCache[] = [
 	// web-llm (2 MB gzipped): its worker chunk.
 	{ path: /\/webgpu\.worker-[\w-]+\.js$/, cacheName: 'engine-worker', maxEntries: 2 },
-	// wllama: its worker chunk and 8 MB wasm.
+	// wllama: its worker chunk and 8 MB wasm; where a browser needs it, the compatibility build's
+	// code (wllama-*.js) and 16 MB wasm, fetched only together.
 	{
-		path: /\/(cpu\.worker-[\w-]+\.js|wllama-[\w-]+\.wasm)$/,
+		path: /\/(cpu\.worker-[\w-]+\.js|wllama-[\w-]+\.(wasm|js))$/,
 		cacheName: 'cpu-engine',
 		maxEntries: 4
 	}
 ];
 
 /** Precache globIgnores for the files above (the wasm is not in the precache's globs anyway). */
-export const RUNTIME_CACHED_GLOBS = ['**/webgpu.worker-*.js', '**/cpu.worker-*.js'];
+export const RUNTIME_CACHED_GLOBS = [
+	'**/webgpu.worker-*.js',
+	'**/cpu.worker-*.js',
+	'**/wllama-*.js'
+];

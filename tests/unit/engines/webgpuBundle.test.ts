@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { analyzeBundle, WEBLLM_MARKERS, WLLAMA_MARKERS } from '../../build/bundleReport.ts';
+import {
+	analyzeBundle,
+	cdnMentions,
+	WEBLLM_MARKERS,
+	WLLAMA_MARKERS
+} from '../../build/bundleReport.ts';
 
 /** Synthetic builds shaped like Vite 8's minified output. */
 const HTML = `<!doctype html><html><head>
@@ -170,5 +175,43 @@ describe('analyzeBundle', () => {
 		const report = analyzeBundle(html, build(GOOD));
 		expect(report.entry_files).toEqual(['assets/index-a1.js', 'assets/SetupView-v1.js']);
 		expect(report.ok).toBe(true);
+	});
+
+	it("fails when a built file names a CDN, as wllama's compatibility build does by default", () => {
+		// wllama 3.8.1's src/wasm-from-cdn.ts, as the minified CPU worker carries it.
+		const cdnWorker = `${WLLAMA};var Jn={worker:\`https://cdn.jsdelivr.net/npm/@wllama/wllama-compat@3.8.1/wasm/wllama.js\`};`;
+		const report = analyzeBundle(HTML, build({ ...GOOD, 'assets/cpu.worker-c1.js': cdnWorker }));
+		expect(report.ok).toBe(false);
+		expect(report.cdn_mentions).toEqual([
+			{ file: 'assets/cpu.worker-c1.js', hosts: ['cdn.jsdelivr.net'] }
+		]);
+		expect(report.violations).toContain(
+			"assets/cpu.worker-c1.js names a CDN (cdn.jsdelivr.net): serve it from the app's origin."
+		);
+	});
+
+	it('checks HTML, CSS and the other text files for CDN hosts too', () => {
+		const html = `${HTML}<link rel="stylesheet" href="https://unpkg.com/x@1/x.css">`;
+		const others = build({
+			'assets/index-a1.css': '@import url("https://fonts.googleapis.com/css?family=Inter");',
+			'manifest.webmanifest': '{"icons":[{"src":"favicon.svg"}]}'
+		});
+		const report = analyzeBundle(html, build(GOOD), undefined, others);
+		expect(report.cdn_mentions).toEqual([
+			{ file: 'index.html', hosts: ['unpkg.com'] },
+			{ file: 'assets/index-a1.css', hosts: ['fonts.googleapis.com'] }
+		]);
+		expect(report.ok).toBe(false);
+	});
+
+	it('names CDN hosts and their subdomains, not longer names that end like one', () => {
+		const found = cdnMentions(
+			build({
+				'a.js': 'fetch("https://esm.sh/chart.js");fetch("//cdn.skypack.dev/x")',
+				'b.js': 'const host="notunpkg.com";const file="esm.shim.js";const f="my-jsdelivr.net.js"',
+				'c.js': 'fetch("https://huggingface.co/x/resolve/main/m.gguf")'
+			})
+		);
+		expect(found).toEqual([{ file: 'a.js', hosts: ['cdn.skypack.dev', 'esm.sh'] }]);
 	});
 });

@@ -1,9 +1,12 @@
 /**
  * wllama behind CpuRuntime: one Wllama instance (its own wasm runtime and inner worker) per model,
- * files cached by wllama's ModelManager in OPFS. Imported only by the CPU worker.
+ * files cached by wllama's ModelManager in OPFS (in memory where a browser has no OPFS). Imported
+ * only by the CPU worker.
  */
-import { Wllama, type RawCompletionParams } from '@wllama/wllama';
-import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import { CacheManager, Wllama, type RawCompletionParams } from '@wllama/wllama';
+import { compatMode, supportsMemory64 } from './compat.ts';
+import { hasOpfs, MemoryBackend } from './memoryBackend.ts';
+import { WasmCompatFromCDN as COMPAT, WLLAMA_WASM_URL } from './wllamaAssets.ts';
 import type { CpuCompletionParams, CpuModel, CpuRuntime } from './handler.ts';
 
 const quiet = {
@@ -13,17 +16,28 @@ const quiet = {
 	info: () => {}
 };
 
+/** A Wllama that takes its compatibility build, when it needs one, from the app's origin. */
+function createWllama(config: ConstructorParameters<typeof Wllama>[1]): Wllama {
+	const wllama = new Wllama({ default: WLLAMA_WASM_URL }, config);
+	wllama.setCompat(COMPAT, compatMode(supportsMemory64()));
+	return wllama;
+}
+
 export function createWllamaRuntime(): CpuRuntime {
+	// wllama builds its default (OPFS) cache in every constructor, and that throws without OPFS.
+	const cacheManager = hasOpfs(navigator) ? undefined : new CacheManager([new MemoryBackend()]);
 	// One manager for cache queries, shared with every instance so they agree on what is cached.
-	const manager = new Wllama({ default: wasmUrl }, { logger: quiet }).modelManager;
+	const manager = createWllama({ logger: quiet, cacheManager }).modelManager;
 	const findCached = async (url: string) => (await manager.getModels()).find((m) => m.url === url);
 
 	return {
 		async open(url, { n_ctx, n_threads, signal, onProgress }): Promise<CpuModel> {
-			const wllama = new Wllama(
-				{ default: wasmUrl },
-				{ logger: quiet, modelManager: manager, suppressNativeLog: true }
-			);
+			const wllama = createWllama({
+				logger: quiet,
+				cacheManager,
+				modelManager: manager,
+				suppressNativeLog: true
+			});
 			await wllama.loadModelFromUrl(url, {
 				n_ctx,
 				// The page's plan (threads.ts), so the engine computes with what set-up says.
@@ -54,6 +68,7 @@ export function createWllamaRuntime(): CpuRuntime {
 		},
 		cachedBytes: async (url) => (await findCached(url))?.size,
 		storageEstimate: async () => {
+			if (!navigator.storage?.estimate) return {};
 			const est = await navigator.storage.estimate();
 			return { usage: est.usage, quota: est.quota };
 		}
