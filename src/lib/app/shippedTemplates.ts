@@ -1,8 +1,10 @@
 /**
- * The chat templates that ship with the app (see shippedRepos.ts), read from the build's
- * `virtual:shipped-templates`. Loaded on demand, so the first screen carries none of it.
+ * The chat templates that ship with the app (templates/families.ts): the npm-carried ones from the
+ * build's `virtual:shipped-templates`, the copies from templates/shipped.ts. Loaded on demand, so
+ * the first screen carries none of it.
  */
 import shipped from 'virtual:shipped-templates';
+import { copiedTemplate } from '../templates/shipped.ts';
 import { parseTokenizerConfig } from '../probe/templateSource.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 
@@ -14,7 +16,7 @@ export function provenanceOf(entry: { package: string; version: string; file: st
 /** The shipped template of `repo`, validated and hashed like a Hub one; undefined when none ships. */
 export async function shippedTemplate(repo: string): Promise<ChatTemplate | undefined> {
 	const entry = shipped.find((e) => e.repos.includes(repo));
-	if (!entry) return undefined;
+	if (!entry) return copiedTemplate(repo);
 	const config = JSON.stringify({
 		chat_template: entry.chat_template,
 		bos_token: entry.bos_token,
