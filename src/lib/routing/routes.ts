@@ -1,7 +1,8 @@
 /**
  * Hash routes, so deep links work on GitHub Pages (no server rewrites): #/ (the first screen),
  * #/setup, #/run/ID,
- * #/results/ID, #/runs, #/playground, #/annotate/ID, #/open?url=… (a shared run by link).
+ * #/results/ID, #/runs, #/playground, #/annotate/ID, #/open?url=… (a shared run by link), #/see
+ * (see what the model sees: shipped templates, no model).
  */
 export const VIEWS = [
 	'home',
@@ -11,7 +12,8 @@ export const VIEWS = [
 	'runs',
 	'playground',
 	'annotate',
-	'open'
+	'open',
+	'see'
 ] as const;
 export type ViewName = (typeof VIEWS)[number];
 
