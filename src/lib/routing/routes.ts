@@ -40,6 +40,8 @@ export function parseHash(hash: string): Route {
 	const params: Record<string, string> = Object.fromEntries(new URLSearchParams(query).entries());
 	// A link pasted after "url=" unencoded keeps its own "?", "&" and "+": it is the rest, as is.
 	if (query.startsWith('url=')) params.url = decode(query.slice(4)) ?? query.slice(4);
+	// A class link (#/?examples=…) is the same: the list's address is all that follows.
+	if (query.startsWith('examples=')) params.examples = decode(query.slice(9)) ?? query.slice(9);
 	if ((VIEWS as readonly (string | undefined)[]).includes(view))
 		return { view: view as ViewName, id: id || undefined, params };
 	return { view: 'home', params };
