@@ -14,6 +14,7 @@ import { offlineHelp } from './offlineHelp.ts';
 import { reliability } from './reliability.ts';
 import { resume } from './resume.ts';
 import { screenshots } from './screenshots.ts';
+import { seeOffline } from './seeOffline.ts';
 import { startFail } from './startFail.ts';
 import { tabs } from './tabs.ts';
 import { shareLink } from './shareLink.ts';
@@ -25,6 +26,7 @@ import { xss } from './xss.ts';
 
 export const SCENARIOS: Scenario<E2EContext>[] = [
 	capability,
+	seeOffline,
 	templateSources,
 	deviceBench,
 	fullRun,
