@@ -178,6 +178,14 @@ export class SetupState {
 		}
 	}
 
+	/** Forget the last start's and template check's failures (the choice behind them changed). */
+	clearFailure(): void {
+		this.#error = null;
+		this.#datasetUnreachable = false;
+		this.#templateError = null;
+		if (this.#step === 'failed') this.#step = 'idle';
+	}
+
 	/** Forget a checked template (its source changed). */
 	clearTemplate(): void {
 		this.#template = null;

@@ -22,6 +22,10 @@ async function fallbackText(page: Page, ctx: E2EContext): Promise<string> {
 		/models run on the CPU engine/.test(text) && !/cannot run in this browser/i.test(text),
 		`set-up does not offer the CPU engine: "${text}"`
 	);
+	check(
+		(await page.getByTestId('env-webgpu').innerText()).trim() === 'no',
+		'WebGPU not shown as "no"'
+	);
 	// The first screen says it too, in the "Run the probe" card and the device line.
 	await openView(page, ctx.app.url, '#/');
 	const card = await (await need(page, 'home', 'way-run-cpu')).innerText();
@@ -31,10 +35,6 @@ async function fallbackText(page: Page, ctx: E2EContext): Promise<string> {
 	);
 	const line = await (await need(page, 'home', 'device-line')).innerText();
 	check(/CPU engine/.test(line), `the device line does not name the CPU engine: "${line}"`);
-	check(
-		(await page.getByTestId('env-webgpu').innerText()).trim() === 'no',
-		'WebGPU not shown as "no"'
-	);
 	return text;
 }
 

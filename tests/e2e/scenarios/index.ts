@@ -21,6 +21,7 @@ import { shareLink } from './shareLink.ts';
 import { templateSources } from './templateSources.ts';
 import { transfer } from './transfer.ts';
 import { keyboardRun } from './keyboardRun.ts';
+import { hubBlockedStart } from './hubBlockedStart.ts';
 import { desktop, keyboard, phone } from './viewTour.ts';
 import { xss } from './xss.ts';
 
@@ -33,6 +34,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	resume,
 	tabs,
 	startFail,
+	hubBlockedStart,
 	customMlc,
 	serverRealRun,
 	offlineHelp,
