@@ -178,11 +178,10 @@ export class SetupState {
 		}
 	}
 
-	/** Forget the last start's and template check's failures (the choice behind them changed). */
+	/** Forget the last start's failure (the choice behind it changed). */
 	clearFailure(): void {
 		this.#error = null;
 		this.#datasetUnreachable = false;
-		this.#templateError = null;
 		if (this.#step === 'failed') this.#step = 'idle';
 	}
 

@@ -3,6 +3,7 @@ import type { E2EContext } from '../context.ts';
 import type { Scenario } from '../harness.ts';
 import { annotation } from './annotate.ts';
 import { capability } from './capability.ts';
+import { classLink } from './classLink.ts';
 import { cpuRun } from './cpuRun.ts';
 import { customMlc } from './customMlc.ts';
 import { serverRealRun } from './serverRealRun.ts';
@@ -28,6 +29,7 @@ import { xss } from './xss.ts';
 export const SCENARIOS: Scenario<E2EContext>[] = [
 	capability,
 	seeOffline,
+	classLink,
 	templateSources,
 	deviceBench,
 	fullRun,

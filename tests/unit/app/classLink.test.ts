@@ -1,11 +1,10 @@
 /** A teacher's class link, against a real HTTP server on 127.0.0.1 and Node's own fetch. */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClassLinkError, fetchClassExamples } from '../../../src/lib/app/classLink.ts';
 import { exampleLink } from '../../../src/lib/app/examples.ts';
 import { OpenRunError } from '../../../src/lib/app/openRun.ts';
 import { parseHash } from '../../../src/lib/routing/routes.ts';
+import { listenLocal, type LocalServer } from '../../helpers/httpServer.ts';
 
 const entry = (file: string) => ({
 	file,
@@ -32,25 +31,18 @@ const ROUTES: Record<string, [number, string]> = {
 	'/class/other.json': [200, '{"runs": []}']
 };
 
-let server: Server;
+let server: LocalServer;
 let base = '';
 beforeAll(async () => {
-	server = createServer((req, res) => {
+	server = await listenLocal((req, res) => {
 		if (req.url === '/class/hang.json') return;
 		const [status, body] = ROUTES[req.url ?? ''] ?? [404, 'Not Found'];
 		res.writeHead(status, { 'content-type': 'application/json' });
 		res.end(body);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	base = server.base;
 });
-afterAll(
-	() =>
-		new Promise<void>((resolve) => {
-			server.closeAllConnections();
-			server.close(() => resolve());
-		})
-);
+afterAll(() => server.close());
 
 async function rejection(p: Promise<unknown>): Promise<Error> {
 	try {

@@ -5,9 +5,10 @@ import { SetupState } from '../../../src/lib/state/setup.svelte.ts';
 import { memoryStorage } from '../../helpers/memoryStorage.ts';
 
 describe('SetupState: clearing a failure', () => {
-	it('forgets the start error, the Hub-unreachable flag and the template error together', async () => {
+	it('forgets the start error and the Hub-unreachable flag, and leaves the template check’s own error', async () => {
 		const setup = new SetupState(memoryStorage());
-		await setup.checkTemplate({ kind: 'repo', repos: ['x/y'] }, async () => {
+		const spec = { kind: 'repo' as const, repos: ['x/y'] };
+		await setup.checkTemplate(spec, async () => {
 			throw new Error('https://huggingface.co/x/y: Failed to fetch');
 		});
 		const ok = await setup.start(async () => {
@@ -23,7 +24,8 @@ describe('SetupState: clearing a failure', () => {
 		setup.clearFailure();
 		expect(setup.error).toBeNull();
 		expect(setup.datasetUnreachable).toBe(false);
-		expect(setup.templateError).toBeNull();
 		expect(setup.step).toBe('idle');
+		// A new check of any source replaces it; clearing a start failure does not hide it.
+		expect(setup.templateError).toMatch(/Failed to fetch/);
 	});
 });
