@@ -113,7 +113,7 @@ export const CONTEXT_EXCEEDED_MESSAGE = 'Context size has been exceeded.';
  * /v1/completions text unless the request sends `skip_special_tokens: false`, stop strings match
  * that text, EOS and `stop_token_ids` end generation. vLLM lists `max_model_len` and `root` in
  * /v1/models and serves POST /tokenize; SGLang lists `owned_by: "sglang"` and serves
- * GET /get_model_info. Both ignore request fields they do not know (vLLM logs them).
+ * GET /get_model_info and POST /v1/tokenize (the same `{ count, max_model_len, tokens }` reply). Both ignore request fields they do not know (vLLM logs them).
  */
 export interface VllmFlavour extends VllmModel {
 	server: 'vllm' | 'sglang';
@@ -329,7 +329,8 @@ class MockServer implements MockOpenAI {
 			const id = this.#models[0];
 			return sendJson(res, 200, { model_path: id, tokenizer_path: id, is_generation: true });
 		}
-		if (req.method === 'POST' && path === '/tokenize' && this.#vllm?.server === 'vllm') {
+		const tokenizeAt = this.#vllm?.server === 'sglang' ? '/v1/tokenize' : '/tokenize';
+		if (req.method === 'POST' && path === tokenizeAt && this.#vllm) {
 			const prompt = String((body as { prompt?: unknown } | undefined)?.prompt ?? '');
 			const ids = tokenIds(this.#vllm, prompt);
 			return sendJson(res, 200, { count: ids.length, max_model_len: 8192, tokens: ids });

@@ -83,13 +83,41 @@ describe('stop token ids', () => {
 		expect(mock.requests.filter((r) => r.path === '/tokenize')).toHaveLength(2);
 	});
 
-	it('sends no ids to SGLang or llama-server, and asks them nothing extra', async () => {
+	it('sends SGLang the ids too, from its /v1/tokenize', async () => {
 		mock = await harmonyServer('sglang');
+		const engine = new OpenAIEngine({ baseUrl: mock.url });
+		await engine.load(['gen']);
+		const res = await engine.complete(request(['<|end|>']));
+		expect(res.text).toBe('<|channel|>analysis<|message|>We need 2+3.');
+		expect(completionBodies()[0].stop_token_ids).toEqual([
+			specialTokenId({ special: HARMONY, eos: EOS }, '<|end|>')
+		]);
+		expect(mock.requests.map((r) => r.path)).toEqual([
+			'/v1/models',
+			'/v1/tokenize',
+			'/v1/completions'
+		]);
+	});
+
+	it('sends no ids to a server that is neither, and asks it nothing extra', async () => {
+		mock = await startMockOpenAI({ models: ['gen'], script });
 		const engine = new OpenAIEngine({ baseUrl: mock.url });
 		await engine.load(['gen']);
 		await engine.complete(request(['<|end|>']));
 		expect(completionBodies()[0]).not.toHaveProperty('stop_token_ids');
 		expect(mock.requests.map((r) => r.path)).toEqual(['/v1/models', '/v1/completions']);
+	});
+
+	it('goes on without ids when the tokenize route fails', async () => {
+		mock = await harmonyServer('sglang');
+		mock.faultPlan = (_, req) =>
+			req.path === '/v1/tokenize' ? { status: 500, body: 'Internal Server Error' } : undefined;
+		const engine = new OpenAIEngine({ baseUrl: mock.url });
+		await engine.load(['gen']);
+		const res = await engine.complete(request(['<|end|>']));
+		// The stop string still ends the turn on the returned text.
+		expect(res.text).toBe('<|channel|>analysis<|message|>We need 2+3.');
+		expect(completionBodies()[0]).not.toHaveProperty('stop_token_ids');
 	});
 });
 

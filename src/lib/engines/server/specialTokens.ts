@@ -8,8 +8,9 @@
  * fields it does not know; hosted APIs that reject unknown fields get the request again without
  * them (the markup check in the core then says whether the model can run there).
  *
- * On vLLM the stops that are single special tokens also go as `stop_token_ids` (their ids from its
- * POST /tokenize), so a turn ends on the token itself, whatever the decoded text looks like.
+ * On vLLM and SGLang the stops that are single special tokens also go as `stop_token_ids` (their ids
+ * from the server's own tokenize route), so a turn ends on the token itself, whatever the decoded
+ * text looks like.
  */
 import type { CompletionRequest } from '../../probe/engine.ts';
 import { HttpError } from './http.ts';
@@ -20,7 +21,7 @@ export const KEEP_SPECIAL_TOKENS = {
 	spaces_between_special_tokens: false
 } as const;
 
-/** vLLM's field for stops given as token ids, sent only to a server known to be vLLM. */
+/** The field for stops given as token ids, sent only to a server known to take it. */
 const STOP_TOKEN_IDS = 'stop_token_ids';
 const FIELD_NAMES = [...Object.keys(KEEP_SPECIAL_TOKENS), STOP_TOKEN_IDS];
 
@@ -62,13 +63,30 @@ function isRecord(x: unknown): x is Record<string, unknown> {
 	return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-/** Whether a GET /v1/models reply comes from vLLM, which lists itself as each model's owner. */
-export function isVllmModels(reply: unknown): boolean {
+/**
+ * The servers that take `stop_token_ids`, by the owner they give each model in GET /v1/models, and
+ * where each tokenizes a string (relative to the server's root): vLLM at POST /tokenize, SGLang at
+ * POST /v1/tokenize. Both take `{ model, prompt, add_special_tokens }` and answer `{ tokens }`.
+ */
+const TOKENIZE_ROUTES: Readonly<Record<string, string>> = {
+	vllm: '/tokenize',
+	sglang: '/v1/tokenize'
+};
+
+/** Where the server that gave this GET /v1/models reply tokenizes, or undefined when unknown. */
+export function tokenizeRouteOf(reply: unknown): string | undefined {
 	const data = isRecord(reply) ? reply.data : undefined;
-	return Array.isArray(data) && data.some((e) => isRecord(e) && e.owned_by === 'vllm');
+	if (!Array.isArray(data)) return undefined;
+	for (const e of data) {
+		const owner = isRecord(e) ? e.owned_by : undefined;
+		if (typeof owner === 'string' && Object.hasOwn(TOKENIZE_ROUTES, owner)) {
+			return TOKENIZE_ROUTES[owner];
+		}
+	}
+	return undefined;
 }
 
-/** The one id vLLM's POST /tokenize gives a stop string, or undefined when it is not one token. */
+/** The one id a tokenize route gives a stop string, or undefined when it is not one token. */
 export function singleTokenId(reply: unknown): number | undefined {
 	const tokens = isRecord(reply) ? reply.tokens : undefined;
 	return Array.isArray(tokens) && tokens.length === 1 && Number.isInteger(tokens[0])
@@ -80,16 +98,16 @@ export function singleTokenId(reply: unknown): number | undefined {
 export type QuietJson = (url: string, signal?: AbortSignal, body?: unknown) => Promise<unknown>;
 
 /**
- * vLLM only: the ids of the stops that are one token each ("<|end|>"), from its POST /tokenize,
- * asked once per model and stop list. [] on other servers, or when vLLM cannot say. Which server it
- * is comes from the /v1/models reply the engine reads anyway when it loads (noteModels), so no
- * other server gets a request it did not ask for.
+ * vLLM and SGLang: the ids of the stops that are one token each ("<|end|>"), from the server's
+ * tokenize route, asked once per model and stop list. [] on other servers, or when the server
+ * cannot say. Which server it is comes from the /v1/models reply the engine reads anyway when it
+ * loads (noteModels), so no other server gets a request it did not ask for.
  */
 export class StopTokenIds {
 	#apiRoot: string;
 	#get: QuietJson;
-	/** Whether the server said it is vLLM in its /v1/models reply. */
-	#vllm = false;
+	/** Where the server said (by its /v1/models reply) it tokenizes; undefined for other servers. */
+	#route: string | undefined;
 	#ids = new Map<string, number[]>();
 
 	/** @param apiRoot the engine's normalised base URL, ending in /v1. */
@@ -100,16 +118,17 @@ export class StopTokenIds {
 
 	/** Read which server this is off its GET /v1/models reply. */
 	noteModels(reply: unknown): void {
-		this.#vllm = isVllmModels(reply);
+		this.#route = tokenizeRouteOf(reply);
 	}
 
 	/** @throws AbortError when the request's signal aborts. */
 	async of(req: Pick<CompletionRequest, 'model' | 'stop' | 'signal'>): Promise<number[]> {
-		if (req.stop.length === 0 || !this.#vllm) return [];
+		const route = this.#route;
+		if (req.stop.length === 0 || route === undefined) return [];
 		const key = JSON.stringify([req.model, req.stop]);
 		let ids = this.#ids.get(key);
 		if (ids === undefined) {
-			const tokenize = `${this.#apiRoot.replace(/\/v1$/, '')}/tokenize`;
+			const tokenize = `${this.#apiRoot.replace(/\/v1$/, '')}${route}`;
 			const found = await Promise.all(
 				req.stop.map(async (prompt) => {
 					const body = { model: req.model, prompt, add_special_tokens: false };
