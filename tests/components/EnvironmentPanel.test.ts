@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render } from '@testing-library/svelte';
+import { cleanup, fireEvent, render, waitFor } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import EnvironmentPanel from '../../src/components/EnvironmentPanel.svelte';
 import { probeGpu } from '../../src/lib/engines/webgpu/gpu.ts';
@@ -16,8 +16,11 @@ describe('EnvironmentPanel', () => {
 		expect(getByTestId('env-webgpu').textContent).toBe('no');
 		const box = getByTestId('env-no-webgpu');
 		expect(box.textContent).not.toMatch(/cannot run/i);
-		expect(getByTestId('env-cpu-engine').textContent).toMatch(
-			/No WebGPU here: models run on the CPU engine .*slower than a GPU.*Qwen2\.5 0\.5B Instruct.* answer; Qwen2\.5 1\.5B Instruct judges/s
+		// The catalog's words load with the fallback, not with the first paint.
+		await waitFor(() =>
+			expect(getByTestId('env-cpu-engine').textContent).toMatch(
+				/No WebGPU here: models run on the CPU engine .*slower than a GPU.*Qwen2\.5 0\.5B Instruct.* answer; Qwen2\.5 1\.5B Instruct judges/s
+			)
 		);
 		// Information, not an error: no alert role, no error colour.
 		expect(box.getAttribute('role')).toBe('status');
