@@ -3,6 +3,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { fileURLToPath } from 'node:url';
 import { VitePWA } from 'vite-plugin-pwa';
 import { shippedTemplates } from './vite.shippedTemplates.ts';
+import { RUNTIME_CACHED_GLOBS } from './src/lib/sw/runtimeCaches.ts';
 
 // BASE_PATH lets the same build serve from a GitHub Pages sub-path (/user-turn-probe/) or a root.
 const base = process.env.BASE_PATH ?? './';
@@ -13,9 +14,13 @@ export default defineConfig({
 		svelte(),
 		// The catalog's verified chat templates, read from npm packages at build time (only the template).
 		shippedTemplates(),
-		// Offline after the first visit: the app shell is precached and the web-llm worker is cached
-		// on first use; models live in web-llm's own Cache Storage and runs in IndexedDB.
+		// The one service worker (src/sw.ts): offline after the first visit (the app shell precached,
+		// the engines' workers cached on first use; models live in the engines' own storage, runs in
+		// IndexedDB) and cross-origin isolation on hosts that cannot send headers.
 		VitePWA({
+			strategies: 'injectManifest',
+			srcDir: 'src',
+			filename: 'sw.ts',
 			registerType: 'autoUpdate',
 			injectRegister: 'script',
 			manifest: {
@@ -26,25 +31,11 @@ export default defineConfig({
 				background_color: '#fafafa',
 				icons: [{ src: 'favicon.svg', sizes: 'any', type: 'image/svg+xml' }]
 			},
-			workbox: {
+			injectManifest: {
 				globPatterns: ['**/*.{js,css,html,svg,json,webmanifest}'],
 				// web-llm (2 MB gzipped) and wllama (its worker and 8 MB wasm) are not precached: a visitor
-				// who only opens shared runs never downloads them. Each is cached the first time its
-				// engine worker starts instead.
-				globIgnores: ['**/webgpu.worker-*.js', '**/cpu.worker-*.js'],
-				runtimeCaching: [
-					{
-						urlPattern: /\/webgpu\.worker-[\w-]+\.js$/,
-						handler: 'CacheFirst',
-						options: { cacheName: 'engine-worker', expiration: { maxEntries: 2 } }
-					},
-					{
-						urlPattern: /\/(cpu\.worker-[\w-]+\.js|wllama-[\w-]+\.wasm)$/,
-						handler: 'CacheFirst',
-						options: { cacheName: 'cpu-engine', expiration: { maxEntries: 4 } }
-					}
-				],
-				navigateFallback: 'index.html'
+				// who only opens shared runs never downloads them (src/lib/sw/runtimeCaches.ts).
+				globIgnores: RUNTIME_CACHED_GLOBS
 			}
 		})
 	],

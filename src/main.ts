@@ -1,5 +1,6 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
+import { reloadOnceWhenIsolatable } from './lib/app/isolation.ts';
 import { useTemplateChecker } from './lib/probe/templateChecker.ts';
 import './app.css';
 
@@ -8,5 +9,8 @@ import './app.css';
 useTemplateChecker(async (t) =>
 	(await import('./lib/setup/templateChecker.ts')).webWorkerTemplateChecker(t)
 );
+
+// A first visit reloads once when the service worker can isolate it (the CPU engine's threads).
+reloadOnceWhenIsolatable();
 
 mount(App, { target: document.getElementById('app') as HTMLElement });

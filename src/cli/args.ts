@@ -78,7 +78,8 @@ export class UsageError extends AppError {
 export const RUN_USAGE = `Usage: user-turn-probe run --base-url URL --model ID --judge-model ID --dataset NAME|PATH --out PATH.jsonl [options]
 
   --base-url URL          OpenAI-compatible server of the generator (vLLM, SGLang, llama.cpp, Ollama)
-  --model ID              served model id (also the Hugging Face repo of its chat template, unless --template)
+  --model ID              served model id; without --template its chat template is the server's own
+                          (llama-server /props), else the Hugging Face repo ID names
   --api-key K             bearer token (or env USER_TURN_PROBE_API_KEY)
   --judge-base-url URL    server of the judge (default: --base-url)
   --judge-model ID        judge model id (default with --judge-mode rules: --model)
@@ -99,10 +100,12 @@ ${datasetHelp('    ')}
   --temperatures LIST     distinct values in [0, 2], e.g. 0,0.5,1 (default 0,1)
   --perturbations LIST    distinct names of none, truncate, append (default none)
   --samples K             user turns per condition, ≥ 1 (default 1)
-  --template T            PATH.jinja, PATH tokenizer_config.json or HF_REPO_ID (default: --model)
+  --template T            PATH.jinja, PATH tokenizer_config.json or HF_REPO_ID (the app's shipped
+                          templates need no network); wins over the server's own
   --eos-token TOK         end-of-turn token for a .jinja template
   --bos-token TOK         beginning-of-text token for a .jinja template
-  --out PATH.jsonl        records; PATH.manifest.json and PATH.answers.jsonl go beside it
+  --out PATH.jsonl        records (its folder is made); PATH.manifest.json and PATH.answers.jsonl
+                          go beside it
   --overwrite             delete what --out holds and start a new run there
   --accept-unchecked-model  resume although the server no longer reports a fingerprint of the
                           model's weights that the run stored (check they are the same first)

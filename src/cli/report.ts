@@ -16,6 +16,8 @@ import {
 	type CountOptions,
 	type ResultsTable
 } from '../lib/results/resultsTable.ts';
+import { tableSentences } from '../lib/results/plainWords.ts';
+import { kappaWarning } from '../lib/stats/smallSample.ts';
 import { sidecarPaths } from './jsonlStore.ts';
 import { readLines, requireFile } from './lines.ts';
 
@@ -313,7 +315,8 @@ export function summarizeText(t: ResultsTable): string {
 		],
 		rows
 	);
-	return body + notes(t).join('');
+	const plain = tableSentences(t).map((line) => `${line}\n`);
+	return body + notes(t).join('') + '\n' + plain.join('');
 }
 
 /** What the defaults left out, and how to count it, below the table. */
@@ -352,14 +355,20 @@ export function agreementText(records: readonly ReportRecord[], annotations: Ann
 		`${num(p.binary.kappa)} [${num(p.binary.lo)}, ${num(p.binary.hi)}]`,
 		pct(p.full.po)
 	]);
-	return table(
-		[
-			'labelers',
-			'n',
-			"Cohen's κ, all labels (95% CI)",
-			'κ, genuine vs not (95% CI)',
-			'raw agreement'
-		],
-		rows
+	const warnings = pairs.flatMap((p) => {
+		const w = kappaWarning(p.full.n);
+		return w ? [`${p.a} vs ${p.b}: ${w}\n`] : [];
+	});
+	return (
+		table(
+			[
+				'labelers',
+				'n',
+				"Cohen's κ, all labels (95% CI)",
+				'κ, genuine vs not (95% CI)',
+				'raw agreement'
+			],
+			rows
+		) + warnings.join('')
 	);
 }

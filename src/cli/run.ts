@@ -1,6 +1,7 @@
 /** `user-turn-probe run`: the browser's probe core against OpenAI-compatible servers, into JSONL. */
 import { AppError } from '../lib/errors/appError.ts';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { DATASET_NAMES, DATASETS, isDatasetName, loadDataset } from '../lib/datasets/registry.ts';
 import { parseUserDataset } from '../lib/datasets/importFile.ts';
 import { OpenAIEngine } from '../lib/engines/server/client.ts';
@@ -16,11 +17,9 @@ import { nlpUnavailableWarning } from '../lib/nlp/warning.ts';
 import { runProbe } from '../lib/probe/pipeline.ts';
 import { prepareRun } from '../lib/probe/prepare.ts';
 import { DEFAULT_ANSWER_MAX_TOKENS, type RunValues } from '../lib/probe/runConfig.ts';
-import {
-	fetchChatTemplate,
-	parseTokenizerConfig,
-	templateFromFile
-} from '../lib/probe/templateSource.ts';
+import { parseTokenizerConfig, templateFromFile } from '../lib/probe/templateSource.ts';
+import { loadFromRepos, loadServerTemplate, type TemplateDeps } from '../lib/setup/templates.ts';
+import { cliShippedTemplate } from './shippedTemplates.ts';
 import { thinkingDefault, userHeader, type ChatTemplate } from '../lib/probe/template.ts';
 import {
 	reasoningEffortDefault,
@@ -175,19 +174,50 @@ export function checkStoredRun(
 	return check.identity;
 }
 
-/** A path to a .jinja or tokenizer_config.json, else a Hugging Face repo id to fetch it from. */
-export async function loadTemplate(opts: RunOptions, io: RunIO): Promise<ChatTemplate> {
+/**
+ * --template as a path to a .jinja or tokenizer_config.json, else a Hugging Face repo id (shipped
+ * with the app, or fetched). Without --template: the template the server applies (llama-server
+ * /props), else --model's repo, as set-up does in the app (setup/templates.ts).
+ */
+export async function loadTemplate(
+	opts: RunOptions,
+	io: RunIO,
+	server?: Pick<OpenAIEngine, 'servedTemplate'>
+): Promise<ChatTemplate> {
 	const spec = opts.template ?? opts.model;
 	if (spec.endsWith('.jinja') || spec.endsWith('.json')) requireFile(spec, 'template file');
-	io.stderr.write(`chat template: ${spec}\n`);
 	if (spec.endsWith('.jinja')) {
+		io.stderr.write(`chat template: ${spec}\n`);
 		return templateFromFile(readFileSync(spec, 'utf8'), {
 			bos_token: opts.bosToken,
 			eos_token: opts.eosToken
 		});
 	}
-	if (spec.endsWith('.json')) return parseTokenizerConfig(readFileSync(spec, 'utf8'), spec);
-	return fetchChatTemplate({ repos: [spec], fetch: io.fetch ?? fetch, signal: io.signal });
+	if (spec.endsWith('.json')) {
+		io.stderr.write(`chat template: ${spec}\n`);
+		return parseTokenizerConfig(readFileSync(spec, 'utf8'), spec);
+	}
+	const deps: TemplateDeps = {
+		fetch: io.fetch ?? fetch,
+		signal: io.signal,
+		shipped: (repo) => cliShippedTemplate(repo),
+		served: server && (() => server.servedTemplate(io.signal))
+	};
+	const t =
+		opts.template !== undefined
+			? await loadFromRepos([spec], deps)
+			: await loadServerTemplate(
+					{ kind: 'server', baseUrl: opts.baseUrl, repos: spec.includes('/') ? [spec] : [] },
+					deps
+				);
+	io.stderr.write(`chat template: ${templateOrigin(t, spec)}\n`);
+	return t;
+}
+
+function templateOrigin(t: ChatTemplate, spec: string): string {
+	if (t.server) return `served by the server (${t.server}); --template chooses another`;
+	if (t.provenance) return `${t.repo ?? spec}, shipped with the app (${t.provenance})`;
+	return t.repo ?? spec;
 }
 
 /**
@@ -267,6 +297,8 @@ function answerLimitNote(limit: number, told?: { tokens: number; source: string 
 }
 
 export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
+	// README's `--out runs/first.jsonl` works on a fresh clone: the folder is made, not assumed.
+	mkdirSync(dirname(opts.out), { recursive: true });
 	// Before anything reads or deletes --out: a second writer would lose the first one's records.
 	const lock = acquireRunLock(opts.out);
 	try {
@@ -278,7 +310,14 @@ export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 }
 
 async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
-	const template = await loadTemplate(opts, io);
+	const engine = new OpenAIEngine({
+		baseUrl: opts.baseUrl,
+		apiKey: opts.apiKey,
+		timeoutMs: opts.timeoutMs,
+		maxConcurrency: opts.concurrency,
+		fetch: io.fetch
+	});
+	const template = await loadTemplate(opts, io, engine);
 	const items = await loadItems(opts.dataset, io, opts.hfToken);
 	if (opts.overwrite)
 		for (const path of Object.values(sidecarPaths(opts.out))) rmSync(path, { force: true });
@@ -290,13 +329,6 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 		opts.runId ??
 		stored?.run_id ??
 		`cli-${hashSeed(opts.model, opts.dataset, opts.seed).toString(16)}`;
-	const engine = new OpenAIEngine({
-		baseUrl: opts.baseUrl,
-		apiKey: opts.apiKey,
-		timeoutMs: opts.timeoutMs,
-		maxConcurrency: opts.concurrency,
-		fetch: io.fetch
-	});
 	const judge =
 		opts.judgeBaseUrl && opts.judgeBaseUrl !== opts.baseUrl
 			? new OpenAIEngine({

@@ -7,6 +7,7 @@
  *   npm run bench -- --skip-real       without the real-inference run (tiny model in llama.cpp)
  *   npm run bench -- --strict          also fail when a metric could not be measured
  *   npm run bench -- --only longTasks  only the Chromium long-task run (prints it; no JSON, no budgets)
+ *   npm run bench -- --only cpuThreads the CPU engine at 1 thread and isolated (prints it; no JSON)
  *   npm run bench -- --dist DIR        measure the build in DIR instead of dist/ (e.g. a private one)
  *
  * Prints a table, writes bench-results.json at the repository root, exits 1 when a budget
@@ -32,8 +33,9 @@ import { LONG_TASK_METHOD } from './browser/longTasks.ts';
 import { RESULTS_METHOD } from './browser/results10k.ts';
 import { SERVER_RATIO_METHOD } from './browser/serverRatio.ts';
 import { FIRST_VIEW_METHOD } from './browser/firstView.ts';
+import { CPU_THREADS_METHOD } from './browser/cpuThreads.ts';
 import { DEFAULT_MAX_CONCURRENCY } from '../../src/lib/engines/server/client.ts';
-import { unavailable, type BrowserMetric } from './browser/metric.ts';
+import { failed, unavailable, type BrowserMetric } from './browser/metric.ts';
 
 const { values: args } = parseArgs({
 	options: {
@@ -78,9 +80,30 @@ async function longTasksOnly(): Promise<number> {
 	return metric.status === 'error' ? 1 : 0;
 }
 
+/** The CPU engine's thread speed-up alone. */
+async function cpuThreadsOnly(): Promise<number> {
+	const metric = await step('the CPU engine at 1 thread and isolated, in Chromium', () =>
+		measureCpuThreadsSafely()
+	);
+	console.log(JSON.stringify({ cpuThreadsSpeedup: metric, loadavg: loadavg() }, null, '\t'));
+	return metric.status === 'error' ? 1 : 0;
+}
+
+async function measureCpuThreadsSafely(): Promise<BrowserMetric> {
+	const { measureCpuThreads } = await import('./browser/cpuThreads.ts');
+	try {
+		return await measureCpuThreads();
+	} catch (err) {
+		return failed(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+	}
+}
+
 async function main(): Promise<number> {
 	if (args.only === 'longTasks') return longTasksOnly();
-	if (args.only !== undefined) throw new Error(`--only knows "longTasks", not "${args.only}"`);
+	if (args.only === 'cpuThreads') return cpuThreadsOnly();
+	if (args.only !== undefined) {
+		throw new Error(`--only knows "longTasks" and "cpuThreads", not "${args.only}"`);
+	}
 	const started = Date.now();
 	const counts = await step('counting model work (50 items × 27 conditions)', () =>
 		measureCounts()
@@ -123,9 +146,11 @@ async function main(): Promise<number> {
 	let serverRatio: BrowserMetric;
 	let firstView: BrowserMetric;
 	let setupView: BrowserMetric;
+	// Reported, not budgeted: the speed-up threads give depends on the machine's cores and load.
+	let cpuThreads: BrowserMetric;
 	if (args['skip-browser']) {
 		longestTask = results10k = serverRatio = unavailable('skipped (--skip-browser)');
-		firstView = setupView = unavailable('skipped (--skip-browser)');
+		firstView = setupView = cpuThreads = unavailable('skipped (--skip-browser)');
 	} else {
 		const { measureBrowser } = await import('./browser/index.ts');
 		const browser = await step('measuring the production build in Chromium', () =>
@@ -136,6 +161,9 @@ async function main(): Promise<number> {
 		serverRatio = browser.serverRatio;
 		firstView = browser.firstViewJsGzipKB;
 		setupView = browser.setupViewJsGzipKB;
+		cpuThreads = await step('the CPU engine at 1 thread and isolated, in Chromium', () =>
+			measureCpuThreadsSafely()
+		);
 	}
 
 	const metrics: BenchMetrics = {
@@ -189,7 +217,8 @@ async function main(): Promise<number> {
 		{ m: results10k, name: 'results10kRenderMs' },
 		{ m: serverRatio, name: 'browserVsCliServerRatio' },
 		{ m: firstView, name: 'firstViewJsGzipKB' },
-		{ m: setupView, name: 'setupViewJsGzipKB' }
+		{ m: setupView, name: 'setupViewJsGzipKB' },
+		{ m: cpuThreads, name: 'cpuThreadsSpeedup' }
 	]
 		.filter(({ m }) => m.status === 'error')
 		.map(({ m, name }) => `${name} could not be measured: ${m.status === 'error' ? m.reason : ''}`);
@@ -237,8 +266,11 @@ async function main(): Promise<number> {
 			results10kRenderMs: detailOf(results10k),
 			browserVsCliServerRatio: detailOf(serverRatio),
 			firstViewJsGzipKB: detailOf(firstView),
-			setupViewJsGzipKB: detailOf(setupView)
+			setupViewJsGzipKB: detailOf(setupView),
+			cpuThreadsSpeedup: detailOf(cpuThreads)
 		},
+		cpuThreadsSpeedup: cpuThreads.value,
+		cpuThreads: 'result' in cpuThreads ? cpuThreads.result : noteOf(cpuThreads),
 		methods: {
 			counts:
 				'Counted from the scripted engine call log: 50 GSM8K fixture items × temperatures [0, 0.5, 1] × perturbations [none, truncate, append] × 3 samples (1 at T=0), hybrid judging, generator and judge not co-loadable (phased).',
@@ -250,6 +282,7 @@ async function main(): Promise<number> {
 			results10kRenderMs: RESULTS_METHOD,
 			browserVsCliServerRatio: SERVER_RATIO_METHOD,
 			firstViewJsGzipKB: FIRST_VIEW_METHOD,
+			cpuThreadsSpeedup: CPU_THREADS_METHOD,
 			cli100k: CLI_100K_METHOD,
 			cliLoad: CLI_LOAD_METHOD,
 			dbScale: DB_SCALE_METHOD
@@ -311,6 +344,11 @@ async function main(): Promise<number> {
 			row('webllmChunkGzipKB', bundle?.webllmChunk ?? reasons.webllmChunkGzipKB),
 			row('longestTaskMs', noteOf(longestTask)),
 			row('browserVsCliServerRatio', noteOf(serverRatio)),
+			{
+				metric: 'cpuThreadsSpeedup',
+				value: cpuThreads.value,
+				note: `CPU engine decode, isolated threads over 1: ${noteOf(cpuThreads)}`
+			},
 			row('browserServerConcurrency', 'the browser opens 6 HTTP/1.1 connections per host'),
 			row('results10kRenderMs', noteOf(results10k)),
 			row('cliResume100kCpuMs', `wall ${cli.resume.wallMs} ms; ${cli.fileMB} MB records file`),

@@ -12,6 +12,7 @@ import { extname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import { launchBrowser } from '../e2e/browser.ts';
+import { ISOLATION_HEADERS } from '../../src/lib/sw/isolation.ts';
 
 export { CHROMIUM } from '../e2e/browser.ts';
 
@@ -27,6 +28,8 @@ export interface SmokePageOptions {
 	prefix: string;
 	/** Called for every uncaught error in the page (default: ignored). */
 	onPageError?: (err: Error) => void;
+	/** Serve with COOP/COEP, so the page is cross-origin isolated (threads) from its first load. */
+	isolated?: boolean;
 }
 
 export interface SmokePage {
@@ -37,7 +40,7 @@ export interface SmokePage {
 	close(): Promise<void>;
 }
 
-function serve(root: string): Promise<Server> {
+function serve(root: string, isolated = false): Promise<Server> {
 	const types: Record<string, string> = {
 		'.js': 'text/javascript',
 		'.html': 'text/html',
@@ -48,7 +51,10 @@ function serve(root: string): Promise<Server> {
 		const path = url === '/' ? '/index.html' : url;
 		try {
 			const body = await readFile(join(root, path));
-			res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
+			res.writeHead(200, {
+				'content-type': types[extname(path)] ?? 'application/octet-stream',
+				...(isolated ? ISOLATION_HEADERS : {})
+			});
 			res.end(body);
 		} catch {
 			res.writeHead(404).end();
@@ -60,7 +66,7 @@ function serve(root: string): Promise<Server> {
 /** Builds, serves and opens the smoke page; the caller closes it. */
 export async function openSmokePage(opts: SmokePageOptions): Promise<SmokePage> {
 	const root = mkdtempSync(join(tmpdir(), opts.prefix));
-	const server = await serve(join(root, 'dist'));
+	const server = await serve(join(root, 'dist'), opts.isolated);
 	const browser = await launchBrowser(opts.webgpu);
 	const close = async () => {
 		await browser.close();

@@ -14,6 +14,28 @@ export const TEMPLATE_FILE = 'Qwen__Qwen2.5-0.5B-Instruct.jinja';
 /** A bare .jinja carries no special tokens; Qwen2.5 ends a turn with this one. */
 const TEMPLATE_EOS = '<|im_end|>';
 
+/** The service worker installs (precaching the app shell) before the page can reload into it. */
+const ISOLATION_TIMEOUT_MS = 30_000;
+/** The views a first visit reloads itself on, to become cross-origin isolated (isolation.ts). */
+const RELOADING_VIEWS = new Set(['', '#/', '#/setup']);
+
+/**
+ * Whether the page is (or within the timeout becomes) cross-origin isolated. Survives the page's
+ * own reload: each poll asks whichever document is current.
+ */
+export async function waitForIsolation(
+	page: Page,
+	timeoutMs = ISOLATION_TIMEOUT_MS
+): Promise<boolean> {
+	const until = Date.now() + timeoutMs;
+	while (Date.now() < until) {
+		const isolated = await page.evaluate(() => crossOriginIsolated).catch(() => false);
+		if (isolated) return true;
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	return false;
+}
+
 /** Open a route of the app (e.g. '#/runs') and wait for its view to replace "Loading…". */
 export async function openView(page: Page, appUrl: string, hash: string): Promise<void> {
 	const target = new URL(hash, appUrl).href;
@@ -22,6 +44,13 @@ export async function openView(page: Page, appUrl: string, hash: string): Promis
 		await page.evaluate((h) => (location.hash = h), hash);
 	} else {
 		await page.goto(target);
+		// A first visit of home or set-up reloads itself once its service worker can isolate it: let
+		// that happen before any step, which it would otherwise cut off.
+		if (RELOADING_VIEWS.has(hash) && !(await waitForIsolation(page))) {
+			throw new E2EFailure(
+				`${hash || '#/'}: the page did not become cross-origin isolated within ${ISOLATION_TIMEOUT_MS / 1000} s of its first visit (the service worker's reload)`
+			);
+		}
 	}
 	await page
 		.locator('main [aria-busy="true"]')

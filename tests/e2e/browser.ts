@@ -88,9 +88,15 @@ export interface Profile {
 	close(): Promise<void>;
 }
 
-/** A context in the shared browser: its own storage, like an incognito window. */
-export async function newContext(browser: Browser): Promise<Profile> {
-	const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+/**
+ * A context in the shared browser: its own storage, like an incognito window. `serviceWorkers:
+ * 'block'` keeps the app's service worker (and the reload a first visit makes for it) out.
+ */
+export async function newContext(
+	browser: Browser,
+	opts: { serviceWorkers?: 'allow' | 'block' } = {}
+): Promise<Profile> {
+	const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts });
 	const watch = await guard(context);
 	const page = await context.newPage();
 	return { context, page, watch, close: () => context.close() };

@@ -39,6 +39,8 @@ export class FakeWllama implements CpuRuntime {
 	/** Thrown by the next open() or createCompletion(). */
 	failNext: Partial<Record<'open' | 'complete', Error>> = {};
 	readonly opened: string[] = [];
+	/** n_threads of each open(), in order. */
+	readonly threads: number[] = [];
 	readonly exited: string[] = [];
 	readonly calls: Omit<CpuCompletionParams, 'onData' | 'abortSignal'>[] = [];
 	active = 0;
@@ -69,6 +71,7 @@ export class FakeWllama implements CpuRuntime {
 			opts.onProgress({ loaded: this.fileBytes, total: this.fileBytes });
 		}
 		this.opened.push(url);
+		this.threads.push(opts.n_threads);
 		let alive = true;
 		return {
 			createCompletion: (params) => {
@@ -76,7 +79,7 @@ export class FakeWllama implements CpuRuntime {
 				return this.#complete(url, params);
 			},
 			getChatTemplate: () => this.chatTemplate,
-			getNumThreads: () => 1,
+			getNumThreads: () => opts.n_threads,
 			exit: async () => {
 				alive = false;
 				this.exited.push(url);
@@ -154,11 +157,12 @@ function sleep(ms: number): Promise<void> {
 }
 
 /** The CPU engine wired to a fake runtime over a MessageChannel, as with a real Worker. */
-export function fakeCpuEngine(opts: CpuEngineOptions = {}) {
+/** `plannedThreads`: what the worker would choose itself (its isolation and cores). */
+export function fakeCpuEngine(opts: CpuEngineOptions = {}, plannedThreads?: () => number) {
 	const fake = new FakeWllama();
 	const channel = new MessageChannel();
 	const received: CpuWorkerRequest[] = [];
-	const handle = createCpuHandler(fake, (msg) => channel.port2.postMessage(msg));
+	const handle = createCpuHandler(fake, (msg) => channel.port2.postMessage(msg), plannedThreads);
 	channel.port2.onmessage = (event) => {
 		received.push(event.data as CpuWorkerRequest);
 		handle(event.data);

@@ -404,7 +404,9 @@ export async function startLlamaCppServer(opts: LlamaCppServerOptions): Promise<
 							total_slots: slots,
 							model_path: opts.modelPath,
 							...(opts.alias ? { model_alias: opts.alias } : {}),
-							chat_template: String(model.fileInfo.metadata.tokenizer?.chat_template ?? '')
+							chat_template: String(model.fileInfo.metadata.tokenizer?.chat_template ?? ''),
+							bos_token: model.tokens.bosString ?? '',
+							eos_token: model.tokens.eosString ?? ''
 						});
 						return;
 					}

@@ -90,7 +90,16 @@ export interface LlamaServerFlavour {
 	alias?: string;
 	/** Tokens per slot (-c / -np); a longer prompt gets HTTP 400 exceed_context_size_error. */
 	contextSize?: number;
+	/**
+	 * The GGUF's chat template and special tokens, served in /props. Absent: the GGUF has none and,
+	 * as llama-server does then, /props serves its ChatML fallback.
+	 */
+	chatTemplate?: { source: string; bos_token?: string; eos_token?: string };
 }
+
+/** llama.cpp's ChatML template, which llama-server applies (and serves) when a GGUF carries none. */
+export const LLAMA_CPP_CHATML_FALLBACK =
+	"{%- for message in messages -%}\n  {{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>\\n' -}}\n{%- endfor -%}\n{%- if add_generation_prompt -%}\n  {{- '<|im_start|>assistant\\n' -}}\n{%- endif -%}";
 
 /** llama-server's error for a prompt that does not fit the slot's context (its exact wording). */
 export function exceedContextSizeBody(promptTokens: number, contextSize: number): string {
@@ -316,13 +325,17 @@ class MockServer implements MockOpenAI {
 			return sendJson(res, 200, { object: 'list', data });
 		}
 		if (req.method === 'GET' && path === '/props' && this.#llama) {
-			// llama-server's GET /props (tools/server): the slot context the probe sizes answers by.
-			const { modelPath, alias, contextSize } = this.#llama;
+			// llama-server's GET /props (tools/server): the slot context the probe sizes answers by,
+			// and the chat template it applies with the special tokens' text.
+			const { modelPath, alias, contextSize, chatTemplate } = this.#llama;
 			return sendJson(res, 200, {
 				default_generation_settings: { n_ctx: contextSize ?? 4096 },
 				total_slots: 1,
 				model_path: modelPath,
-				...(alias ? { model_alias: alias } : {})
+				...(alias ? { model_alias: alias } : {}),
+				chat_template: chatTemplate?.source ?? LLAMA_CPP_CHATML_FALLBACK,
+				bos_token: chatTemplate?.bos_token ?? '',
+				eos_token: chatTemplate?.eos_token ?? '<|im_end|>'
 			});
 		}
 		if (req.method === 'GET' && path === '/get_model_info' && this.#vllm?.server === 'sglang') {

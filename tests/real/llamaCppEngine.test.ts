@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAIEngine } from '../../src/lib/engines/server/client.ts';
 import { EngineError, type CompletionRequest } from '../../src/lib/probe/engine.ts';
+import { userHeader } from '../../src/lib/probe/template.ts';
 import { buildJudgeMessages, judgeSchema, parseJudgeOutput } from '../../src/lib/probe/judge.ts';
 import { engineContract } from '../helpers/engineContract.ts';
 import { startLlamaCppServer, type LlamaCppServer } from '../helpers/llamaCppServer.ts';
@@ -53,6 +54,17 @@ describe('real llama.cpp server behaviour the engine relies on', () => {
 			source: 'n_ctx in llama-server /props'
 		});
 		expect(await engine().contextWindow('not-served')).toBeUndefined();
+	});
+
+	it("reads the GGUF's own chat template and end-of-turn token from /props", async () => {
+		const t = await engine().servedTemplate();
+		expect(t?.server).toBe(`${server.url.replace(/\/v1$/, '')}/props`);
+		expect(t?.eos_token).toBe('<|im_end|>');
+		const exchange = [
+			{ role: 'user' as const, content: 'Q' },
+			{ role: 'assistant' as const, content: 'A' }
+		];
+		expect(t && userHeader(t, exchange)).toBe('<|im_start|>user\n');
 	});
 
 	it('lists the model path without an alias, and stops with "length" at the end of the context', async () => {

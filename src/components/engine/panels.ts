@@ -11,6 +11,11 @@ import CpuModels from './CpuModels.svelte';
 import ServerModels from './ServerModels.svelte';
 import WebgpuModels from './WebgpuModels.svelte';
 
+/** A checked template as set-up shows it: the user header, its hash and where it came from. */
+export type ShownTemplate = Pick<ChatTemplate, 'sha256' | 'repo' | 'provenance' | 'server'> & {
+	header: string;
+};
+
 /** What every panel is given; each uses what its engine needs. */
 export interface EnginePanelProps {
 	settings: EngineSettings;

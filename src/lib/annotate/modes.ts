@@ -14,6 +14,7 @@ import type { JudgeMode, Label } from '../probe/types.ts';
 import { HYBRID, isHuman, JUDGE, RULES, type Labelings } from '../stats/agreement.ts';
 import { bootstrapCI } from '../stats/interval.ts';
 import { confusionMatrix, DEFAULT_KAPPA_REPS, DEFAULT_KAPPA_SEED } from '../stats/kappa.ts';
+import { kappaWarning } from '../stats/smallSample.ts';
 
 /** κ and the like with two decimals; "–" for NaN (no items, or 0/0). */
 export function decimal(x: number, digits = 2): string {
@@ -138,6 +139,9 @@ export function modeAdvice(scores: readonly ModeScore[]): string {
 	}
 	const ranked = [...scored].sort((x, y) => y.kappa - x.kappa || COST[x.mode] - COST[y.mode]);
 	const [best, second] = ranked;
+	// No recommendation from a κ that means nothing yet.
+	const thin = kappaWarning(best.items);
+	if (thin) return `No advice yet: ${thin}.`;
 	const items = `${best.items} item${best.items === 1 ? '' : 's'}`;
 	if (second === undefined) {
 		return `Only the ${best.title} labels can be compared with yours here (${describeScore(best)} on ${items}), so there is no other mode to choose.`;

@@ -35,9 +35,11 @@ export async function deviceBenchRequest(
 		services.appTemplate(spec)
 	);
 	if (!check) throw new Error(setup.templateError ?? 'No chat template.');
+	const device = settings.provider.device?.(services);
 	return {
 		engine: settings.provider.open(services, settings.connection()).engine,
 		model: settings.generatorId(gpu),
-		template: check.template
+		template: check.template,
+		facts: device?.facts && (() => device.facts?.() ?? Promise.resolve({}))
 	};
 }

@@ -34,6 +34,10 @@ export function createCpuDevice(make: () => CpuEngine = () => createCpuEngine())
 		isCached: (model) => engine.isCached(model),
 		deleteCached: (model) => engine.deleteCached(model),
 		cachedBytes: async (model) => (await engine.cacheSizes(model)).model_bytes,
+		async facts(): Promise<Record<string, string>> {
+			const { threads } = await engine.stats();
+			return threads === undefined ? {} : { cpu_threads: String(threads) };
+		},
 		unload: () => engine.unload(),
 		dispose: () => engine.terminate()
 	};

@@ -91,11 +91,7 @@ export async function checkServer(
 	} else if (deps.template) {
 		try {
 			const t = await deps.template();
-			lines.push({
-				what: 'template',
-				ok: true,
-				text: `Chat template found${t.provenance ? ` (shipped with the app: ${t.provenance})` : t.repo ? ` (${t.repo})` : ''}.`
-			});
+			lines.push({ what: 'template', ok: true, text: templateFoundText(t) });
 		} catch (err) {
 			if (err instanceof AbortError || opts.signal?.aborted) throw err;
 			lines.push({ what: 'template', ok: false, text: `Chat template: ${message(err)}` });
@@ -123,6 +119,18 @@ async function unreachableText(
 	return answered
 		? `${root} answered, but the browser blocked this page from reading it (CORS): start the server so it allows this page's origin (vLLM --allowed-origins, Ollama OLLAMA_ORIGINS; llama-server allows any origin).`
 		: `Nothing answered at ${root}: the server is not running, the host or port is wrong, or the network blocks it.`;
+}
+
+function templateFoundText(t: ChatTemplate): string {
+	if (t.server) {
+		return `The server serves its own chat template (${t.server}): it will be used. A template you choose under "Chat template" wins.`;
+	}
+	const from = t.provenance
+		? ` (shipped with the app: ${t.provenance})`
+		: t.repo
+			? ` (${t.repo})`
+			: '';
+	return `Chat template found${from}.`;
 }
 
 function message(err: unknown): string {

@@ -154,6 +154,8 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 					shipsTemplate(repo)
 						? (await import('./shippedTemplates.ts')).shippedTemplate(repo)
 						: undefined,
+				served: (server) =>
+					services.serverEngine(server.baseUrl, server.apiKey).servedTemplate(signal),
 				cache: services.templateCache(),
 				signal
 			}),

@@ -3,7 +3,7 @@
  * the queries below. Every write outside importRun is its own IndexedDB transaction, and Dexie
  * resolves a write only once its transaction has committed, so a resolved put survives a reload.
  */
-import type { RunBundle } from '../probe/exchange.ts';
+import type { Annotation, RunBundle } from '../probe/exchange.ts';
 import type { RunStore } from '../probe/store.ts';
 import type { AnswerRecord, ProbeRecord, RunManifest } from '../probe/types.ts';
 import { RunNotFoundError } from './errors.ts';
@@ -13,7 +13,8 @@ import type { PageRequest, RecordFilter, RecordPage } from './query.ts';
 import type { ProbeDB, RunRow, RunStatus } from './schema.ts';
 import { packFacts, packTally, recordFacts, unpackFacts } from './facts.ts';
 import type { RecordFacts, RunTally } from './facts.ts';
-import { deleteRunRows, exportRun, importRun, runTables } from './transfer.ts';
+import { deleteRunRows, exportRun, importRun, mergeRunLabels, runTables } from './transfer.ts';
+import type { LabelMerge } from '../annotate/merge.ts';
 import type { ImportConflict } from './transfer.ts';
 
 export class DexieRunStore implements RunStore {
@@ -180,5 +181,13 @@ export class DexieRunStore implements RunStore {
 	 */
 	async importRun(bundle: RunBundle, opts: { onConflict?: ImportConflict } = {}): Promise<string> {
 		return importRun(this.#db, bundle, opts.onConflict, this.#now);
+	}
+
+	/**
+	 * Pools human labels into a stored run, per annotator, conflicts listed (annotate/merge.ts).
+	 * @throws ExchangeError (malformed label) or RunNotFoundError; either way nothing is written.
+	 */
+	async mergeLabels(runId: string, annotations: readonly Annotation[]): Promise<LabelMerge> {
+		return mergeRunLabels(this.#db, runId, annotations);
 	}
 }

@@ -2,7 +2,8 @@
  * Moving whole runs in and out of the database as RunBundles (the exchange format's in-memory
  * form). Import is one transaction: either the whole run is stored or nothing is.
  */
-import { ExchangeError, validateBundle } from '../probe/exchange.ts';
+import { ExchangeError, validateAnnotation, validateBundle } from '../probe/exchange.ts';
+import { mergeLabels, type LabelMerge } from '../annotate/merge.ts';
 import type { Annotation, RunBundle } from '../probe/exchange.ts';
 import { RunExistsError, RunNotFoundError } from './errors.ts';
 import { packFacts, recordFacts } from './facts.ts';
@@ -111,5 +112,29 @@ export async function exportRun(db: ProbeDB, runId: string): Promise<RunBundle> 
 		]);
 		const annotations: Annotation[] = rows.map(({ id: _id, ...a }) => a);
 		return { manifest: row.manifest, records, answers, annotations };
+	});
+}
+
+/**
+ * Adds human labels to a stored run, per annotator and beside the labels there (merge.ts), in one
+ * transaction. Labels of records the run lacks are left out and counted.
+ * @throws ExchangeError if an annotation is malformed; RunNotFoundError if no such run is stored.
+ */
+export async function mergeRunLabels(
+	db: ProbeDB,
+	runId: string,
+	incoming: readonly Annotation[]
+): Promise<LabelMerge> {
+	const problems = incoming.flatMap((a, i) =>
+		validateAnnotation(a).map((p) => `label ${i + 1}: ${p}`)
+	);
+	if (problems.length > 0) throw new ExchangeError(problems);
+	return db.transaction('rw', [db.runs, db.facts, db.annotations], async () => {
+		if ((await db.runs.get(runId)) === undefined) throw new RunNotFoundError(runId);
+		const keys = new Set((await ofRun(db.facts, runId).toArray()).map((f) => f.key));
+		const stored = await db.annotations.where('run_id').equals(runId).sortBy('id');
+		const merge = mergeLabels(stored, incoming, keys);
+		await db.annotations.bulkAdd(merge.added.map((a) => ({ ...a, run_id: runId })));
+		return merge;
 	});
 }

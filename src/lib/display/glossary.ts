@@ -21,7 +21,16 @@ export const GLOSSARY = {
 	'cluster bootstrap':
 		'Resampling whole items (with all their samples) to get a 95% interval that respects that samples of one item are alike.',
 	pp: 'Percentage points: the difference between two percentages (30% vs 25% is 5 pp).',
-	κ: 'Cohen’s kappa: agreement between two labelers corrected for chance; 0 is chance level, 1 is perfect.'
+	κ: 'Cohen’s kappa: agreement between two labelers corrected for chance; 0 is chance level, 1 is perfect.',
+	temperature:
+		'How much randomness goes into each next word: at T=0 the model always picks its likeliest word (one fixed answer), higher T samples more varied text.',
+	perturbation:
+		'A deliberate change to the model’s own answer before it is asked to continue as the user (cut short, or text appended), to see whether its user turn notices.',
+	'chat template':
+		'The model’s own recipe for turning a conversation into text, with special tokens marking who speaks; the probe uses it to hand the model the user’s turn.',
+	judge:
+		'The model (or fixed rules) that reads each generated user turn and labels it: a genuine follow-up, or which way it failed.',
+	CI: 'Confidence interval: the range the true rate is likely in (95% of such ranges contain it). Few turns give a wide range: then the number alone says little.'
 } as const;
 
 export type Term = keyof typeof GLOSSARY;

@@ -94,6 +94,11 @@ export interface DeviceEngine {
 	deleteCached?(model: string): Promise<void>;
 	/** Bytes the model's files take in the cache, when the browser can tell. */
 	cachedBytes?(model: string): Promise<number | undefined>;
+	/**
+	 * What the runtime reports about itself once a model is loaded, as flat strings (the CPU
+	 * engine: the threads llama.cpp computes with); stored beside a device benchmark's figures.
+	 */
+	facts?(): Promise<Record<string, string>>;
 	/** Free the memory but keep the worker (Cancel). */
 	unload(): Promise<void>;
 	/** Stop the worker; the engine is unusable afterwards. */

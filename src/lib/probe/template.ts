@@ -22,6 +22,8 @@ export interface ChatTemplate {
 	repo?: string;
 	/** Set when the template shipped with the app: the package, version and file it was read from. */
 	provenance?: string;
+	/** Set when the server served it (llama-server GET /props): the URL it was read from. */
+	server?: string;
 }
 
 export interface RenderOptions {

@@ -20,7 +20,12 @@ export type TemplateSpec =
 	| ({ kind: 'url'; url: string } & TemplateTokens)
 	| ({ kind: 'file'; name: string; text: string } & TemplateTokens)
 	/** A GGUF file's own metadata (bring-your-own CPU model): only its header is fetched. */
-	| { kind: 'gguf'; url: string };
+	| { kind: 'gguf'; url: string }
+	/**
+	 * The template the server at `baseUrl` applies (llama-server /props), else the repos' in
+	 * order. `apiKey` is used for the request only.
+	 */
+	| { kind: 'server'; baseUrl: string; apiKey?: string; repos: string[] };
 
 export const HF_BASE_URL = 'https://huggingface.co';
 

@@ -1,7 +1,9 @@
 /**
  * The runs view's pure parts: comparing two runs condition by condition, naming export files, and
- * sorting picked files into the parts of a run before they are parsed.
+ * sorting picked files into the parts of a run before they are parsed, and wording what went wrong.
  */
+import { errorText } from '../errors/describe.ts';
+import { ExchangeError } from '../probe/exchange.ts';
 import { compareConditions, conditionKey } from '../stats/aggregate.ts';
 import type { Condition, ConditionSummary, Interval, Rate } from '../stats/aggregate.ts';
 
@@ -64,8 +66,11 @@ export function compareRuns(
 	return rows;
 }
 
-/** `run` is the single file a Share makes: manifest and records together (runFile.ts). */
-export type ExportKind = 'jsonl' | 'manifest' | 'csv' | 'run';
+/**
+ * `run` is the single file a Share makes: manifest and records together (runFile.ts); `labels`
+ * the run's human labels alone (labelsFile.ts).
+ */
+export type ExportKind = 'jsonl' | 'manifest' | 'csv' | 'run' | 'labels';
 
 /** The CLI's names (OUT.jsonl beside OUT.manifest.json), so files move either way unchanged. */
 export function exportFileName(runId: string, kind: ExportKind): string {
@@ -74,7 +79,8 @@ export function exportFileName(runId: string, kind: ExportKind): string {
 		jsonl: `${stem}.jsonl`,
 		manifest: `${stem}.manifest.json`,
 		csv: `${stem}.csv`,
-		run: `${stem}.run.jsonl`
+		run: `${stem}.run.jsonl`,
+		labels: `${stem}.labels.jsonl`
 	}[kind];
 }
 
@@ -105,4 +111,41 @@ export function pickRunFiles<F extends { name: string }>(files: readonly F[]): P
 	if (!out.records) out.problems.push('missing: the records file (.jsonl)');
 	if (!out.manifest) out.problems.push('missing: the manifest file (.manifest.json)');
 	return out;
+}
+
+/** The type each export is handed over with. */
+export const EXPORT_MIME: Record<ExportKind, string> = {
+	jsonl: 'application/x-ndjson',
+	manifest: 'application/json',
+	csv: 'text/csv',
+	run: 'application/x-ndjson',
+	labels: 'application/x-ndjson'
+};
+
+/** What went wrong with an import; `conflict` is the stored run_id a copy or replace resolves. */
+export interface ImportFailure {
+	message: string;
+	problems: string[];
+	conflict?: string;
+}
+
+/** Runs a parser and names the file in each problem it reports ("run.jsonl, line 3: …"). */
+export function located<T>(parse: () => T, where: (problem: string) => string): T {
+	try {
+		return parse();
+	} catch (e) {
+		if (e instanceof ExchangeError) throw new ExchangeError(e.problems.map(where));
+		throw e;
+	}
+}
+
+export function failureOf(e: unknown): ImportFailure {
+	if (e instanceof ExchangeError) {
+		const n = e.problems.length;
+		return {
+			message: `Nothing was imported: the files have ${n === 1 ? 'a problem' : `${n} problems`}.`,
+			problems: e.problems
+		};
+	}
+	return { message: `Nothing was imported: ${errorText(e)}`, problems: [] };
 }

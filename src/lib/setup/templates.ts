@@ -25,6 +25,8 @@ export interface TemplateDeps {
 	 * Hub for every repo of a 'repo' spec.
 	 */
 	shipped?: (repo: string) => Promise<ChatTemplate | undefined>;
+	/** The template the server applies (llama-server /props); undefined when it serves none. */
+	served?: (server: { baseUrl: string; apiKey?: string }) => Promise<ChatTemplate | undefined>;
 	cache?: TemplateCache;
 	signal?: AbortSignal;
 	now?: () => Date;
@@ -47,7 +49,26 @@ export async function loadTemplate(spec: TemplateSpec, deps: TemplateDeps): Prom
 			return fromText(spec.text, spec.name, spec);
 		case 'gguf':
 			return loadFromGguf(spec.url, deps);
+		case 'server':
+			return loadServerTemplate(spec, deps);
 	}
+}
+
+/**
+ * What the server really applies comes first (llama-server /props), then the repos'. Only reached
+ * when the user chose no template: a chosen one always wins.
+ * @throws TemplateError when neither gives one.
+ */
+export async function loadServerTemplate(
+	spec: Extract<TemplateSpec, { kind: 'server' }>,
+	deps: TemplateDeps
+): Promise<ChatTemplate> {
+	const served = await deps.served?.(spec);
+	if (served) return served;
+	if (spec.repos.length > 0) return loadFromRepos(spec.repos, deps);
+	throw new TemplateError(
+		"No chat template: the server does not serve one (llama-server does, at /props) and the model id is not a Hugging Face repo, so give the template's repo, a URL or a file."
+	);
 }
 
 /** Cached under the file's URL, so a second run (or a resume) reads no header again. */
@@ -96,7 +117,8 @@ function isJsonObject(text: string): boolean {
 	}
 }
 
-async function loadFromRepos(repos: string[], deps: TemplateDeps): Promise<ChatTemplate> {
+/** Each repo's shipped template, then the cache, then the Hub. */
+export async function loadFromRepos(repos: string[], deps: TemplateDeps): Promise<ChatTemplate> {
 	const wanted = repos.filter((r) => r.trim() !== '');
 	for (const repo of wanted) {
 		const t = await deps.shipped?.(repo);

@@ -20,6 +20,8 @@ export interface DeviceBenchRequest {
 	model: string;
 	/** The model's own chat template (the probe records are rendered with it). */
 	template: ChatTemplate;
+	/** The engine's own report once loaded (DeviceEngine.facts), stored with the device. */
+	facts?: () => Promise<Record<string, string>>;
 }
 
 /**
@@ -129,6 +131,8 @@ export class DeviceBench {
 				onProgress: (p) => (this.#progress = p)
 			});
 			const row = toRow(result);
+			const facts = await req.facts?.().catch(() => ({}));
+			if (facts && Object.keys(facts).length > 0) row.device = { ...row.device, ...facts };
 			const id = await this.#deps.store.add(row);
 			this.#result = { ...row, id, sources: result.sources };
 			this.#status = 'done';

@@ -10,18 +10,30 @@ import type { RunRow, RunStatus } from '../db/schema.ts';
 import type { ImportConflict } from '../db/transfer.ts';
 import {
 	bundleToFiles,
-	ExchangeError,
 	filesToBundle,
 	parseAnswersJsonl,
 	recordsToCsv
 } from '../probe/exchange.ts';
 import type { RunBundle } from '../probe/exchange.ts';
 import { bundleToRunFile, isRunFile, runFileToBundle } from '../probe/runFile.ts';
+import { isLabelsFile, labelsFromFile, labelsToFile } from '../probe/labelsFile.ts';
+import type { Annotation } from '../probe/exchange.ts';
+import type { LabelMerge } from '../annotate/merge.ts';
 import type { ProbeRecord } from '../probe/types.ts';
 import { wilson } from '../stats/aggregate.ts';
 import { answerFacts, resultsTable } from '../results/resultsTable.ts';
 import type { Rate } from '../stats/aggregate.ts';
-import { compareRuns, exportFileName, pickRunFiles } from '../results/runsData.ts';
+import {
+	compareRuns,
+	EXPORT_MIME,
+	exportFileName,
+	failureOf,
+	located,
+	pickRunFiles,
+	type ImportFailure
+} from '../results/runsData.ts';
+
+export type { ImportFailure } from '../results/runsData.ts';
 import type { CompareRow, ExportKind } from '../results/runsData.ts';
 
 /** The slice of DexieRunStore this view uses. */
@@ -33,6 +45,14 @@ export interface RunsSource {
 	deleteRun(runId: string): Promise<void>;
 	exportRun(runId: string): Promise<RunBundle>;
 	importRun(bundle: RunBundle, opts?: { onConflict?: ImportConflict }): Promise<string>;
+	mergeLabels(runId: string, annotations: readonly Annotation[]): Promise<LabelMerge>;
+}
+
+/** Labels pooled into a stored run, to say what was added and where annotators disagree. */
+export interface MergedLabels extends LabelMerge {
+	run_id: string;
+	/** The file merged, for the message. */
+	from: string;
 }
 
 export interface RunEntry {
@@ -58,13 +78,6 @@ export interface DownloadFile {
 	type: string;
 }
 
-/** What went wrong with an import; `conflict` is the stored run_id a copy or replace resolves. */
-export interface ImportFailure {
-	message: string;
-	problems: string[];
-	conflict?: string;
-}
-
 export interface Comparison {
 	a: { run_id: string; name: string };
 	b: { run_id: string; name: string };
@@ -76,13 +89,6 @@ export interface FileLike {
 	name: string;
 	text(): Promise<string>;
 }
-
-const MIME: Record<ExportKind, string> = {
-	jsonl: 'application/x-ndjson',
-	manifest: 'application/json',
-	csv: 'text/csv',
-	run: 'application/x-ndjson'
-};
 
 function entryOf(row: RunRow, held: readonly string[]): RunEntry {
 	return {
@@ -106,8 +112,12 @@ export class RunsState {
 	#importing = $state(false);
 	#importFailure = $state.raw<ImportFailure | null>(null);
 	#imported = $state<string | null>(null);
-	/** The parsed bundle waiting for a conflict decision (copy or replace). */
+	#merged = $state.raw<MergedLabels | null>(null);
+	/** Share files carry the human labels only when asked: students then annotate blind. */
+	#shareLabels = $state(false);
+	/** The parsed bundle waiting for a conflict decision (copy, replace or merge its labels). */
 	#pending: RunBundle | null = null;
+	#pendingName = '';
 
 	readonly #source: RunsSource;
 	readonly #save: (file: DownloadFile) => void;
@@ -142,6 +152,16 @@ export class RunsState {
 	}
 	get comparison(): Comparison | null {
 		return this.#comparison;
+	}
+	/** The last labels merge, shown until the next import. */
+	get merged(): MergedLabels | null {
+		return this.#merged;
+	}
+	get shareLabels(): boolean {
+		return this.#shareLabels;
+	}
+	set shareLabels(on: boolean) {
+		this.#shareLabels = on;
 	}
 	get importing(): boolean {
 		return this.#importing;
@@ -228,9 +248,11 @@ export class RunsState {
 			kind === 'csv'
 				? recordsToCsv(bundle.records)
 				: kind === 'run'
-					? bundleToRunFile(bundle)
-					: bundleToFiles(bundle)[kind === 'jsonl' ? 'jsonl' : 'manifest'];
-		this.#save({ name: exportFileName(runId, kind), text, type: MIME[kind] });
+					? bundleToRunFile(this.#shareLabels ? bundle : { ...bundle, annotations: [] })
+					: kind === 'labels'
+						? labelsToFile({ run_id: runId, annotations: bundle.annotations ?? [] })
+						: bundleToFiles(bundle)[kind === 'jsonl' ? 'jsonl' : 'manifest'];
+		this.#save({ name: exportFileName(runId, kind), text, type: EXPORT_MIME[kind] });
 	}
 
 	/**
@@ -241,13 +263,23 @@ export class RunsState {
 	async importFiles(files: readonly FileLike[]): Promise<void> {
 		this.#importFailure = null;
 		this.#imported = null;
+		this.#merged = null;
 		this.#pending = null;
 		if (files.length === 1 && /\.jsonl?$/i.test(files[0].name)) {
 			const file = files[0];
 			this.#importing = true;
 			try {
 				const text = await file.text();
+				if (isLabelsFile(text)) {
+					const labels = located(
+						() => labelsFromFile(text),
+						(p) => `${file.name}, ${p}`
+					);
+					await this.#merge(labels.run_id, labels.annotations, file.name);
+					return;
+				}
 				if (isRunFile(text)) {
+					this.#pendingName = file.name;
 					const bundle = located(
 						() => runFileToBundle(text),
 						(p) => `${file.name}, ${p}`
@@ -301,13 +333,21 @@ export class RunsState {
 		}
 	}
 
-	/** After a conflict: store the waiting bundle as a copy, or over the stored run. */
-	async resolveConflict(choice: 'rename' | 'replace'): Promise<void> {
+	/**
+	 * After a conflict: store the waiting bundle as a copy, over the stored run, or merge only its
+	 * human labels into the stored run (a student's copy of the class's run).
+	 */
+	async resolveConflict(choice: 'rename' | 'replace' | 'merge'): Promise<void> {
 		const bundle = this.#pending;
 		if (!bundle) return;
 		this.#importing = true;
 		try {
-			await this.#store(bundle, choice);
+			if (choice === 'merge') {
+				const name = this.#pendingName || bundle.manifest.run_id;
+				await this.#merge(bundle.manifest.run_id, bundle.annotations ?? [], name);
+				this.#pending = null;
+				this.#importFailure = null;
+			} else await this.#store(bundle, choice);
 		} catch (e) {
 			this.#importFailure = failureOf(e);
 		} finally {
@@ -318,6 +358,11 @@ export class RunsState {
 	dismissImport(): void {
 		this.#importFailure = null;
 		this.#pending = null;
+	}
+
+	async #merge(runId: string, annotations: readonly Annotation[], from: string): Promise<void> {
+		const merge = await this.#source.mergeLabels(runId, annotations);
+		this.#merged = { ...merge, run_id: runId, from };
 	}
 
 	async #store(bundle: RunBundle, onConflict: ImportConflict): Promise<void> {
@@ -333,25 +378,4 @@ export class RunsState {
 			this.#importFailure = { message: e.message, problems: [], conflict: e.run_id };
 		}
 	}
-}
-
-/** Runs a parser and names the file in each problem it reports ("run.jsonl, line 3: …"). */
-function located<T>(parse: () => T, where: (problem: string) => string): T {
-	try {
-		return parse();
-	} catch (e) {
-		if (e instanceof ExchangeError) throw new ExchangeError(e.problems.map(where));
-		throw e;
-	}
-}
-
-function failureOf(e: unknown): ImportFailure {
-	if (e instanceof ExchangeError) {
-		const n = e.problems.length;
-		return {
-			message: `Nothing was imported: the files have ${n === 1 ? 'a problem' : `${n} problems`}.`,
-			problems: e.problems
-		};
-	}
-	return { message: `Nothing was imported: ${errorText(e)}`, problems: [] };
 }

@@ -189,7 +189,9 @@ export class EngineSettings {
 			case 'repo': {
 				const typed = this.templateRepo.current.trim();
 				if (typed) return { kind: 'repo', repos: [typed] };
-				return this.chosen.defaultTemplate(device);
+				const d = this.chosen.defaultTemplate(device);
+				// Asking a server for its template may need the key, which only this class holds.
+				return d?.kind === 'server' ? { ...d, apiKey: this.apiKey || undefined } : d;
 			}
 		}
 	}
@@ -226,6 +228,7 @@ export class EngineSettings {
 		const spec = this.templateSpec(device);
 		if (!spec) return 'none';
 		if (spec.kind === 'repo') return spec.repos[0];
+		if (spec.kind === 'server') return `the server's own (${spec.baseUrl})`;
 		return spec.kind === 'url' || spec.kind === 'gguf' ? spec.url : spec.name;
 	}
 }

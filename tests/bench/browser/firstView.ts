@@ -46,7 +46,8 @@ interface Fetched {
 }
 
 async function loadOnce(browser: Browser, url: string): Promise<Fetched> {
-	const profile = await newContext(browser);
+	// A first visit, measured before the service worker exists: its reload would cut the reading.
+	const profile = await newContext(browser, { serviceWorkers: 'block' });
 	try {
 		await profile.context.addInitScript({ content: PAINT_MARK });
 		const { page } = profile;

@@ -67,14 +67,14 @@ describe('CpuModels', () => {
 		expect(screen.queryByText(/must point at/)).toBeNull();
 	});
 
-	it('says the page is single-threaded without cross-origin isolation', () => {
+	it('says the page is single-threaded without cross-origin isolation', async () => {
 		renderWithServices(CpuModels, {
 			...PANEL,
 			settings: settings(),
 			judgeNeeded: false,
 			cached: {}
 		});
-		expect(screen.getByTestId('cpu-threads').textContent).toMatch(
+		expect((await screen.findByTestId('cpu-threads')).textContent).toMatch(
 			/1 CPU thread: this page is not cross-origin isolated/
 		);
 	});

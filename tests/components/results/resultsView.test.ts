@@ -11,6 +11,7 @@ import { createDB, type ProbeDB } from '../../../src/lib/db/schema.ts';
 import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { summarize } from '../../../src/lib/stats/aggregate.ts';
 import { textChangeRates } from '../../../src/lib/results/resultsData.ts';
+import { conditionSentence } from '../../../src/lib/results/plainWords.ts';
 import { tally as overall } from '../../../src/lib/stats/aggregate.ts';
 import ResultsView from '../../../src/views/results/ResultsView.svelte';
 import { makeAnswer, makeManifest, makeRecord, makeSyntheticRun } from '../../helpers/factories.ts';
@@ -243,6 +244,32 @@ describe('results view', () => {
 			.getAllByRole('row')
 			.find((r) => r.textContent?.includes('· append'));
 		expect(appendRow?.textContent).toContain('99.0%');
+	});
+
+	it('says each result in a plain sentence, and on a run with only "none" what to tick instead of empty axes', async () => {
+		const plain = records.filter((r) => r.perturbation === 'none');
+		await new DexieRunStore(dbRef.current as ProbeDB).importRun({
+			manifest: makeManifest({
+				run_id: 'run-none',
+				config: { ...makeManifest().config, run_id: 'run-none', perturbations: ['none'] }
+			}),
+			records: plain.map((r) => ({ ...r, run_id: 'run-none' }))
+		});
+		renderResults('run-none');
+		const sentences = await screen.findByTestId('condition-sentences');
+		const lines = within(sentences)
+			.getAllByRole('listitem')
+			.map((li) => li.textContent ?? '');
+		expect(lines).toEqual(summarize(plain).map((s) => conditionSentence(s)));
+		expect(lines[0]).toMatch(/^At T=0, unperturbed: \d+% genuine follow-ups/);
+		expect(screen.getByTestId('overall-sentence').textContent).toMatch(/^Over the whole run: /);
+		const none = await screen.findByTestId('chart-paired-none');
+		expect(none.textContent).toMatch(/Tick “truncate” or “append”/);
+		expect(screen.queryByTestId('chart-paired')).toBeNull();
+		expect((await screen.findByTestId('text-change-none')).textContent).toMatch(
+			/“truncate” or “append” ticked/
+		);
+		expect(screen.getByTestId('why-link').getAttribute('href')).toBe('#/home');
 	});
 
 	it('lists the samples of the run', async () => {

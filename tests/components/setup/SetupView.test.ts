@@ -48,7 +48,9 @@ describe('SetupView engine default', () => {
 		expect((screen.getByTestId('cpu-generator-model') as HTMLSelectElement).value).toBe(
 			'qwen2.5-0.5b-instruct-q4_k_m'
 		);
-		expect(screen.getByTestId('cpu-threads').textContent).toMatch(/not cross-origin isolated/);
+		expect((await screen.findByTestId('cpu-threads')).textContent).toMatch(
+			/not cross-origin isolated/
+		);
 		expect(problems()).not.toContain(DEVICE_PROBLEM);
 		// A default, not a choice: nothing is saved, so a later visit with WebGPU gets the device.
 		expect(localStorage.getItem('utp:engine')).toBeNull();

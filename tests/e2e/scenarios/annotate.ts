@@ -9,7 +9,7 @@ import type { E2EContext } from '../context.ts';
 import { completeRun } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
 
-const PER_ANNOTATOR = 10;
+export const PER_ANNOTATOR = 10;
 const V = 'annotate';
 
 interface KappaRow {
@@ -19,7 +19,7 @@ interface KappaRow {
 }
 
 /** The agreement tab's κ rows (opened by its link, the way a person gets there). */
-async function kappaRows(page: Page, ctx: E2EContext, runId: string): Promise<KappaRow[]> {
+export async function kappaRows(page: Page, ctx: E2EContext, runId: string): Promise<KappaRow[]> {
 	await openView(page, ctx.app.url, `#/annotate/${encodeURIComponent(runId)}?tab=agreement`);
 	await need(page, V, 'kappa-table');
 	return page.getByTestId('kappa-row').evaluateAll((rows) =>
@@ -35,7 +35,7 @@ async function kappaRows(page: Page, ctx: E2EContext, runId: string): Promise<Ka
  * Type a name, press Enter, open the guide with "?" to learn the label keys, then label
  * PER_ANNOTATOR items by key presses alone.
  */
-async function annotate(
+export async function annotate(
 	page: Page,
 	ctx: E2EContext,
 	runId: string,

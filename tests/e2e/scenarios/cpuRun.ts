@@ -17,7 +17,12 @@ import { pollRun, recordStamps, storedRecords, storedRun } from '../idb.ts';
 const ITEMS = 3;
 const PLANNED = ITEMS * 2;
 
-async function configureCpuRun(page: Page, modelUrl: string): Promise<void> {
+/** Set-up for a CPU run of the tiny model at `modelUrl` as generator and judge (LLM judging). */
+export async function configureCpuRun(
+	page: Page,
+	modelUrl: string,
+	plan: { items: number; temperatures: string } = { items: ITEMS, temperatures: '0, 1' }
+): Promise<void> {
 	const v = 'setup';
 	const cpu = await need(page, v, 'engine-cpu');
 	try {
@@ -51,9 +56,9 @@ async function configureCpuRun(page: Page, modelUrl: string): Promise<void> {
 		);
 	}
 	await setControl(await need(page, v, 'dataset-select'), 'demo');
-	await setControl(await need(page, v, 'n-items'), String(ITEMS));
+	await setControl(await need(page, v, 'n-items'), String(plan.items));
 	await setControl(await need(page, v, 'seed'), '1');
-	await setControl(await need(page, v, 'temperatures'), '0, 1');
+	await setControl(await need(page, v, 'temperatures'), plan.temperatures);
 	await setControl(await need(page, v, 'perturbation-truncate'), false);
 	const append = page.getByTestId('perturbation-append');
 	if ((await append.count()) > 0) await setControl(append.first(), false);
@@ -173,16 +178,13 @@ export const cpuRun: Scenario<E2EContext> = {
 					req.onerror = () => reject(req.error);
 				});
 				try {
-					return await new Promise<{ engine: string; results: Record<string, number> }[]>(
-						(resolve, reject) => {
-							const req = db
-								.transaction('benchmarks', 'readonly')
-								.objectStore('benchmarks')
-								.getAll();
-							req.onsuccess = () => resolve(req.result);
-							req.onerror = () => reject(req.error);
-						}
-					);
+					return await new Promise<
+						{ engine: string; results: Record<string, number>; device?: Record<string, string> }[]
+					>((resolve, reject) => {
+						const req = db.transaction('benchmarks', 'readonly').objectStore('benchmarks').getAll();
+						req.onsuccess = () => resolve(req.result);
+						req.onerror = () => reject(req.error);
+					});
 				} finally {
 					db.close();
 				}
@@ -202,7 +204,7 @@ export const cpuRun: Scenario<E2EContext> = {
 				`the estimate does not use the benchmark: "${speed}"`
 			);
 			ctx.note(
-				`CPU benchmark on this machine (tiny model, 1 thread): ${row.results.decode_tps.toFixed(1)} tok/s decode, ` +
+				`CPU benchmark on this machine (tiny model, ${row.device?.cpu_threads ?? '?'} thread(s)): ${row.results.decode_tps.toFixed(1)} tok/s decode, ` +
 					`${row.results.prefill_tps?.toFixed(1)} tok/s prefill, ${row.results.records_per_minute.toFixed(1)} records/min, ` +
 					`load ${Math.round(row.results.load_ms ?? NaN)} ms`
 			);

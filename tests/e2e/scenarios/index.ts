@@ -9,9 +9,12 @@ import { customMlc } from './customMlc.ts';
 import { serverRealRun } from './serverRealRun.ts';
 import { deviceBench } from './deviceBench.ts';
 import { fullRun } from './fullRun.ts';
+import { isolation } from './isolation.ts';
 import { offline } from './offline.ts';
 import { nlpData } from './nlpData.ts';
 import { offlineHelp } from './offlineHelp.ts';
+import { phoneNumbers } from './phoneNumbers.ts';
+import { pooledLabels } from './pooledLabels.ts';
 import { reliability } from './reliability.ts';
 import { resume } from './resume.ts';
 import { screenshots } from './screenshots.ts';
@@ -42,14 +45,17 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	offlineHelp,
 	nlpData,
 	cpuRun,
+	isolation,
 	transfer,
 	shareLink,
 	reliability,
 	xss,
 	annotation,
+	pooledLabels,
 	offline,
 	screenshots,
 	phone,
+	phoneNumbers,
 	desktop,
 	keyboard,
 	keyboardRun

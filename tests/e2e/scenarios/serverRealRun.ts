@@ -72,6 +72,15 @@ async function configure(page: Page, ctx: E2EContext, server: LlamaCppServer): P
 	} catch {
 		throw new E2EFailure(`setup view: "Check server" did not fill in ${ALIAS}`);
 	}
+	// No template chosen yet: llama-server serves its own in /props, and the check says it is used.
+	const served = await need(page, v, 'server-check');
+	try {
+		await served.getByText('serves its own chat template').waitFor({ timeout: UI_TIMEOUT_MS });
+	} catch {
+		throw new E2EFailure(
+			`setup view: "Check server" did not use the template in /props: "${await served.innerText()}"`
+		);
+	}
 	await setControl(await need(page, v, 'judge-mode'), 'llm');
 	await setControl(await need(page, v, 'judge-model-id'), '');
 	// Qwen2.5's template from the shared fixture (the tiny model's own, but for a trailing newline).

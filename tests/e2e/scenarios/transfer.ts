@@ -11,7 +11,7 @@ import { completeRun } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
 import { storedRun } from '../idb.ts';
 
-const DOWNLOADS_DIR = join(RESULTS_DIR, 'downloads');
+export const DOWNLOADS_DIR = join(RESULTS_DIR, 'downloads');
 
 interface ResultsSnapshot {
 	table: string;
@@ -34,7 +34,7 @@ async function snapshot(page: Page, appUrl: string, runId: string): Promise<Resu
 }
 
 /** Click an export control (inside the run's row when it has one) and save what it downloads. */
-async function download(page: Page, row: Locator, testId: string): Promise<string> {
+export async function download(page: Page, row: Locator, testId: string): Promise<string> {
 	const inRow = row.getByTestId(testId);
 	const button = (await inRow.count()) > 0 ? inRow.first() : await need(page, 'runs', testId);
 	const pending = page.waitForEvent('download', { timeout: UI_TIMEOUT_MS });

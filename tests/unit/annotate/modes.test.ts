@@ -110,7 +110,15 @@ describe('modeAdvice', () => {
 			[score('rules', 0.5, 0.3, 0.7)],
 			/^Only the rules-only labels/
 		],
-		['asks for labels first', [], /^Label some items first/]
+		['asks for labels first', [], /^Label some items first/],
+		[
+			'gives no advice from a κ over too few items',
+			[
+				{ ...score('rules', 0, 0, 0), items: 1, n: 1 },
+				{ ...score('llm', 1, 1, 1), items: 1, n: 1 }
+			],
+			/^No advice yet: 1 item is too few for κ to mean anything .* label at least 20/
+		]
 	])('%s', (_name, scores, expected) => {
 		expect(modeAdvice(scores)).toMatch(expected);
 	});

@@ -68,6 +68,20 @@ describe('DeviceBench state', () => {
 		});
 	});
 
+	it("stores the engine's own report (the CPU engine's threads) beside the device", async () => {
+		const { bench, request } = setup();
+		await bench.run({ ...request, facts: async () => ({ cpu_threads: '4' }) });
+		expect(bench.result?.device).toMatchObject({ vendor: 'acme', cpu_threads: '4' });
+		expect(bench.history[0].device?.cpu_threads).toBe('4');
+	});
+
+	it("still stores the benchmark when the engine's report fails", async () => {
+		const { bench, request } = setup();
+		await bench.run({ ...request, facts: () => Promise.reject(new Error('worker gone')) });
+		expect(bench.status).toBe('done');
+		expect(bench.result?.device?.cpu_threads).toBeUndefined();
+	});
+
 	it('lists the newest benchmark first', async () => {
 		const { bench, request } = setup();
 		await bench.run(request);

@@ -128,10 +128,10 @@ describe('user-turn-probe CLI', () => {
 			throw new TypeError('fetch failed');
 		}) as unknown as typeof fetch;
 		const opts = parseRunArgs(
-			args(join(dir, 'tpl.jsonl'), ['--template', 'Qwen/Qwen2.5-0.5B-Instruct'])
+			args(join(dir, 'tpl.jsonl'), ['--template', 'HuggingFaceTB/SmolLM2-360M-Instruct'])
 		);
 		await expect(runCommand(opts, { stderr: silent, fetch: failingFetch })).rejects.toThrow(
-			/huggingface\.co\/Qwen\/Qwen2\.5-0\.5B-Instruct/
+			/huggingface\.co\/HuggingFaceTB\/SmolLM2-360M-Instruct/
 		);
 	});
 

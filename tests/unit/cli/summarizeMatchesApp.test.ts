@@ -13,6 +13,7 @@ import { filesToBundle, parseAnswersJsonl } from '../../../src/lib/probe/exchang
 import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { resultsSource } from '../../../src/lib/app/resultsSource.ts';
 import type { ResultsTable } from '../../../src/lib/results/resultsTable.ts';
+import { tableSentences } from '../../../src/lib/results/plainWords.ts';
 import { RecordsCache, ResultsState } from '../../../src/lib/state/results.svelte.ts';
 import { readJsonl } from '../../helpers/fixtures.ts';
 import { fnv, type ScriptFn } from '../../helpers/script.ts';
@@ -169,6 +170,9 @@ describe('summarize as text and CSV', () => {
 		);
 		expect(r.stdout).toContain('2 of them cut while still reasoning');
 		expect(r.stdout).toContain(`${json.overall.undecided} turn(s) undecided`);
+		// The plain sentences the results view shows, from the same table.
+		for (const line of tableSentences(json)) expect(r.stdout).toContain(`${line}\n`);
+		expect(r.stdout).toMatch(/\nOver the whole run: \d+% genuine follow-ups/);
 	});
 
 	it('writes CSV whose last row is the whole run, with the JSON’s numbers', async () => {

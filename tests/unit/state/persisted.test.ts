@@ -141,10 +141,25 @@ describe('EngineSettings', () => {
 		s.engine.current = 'server';
 		s.server.modelId.current = 'served-model';
 		expect(s.judgeId({ shaderF16: false })).toBe('served-model');
-		expect(s.templateSpec({ shaderF16: false })).toBeNull();
-		expect(s.problems({ canRunModels: false, shaderF16: false })).toEqual([
-			'Enter the Hugging Face repo of the chat template (e.g. Qwen/Qwen3-0.6B).'
-		]);
+		// Nothing chosen: the server's own template (llama-server /props), which Check server tells.
+		expect(s.templateSpec({ shaderF16: false })).toEqual({
+			kind: 'server',
+			baseUrl: 'http://127.0.0.1:8000/v1',
+			repos: []
+		});
+		s.apiKey = 'k';
+		s.server.modelId.current = 'Qwen/Qwen3-0.6B';
+		expect(s.templateSpec({ shaderF16: false })).toEqual({
+			kind: 'server',
+			baseUrl: 'http://127.0.0.1:8000/v1',
+			apiKey: 'k',
+			repos: ['Qwen/Qwen3-0.6B']
+		});
+		s.templateRepo.current = 'Qwen/Qwen2.5-0.5B-Instruct';
+		expect(s.templateSpec({ shaderF16: false })).toEqual({
+			kind: 'repo',
+			repos: ['Qwen/Qwen2.5-0.5B-Instruct']
+		});
 		s.templateKind.current = 'url';
 		s.templateUrl.current = 'http://127.0.0.1:9/t.jinja';
 		s.eosToken.current = '<|im_end|>';

@@ -1,35 +1,17 @@
 /** The runs view's state and pure helpers, over a real DexieRunStore in fake-indexeddb. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { DexieRunStore } from '../../../src/lib/db/runs.ts';
-import type { ProbeDB } from '../../../src/lib/db/schema.ts';
+import { describe, expect, it } from 'vitest';
 import { bundleToFiles } from '../../../src/lib/probe/exchange.ts';
 import { summarize, wilson } from '../../../src/lib/stats/aggregate.ts';
-import { RunsState, type DownloadFile } from '../../../src/lib/state/runs.svelte.ts';
 import {
 	compareRuns,
 	exportFileName,
 	newcombeDiff,
 	pickRunFiles
 } from '../../../src/lib/results/runsData.ts';
-import { testDB } from '../db/helpers.ts';
+import { closeAfterEach, file, setup } from './runsHarness.ts';
 import { makeBundle, makeRecord } from '../../helpers/factories.ts';
 
-let opened: ProbeDB[] = [];
-afterEach(() => {
-	opened.forEach((db) => db.close());
-	opened = [];
-});
-
-function setup(name: string) {
-	const { db } = testDB(name);
-	opened.push(db);
-	const store = new DexieRunStore(db);
-	const saved: DownloadFile[] = [];
-	const state = new RunsState(store, (f) => saved.push(f));
-	return { db, store, state, saved };
-}
-
-const file = (name: string, text: string) => ({ name, text: async () => text });
+closeAfterEach();
 
 describe('RunsState', () => {
 	it('lists runs with record counts and follow-up rates from the indexes', async () => {

@@ -13,6 +13,7 @@ import {
 } from '../../probe/engine.ts';
 import { WorkerClient, type RequestHooks, type WorkerPort } from '../workerClient.ts';
 import { cpuCanCoLoad } from './catalog.ts';
+import { cpuThreads, threadFactsHere } from './threads.ts';
 import type {
 	CacheQueryResult,
 	CacheSizes,
@@ -24,6 +25,8 @@ import type {
 export interface CpuEngineOptions {
 	/** llama.cpp context per model; the probe's prompts and replies must fit. */
 	n_ctx?: number;
+	/** Threads to compute with; absent: the worker's plan (threads.ts). The bench sets 1 to compare. */
+	n_threads?: number;
 }
 
 export const DEFAULT_N_CTX = 4096;
@@ -37,10 +40,12 @@ export class CpuEngine implements Engine {
 	readonly name = 'wllama';
 	readonly #worker: WorkerClient<CpuWorkerRequest>;
 	readonly #nCtx: number;
+	readonly #nThreads: number | undefined;
 
 	constructor(worker: CpuWorkerLike, opts: CpuEngineOptions = {}) {
 		this.#worker = new WorkerClient(worker, 'CPU engine worker');
 		this.#nCtx = opts.n_ctx ?? DEFAULT_N_CTX;
+		this.#nThreads = opts.n_threads;
 	}
 
 	capabilities(): EngineCapabilities {
@@ -59,7 +64,7 @@ export class CpuEngine implements Engine {
 	): Promise<void> {
 		await this.#request(
 			'load',
-			{ models, n_ctx: this.#nCtx },
+			{ models, n_ctx: this.#nCtx, n_threads: this.#nThreads },
 			{ signal: opts.signal, onProgress: opts.onProgress }
 		);
 	}
@@ -109,11 +114,15 @@ export class CpuEngine implements Engine {
 	}
 }
 
-/** Start the CPU worker and wrap it. Creating the Worker is what downloads wllama. */
+/**
+ * Start the CPU worker and wrap it. Creating the Worker is what downloads wllama. The threads are
+ * this page's plan (what set-up shows), unless `opts` names a count.
+ */
 export function createCpuEngine(opts: CpuEngineOptions = {}): CpuEngine {
 	const worker = new Worker(new URL('../../../workers/cpu.worker.ts', import.meta.url), {
 		type: 'module',
 		name: 'cpu-engine'
 	});
-	return new CpuEngine(worker as unknown as CpuWorkerLike, opts);
+	const n_threads = opts.n_threads ?? cpuThreads(threadFactsHere()).threads;
+	return new CpuEngine(worker as unknown as CpuWorkerLike, { ...opts, n_threads });
 }

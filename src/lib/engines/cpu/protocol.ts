@@ -31,6 +31,8 @@ export interface CpuLoadMessage {
 	models: string[];
 	/** Tokens of context per model (llama.cpp n_ctx). */
 	n_ctx: number;
+	/** Threads to compute with; absent: the worker's own plan (threads.ts). */
+	n_threads?: number;
 }
 
 export interface CpuCacheQueryMessage {

@@ -27,6 +27,8 @@ import {
 import { contextFromModels, contextFromProps, type ServerContextWindow } from './contextWindow.ts';
 import { fallbackFor, type JsonForm, messagesFor, responseFormat } from './jsonMode.ts';
 import { Limiter } from './limit.ts';
+import { propsUrl, templateFromProps } from './servedTemplate.ts';
+import type { ChatTemplate } from '../../probe/template.ts';
 import { SpecialTokenFields, StopTokenIds } from './specialTokens.ts';
 import {
 	DEFAULT_RETRIES,
@@ -176,9 +178,18 @@ export class OpenAIEngine implements Engine {
 		const ids = Array.isArray(data)
 			? data.map((e) => (e as { id?: unknown } | null)?.id).filter((id) => typeof id === 'string')
 			: [];
-		// /props sits at the server's root, beside /v1.
-		const props = await this.#quietJson(`${this.baseUrl.replace(/\/v1$/, '')}/props`, signal);
+		const props = await this.#quietJson(propsUrl(this.baseUrl), signal);
 		return contextFromProps(props, model, ids);
+	}
+
+	/**
+	 * The chat template the server applies, where it serves one (llama-server /props); undefined
+	 * when it does not say or cannot be asked.
+	 * @throws TemplateError when the served template is unusable; AbortError when `signal` aborts.
+	 */
+	async servedTemplate(signal?: AbortSignal): Promise<ChatTemplate | undefined> {
+		const url = propsUrl(this.baseUrl);
+		return templateFromProps(await this.#quietJson(url, signal), url);
 	}
 
 	/** @throws EngineError('bad_model') naming what is served, or listModels' errors. */

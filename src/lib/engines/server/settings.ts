@@ -31,10 +31,15 @@ export class ServerModels implements EngineModels {
 		return this.modelId.current.trim();
 	}
 
-	/** A served id that looks like a Hugging Face repo names its template's repo. */
+	/**
+	 * The template the server applies when it says (llama-server /props), else the one of the repo
+	 * a served id names when it looks like a Hugging Face repo.
+	 */
 	defaultTemplate(): TemplateSpec | null {
 		const model = this.modelId.current.trim();
-		return model.includes('/') ? { kind: 'repo', repos: [model] } : null;
+		const baseUrl = this.baseUrl.current.trim();
+		if (!model || !baseUrl) return null;
+		return { kind: 'server', baseUrl, repos: model.includes('/') ? [model] : [] };
 	}
 
 	defaultTemplateRepo(): string {

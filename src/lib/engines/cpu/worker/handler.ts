@@ -31,6 +31,7 @@ import type {
 	WorkerReply
 } from '../protocol.ts';
 import { isWorkerRequest } from '../protocol.ts';
+import { cpuThreads, threadFactsHere } from '../threads.ts';
 
 /** The fields of llama.cpp's streamed completion chunk we read (wllama RawCompletionChunk). */
 export interface CpuChunk {
@@ -70,6 +71,8 @@ export interface CpuModel {
 
 export interface OpenOptions {
 	n_ctx: number;
+	/** Threads llama.cpp computes with (1 unless the worker is cross-origin isolated). */
+	n_threads: number;
 	signal: AbortSignal;
 	/** Bytes of the GGUF file(s) downloaded so far; `loaded === total` when served from cache. */
 	onProgress: (p: { loaded: number; total: number }) => void;
@@ -96,7 +99,15 @@ export function isRuntimeDeath(err: unknown): boolean {
 	return e?.name === 'RuntimeError' || /invalid UTF-8 byte|\(ABORT\)|Aborted\(/.test(text);
 }
 
-export function createCpuHandler(runtime: CpuRuntime, post: Post): (data: unknown) => void {
+/**
+ * @param plannedThreads threads when the page does not ask for a count: this worker's own plan
+ *   (half the cores when isolated, else 1).
+ */
+export function createCpuHandler(
+	runtime: CpuRuntime,
+	post: Post,
+	plannedThreads: () => number = () => cpuThreads(threadFactsHere()).threads
+): (data: unknown) => void {
 	const queue = new SerialQueue<CpuRequestKind>();
 	const controls = new Map<number, AbortController>();
 	const models = new Map<string, CpuModel>();
@@ -105,6 +116,7 @@ export function createCpuHandler(runtime: CpuRuntime, post: Post): (data: unknow
 	/** Runtime deaths of models that never generated. */
 	const unproven = new Map<string, number>();
 	let nCtx = 4096;
+	let nThreads = 1;
 	let restarts = 0;
 
 	const fail = (id: number, err: unknown) => post({ kind: 'error', id, error: toWireError(err) });
@@ -145,10 +157,18 @@ export function createCpuHandler(runtime: CpuRuntime, post: Post): (data: unknow
 		}
 	}
 
-	async function load(urls: string[], n_ctx: number, id: number, signal: AbortSignal) {
+	async function load(
+		urls: string[],
+		n_ctx: number,
+		n_threads: number,
+		id: number,
+		signal: AbortSignal
+	) {
 		const unique = [...new Set(urls)];
-		if (n_ctx !== nCtx) await exitAll();
+		// Both are fixed when a model opens: a change reopens every model.
+		if (n_ctx !== nCtx || n_threads !== nThreads) await exitAll();
 		nCtx = n_ctx;
+		nThreads = n_threads;
 		await exitAll(new Set(unique));
 		for (const url of unique) {
 			if (models.has(url)) {
@@ -159,6 +179,7 @@ export function createCpuHandler(runtime: CpuRuntime, post: Post): (data: unknow
 			const model = await runtime
 				.open(url, {
 					n_ctx,
+					n_threads,
 					signal,
 					onProgress: ({ loaded, total }) => {
 						if (signal.aborted || !(total > 0)) return;
@@ -225,6 +246,7 @@ export function createCpuHandler(runtime: CpuRuntime, post: Post): (data: unknow
 		const ctrl = new AbortController();
 		const model = await runtime.open(url, {
 			n_ctx: nCtx,
+			n_threads: nThreads,
 			signal: ctrl.signal,
 			onProgress: () => {}
 		});
@@ -388,7 +410,9 @@ export function createCpuHandler(runtime: CpuRuntime, post: Post): (data: unknow
 		const msg = data as CpuWorkerRequest;
 		switch (msg.kind) {
 			case 'load':
-				return enqueue(msg, (signal) => load(msg.models, msg.n_ctx, msg.id, signal));
+				return enqueue(msg, (signal) =>
+					load(msg.models, msg.n_ctx, msg.n_threads ?? plannedThreads(), msg.id, signal)
+				);
 			case 'unload':
 				return enqueue(msg, async () => {
 					await exitAll();

@@ -19,13 +19,15 @@ export function createWllamaRuntime(): CpuRuntime {
 	const findCached = async (url: string) => (await manager.getModels()).find((m) => m.url === url);
 
 	return {
-		async open(url, { n_ctx, signal, onProgress }): Promise<CpuModel> {
+		async open(url, { n_ctx, n_threads, signal, onProgress }): Promise<CpuModel> {
 			const wllama = new Wllama(
 				{ default: wasmUrl },
 				{ logger: quiet, modelManager: manager, suppressNativeLog: true }
 			);
 			await wllama.loadModelFromUrl(url, {
 				n_ctx,
+				// The page's plan (threads.ts), so the engine computes with what set-up says.
+				n_threads,
 				// One request at a time: a single slot gets the whole context.
 				n_parallel: 1,
 				// CPU only, even where WebGPU exists: this is the engine for devices without it.

@@ -1,0 +1,28 @@
+/**
+ * What the service worker caches the first time it is used instead of precaching: the engines'
+ * worker chunks and wasm, which a visitor who only opens shared runs never needs. One entry per
+ * cache; a new engine asset is one more entry here (the precache's globIgnores in vite.config.ts
+ * must then leave it out too).
+ */
+
+export interface RuntimeCache {
+	/** Matched against the request URL's pathname. */
+	path: RegExp;
+	cacheName: string;
+	/** Old versions beyond this many are dropped (each build renames the files). */
+	maxEntries: number;
+}
+
+export const RUNTIME_CACHES: readonly RuntimeCache[] = [
+	// web-llm (2 MB gzipped): its worker chunk.
+	{ path: /\/webgpu\.worker-[\w-]+\.js$/, cacheName: 'engine-worker', maxEntries: 2 },
+	// wllama: its worker chunk and 8 MB wasm.
+	{
+		path: /\/(cpu\.worker-[\w-]+\.js|wllama-[\w-]+\.wasm)$/,
+		cacheName: 'cpu-engine',
+		maxEntries: 4
+	}
+];
+
+/** Precache globIgnores for the files above (the wasm is not in the precache's globs anyway). */
+export const RUNTIME_CACHED_GLOBS = ['**/webgpu.worker-*.js', '**/cpu.worker-*.js'];
