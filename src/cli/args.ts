@@ -77,9 +77,12 @@ export class UsageError extends AppError {
 
 export const RUN_USAGE = `Usage: user-turn-probe run --base-url URL --model ID --judge-model ID --dataset NAME|PATH --out PATH.jsonl [options]
 
-  --base-url URL          OpenAI-compatible server of the generator (vLLM, SGLang, llama.cpp, Ollama)
+  --base-url URL          OpenAI-compatible server of the generator (vLLM, SGLang, llama.cpp, Ollama);
+                          with several models, one URL for all or one per model (comma-separated)
   --model ID              served model id; without --template its chat template is the server's own
-                          (llama-server /props), else the Hugging Face repo ID names
+                          (llama-server /props), else the Hugging Face repo ID names;
+                          a,b,c sweeps the models one after another on the same items, seeds, conditions
+                          and judge: one run per model (OUT.<model>.jsonl) and OUT.study.json listing them
   --api-key K             bearer token (or env USER_TURN_PROBE_API_KEY)
   --judge-base-url URL    server of the judge (default: --base-url)
   --judge-model ID        judge model id (default with --judge-mode rules: --model)

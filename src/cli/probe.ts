@@ -2,6 +2,8 @@
 import { defaultNlpCacheDir } from './nlpCache.ts';
 import { parseRunArgs, RUN_USAGE, UsageError } from './args.ts';
 import { resultsTable } from '../lib/results/resultsTable.ts';
+import { study } from '../lib/results/study.ts';
+import { formatStudy, studyRunOfReport } from './studyReport.ts';
 import {
 	agreementText,
 	formatSummary,
@@ -10,7 +12,9 @@ import {
 	SUMMARIZE_USAGE
 } from './report.ts';
 import { errorLines } from './progress.ts';
-import { ConfigChangedError, runCommand, STOPPED_EXIT } from './run.ts';
+import { ConfigChangedError, runCommand, STOPPED_EXIT, type RunIO } from './run.ts';
+import { sweepOf, writeStudyFile, type Sweep } from './sweep.ts';
+import { readStudyList } from './studyReport.ts';
 import { constants } from 'node:os';
 import { AbortError } from '../lib/errors/appError.ts';
 import { useTemplateChecker } from '../lib/probe/templateChecker.ts';
@@ -25,10 +29,37 @@ const exitCodeOf = (signal: NodeJS.Signals) => 128 + constants.signals[signal];
 const USAGE = `user-turn-probe: the user-turn generation probe against OpenAI-compatible servers
 
   user-turn-probe run ...            generate, label and store records (see: run --help)
-  user-turn-probe summarize FILE     accuracy and follow-up rates with 95% CIs per condition
+  user-turn-probe summarize FILE...  accuracy and follow-up rates with 95% CIs per condition;
+                                     several files: one table across runs (model × condition)
                                      (--json, --csv; see: summarize --help)
   user-turn-probe agreement FILE     Cohen's κ between the labelers present (rules, judge, humans)
 `;
+
+/**
+ * The sweep's runs one after another. A model that fails is reported and the next one runs (its
+ * run resumes later with the same command); a stop ends the sweep where it is.
+ */
+async function runSweep(sweep: Sweep, io: RunIO): Promise<number> {
+	writeStudyFile(sweep);
+	const failed: string[] = [];
+	for (const [i, run] of sweep.runs.entries()) {
+		io.stderr.write(`\nmodel ${i + 1} of ${sweep.runs.length}: ${run.model} → ${run.out}\n`);
+		let code: number;
+		try {
+			code = await runCommand(run, io);
+		} catch (err) {
+			if (err instanceof ConfigChangedError || io.signal?.aborted) throw err;
+			io.stderr.write(errorLines(err));
+			code = 1;
+		}
+		if (code === STOPPED_EXIT) return code;
+		if (code !== 0) failed.push(run.model);
+	}
+	io.stderr.write(
+		`\nstudy: ${sweep.studyFile}${failed.length ? ` (not finished: ${failed.join(', ')}; the same command resumes them)` : ''}\n`
+	);
+	return failed.length > 0 ? 1 : 0;
+}
 
 /** Bad lines listed one by one up to this many; a file that is not records at all says so once. */
 const MAX_PROBLEMS = 20;
@@ -60,11 +91,14 @@ export async function main(
 			// A user's template renders in a worker thread: stoppable, and this thread hears signals.
 			useTemplateChecker(workerTemplateChecker(ctrl.signal));
 			try {
-				const code = await runCommand(parseRunArgs(rest, env), {
+				const io = {
 					stderr: process.stderr,
 					signal: ctrl.signal,
 					nlpCacheDir: defaultNlpCacheDir(env)
-				});
+				};
+				const opts = parseRunArgs(rest, env);
+				const sweep = sweepOf(opts);
+				const code = sweep ? await runSweep(sweep, io) : await runCommand(opts, io);
 				return code === STOPPED_EXIT ? exitCodeOf(received) : code;
 			} catch (err) {
 				// Stopped before the run began (while its template was checked, say).
@@ -89,18 +123,32 @@ export async function main(
 			} catch (e) {
 				throw new UsageError((e as Error).message, usage);
 			}
-			const file = summary?.file ?? rest[0];
-			const { records, answers, annotations, problems, invalid } = await readRun(file);
-			for (const p of problems.slice(0, MAX_PROBLEMS)) process.stderr.write(`${file}: ${p}\n`);
-			if (problems.length > MAX_PROBLEMS)
-				process.stderr.write(
-					`${file}: … and ${problems.length - MAX_PROBLEMS} more lines skipped\n`
+			const files = (summary?.files ?? rest).flatMap(readStudyList);
+			const reports = [];
+			for (const file of files) {
+				const report = await readRun(file);
+				const { problems } = report;
+				for (const p of problems.slice(0, MAX_PROBLEMS)) process.stderr.write(`${file}: ${p}\n`);
+				if (problems.length > MAX_PROBLEMS)
+					process.stderr.write(
+						`${file}: … and ${problems.length - MAX_PROBLEMS} more lines skipped\n`
+					);
+				reports.push(report);
+			}
+			const invalid = reports.some((r) => r.invalid);
+			const warn = (line: string) => process.stderr.write(line + '\n');
+			if (!summary) {
+				const [{ records, annotations }] = reports;
+				process.stdout.write(agreementText(records, annotations));
+			} else if (reports.length === 1) {
+				const [{ records, answers }] = reports;
+				process.stdout.write(
+					formatSummary(resultsTable(records, answers, summary.options), summary.format)
 				);
-			process.stdout.write(
-				summary
-					? formatSummary(resultsTable(records, answers, summary.options), summary.format)
-					: agreementText(records, annotations)
-			);
+			} else {
+				const runs = reports.map((r, i) => studyRunOfReport(files[i], r, warn));
+				process.stdout.write(formatStudy(study(runs, summary.options), summary.format));
+			}
 			return invalid ? 1 : 0;
 		}
 		if (command === undefined || command === '--help' || command === '-h') {

@@ -6,7 +6,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import Papa from 'papaparse';
 import type { Annotation } from '../lib/probe/exchange.ts';
-import { LABELS, VERDICTS, type FinishReason, type ProbeRecord } from '../lib/probe/types.ts';
+import { RUN_FILE_FORMAT } from '../lib/probe/runFile.ts';
+import {
+	LABELS,
+	VERDICTS,
+	type FinishReason,
+	type ModelRef,
+	type ProbeRecord
+} from '../lib/probe/types.ts';
 import { collectLabelings, pairwiseAgreement } from '../lib/stats/agreement.ts';
 import type { Tally } from '../lib/stats/aggregate.ts';
 import {
@@ -21,7 +28,7 @@ import { kappaWarning } from '../lib/stats/smallSample.ts';
 import { sidecarPaths } from './jsonlStore.ts';
 import { readLines, requireFile } from './lines.ts';
 
-const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '—');
+export const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '—');
 const num = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
 
 /** Fixed-width table: first column left-aligned, the rest right-aligned. */
@@ -50,8 +57,16 @@ export type ReportRecord = Pick<
 	| 'judge_label'
 >;
 
+/** The manifest's part `summarize` reads: who generated the run, on what, with which seed. */
+export interface ReportManifest {
+	run_id: string;
+	config: { generator: ModelRef; dataset: string; seed: number };
+}
+
 export interface RunReport {
 	records: ReportRecord[];
+	/** From the manifest beside the records, or a whole-run file's first line; undefined without. */
+	manifest: ReportManifest | undefined;
 	/**
 	 * One per item: whether its answer was cut, and where. From the answers file beside the records
 	 * when there is one, else from the records' own answer fields (absent in older records).
@@ -94,23 +109,23 @@ function answerOfRecord(value: Record<string, unknown>): AnswerFacts | undefined
 	});
 }
 
+/** An answer's facts from one answers-file line or manifest entry; undefined when it is not one. */
+function answerFactsOf(value: unknown): AnswerFacts | undefined {
+	const a = value as Record<string, unknown> | null;
+	if (typeof a?.item_id !== 'string' || typeof a.answer !== 'string') return undefined;
+	if (!FINISH_SET.has(a.finish_reason)) return undefined;
+	const finish_reason = a.finish_reason as FinishReason;
+	return answerFacts({ item_id: a.item_id, finish_reason, answer: a.answer });
+}
+
 /** The answers file's items, or undefined when there is none; unreadable lines are skipped. */
 async function readAnswers(file: string): Promise<Map<string, AnswerFacts> | undefined> {
 	if (!existsSync(file)) return undefined;
 	const out = new Map<string, AnswerFacts>();
 	for await (const line of readLines(file)) {
 		try {
-			const a = JSON.parse(line.text) as Record<string, unknown>;
-			if (typeof a.item_id !== 'string' || typeof a.answer !== 'string') continue;
-			if (!FINISH_SET.has(a.finish_reason)) continue;
-			out.set(
-				a.item_id,
-				answerFacts({
-					item_id: a.item_id,
-					finish_reason: a.finish_reason as FinishReason,
-					answer: a.answer
-				})
-			);
+			const a = answerFactsOf(JSON.parse(line.text));
+			if (a) out.set(a.item_id, a);
 		} catch {
 			// A torn or foreign line: the records' own answer fields stand in for it.
 		}
@@ -129,8 +144,14 @@ export async function readRun(file: string): Promise<RunReport> {
 	const answers = new Map<string, AnswerFacts>();
 	const problems: string[] = [];
 	let invalid = false;
+	/** A whole-run file (what Share makes) carries its manifest on its first line. */
+	let header: Record<string, unknown> | undefined;
 	for await (const line of readLines(file)) {
 		if (line.text.trim() === '') continue;
+		if (line.number === 1 && line.text.includes(RUN_FILE_FORMAT)) {
+			header = runFileManifest(line.text);
+			if (header) continue;
+		}
 		let value: Record<string, unknown>;
 		try {
 			value = JSON.parse(line.text) as Record<string, unknown>;
@@ -172,38 +193,71 @@ export async function readRun(file: string): Promise<RunReport> {
 	const paths = sidecarPaths(file);
 	for (const [item, answer] of (await readAnswers(paths.answers)) ?? []) answers.set(item, answer);
 	const manifestPath = paths.manifest;
-	let annotations: Annotation[] = [];
-	if (existsSync(manifestPath)) {
-		const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
-			annotations?: Annotation[];
-		};
-		annotations = manifest.annotations ?? [];
-	}
+	const manifest =
+		header ??
+		(existsSync(manifestPath)
+			? (JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>)
+			: undefined);
+	if (header) for (const a of manifestAnswers(header)) answers.set(a.item_id, a);
 	return {
 		records: [...latest.values()],
+		manifest: reportManifest(manifest),
 		answers: [...answers.values()],
-		annotations,
+		annotations: (manifest?.annotations as Annotation[] | undefined) ?? [],
 		problems,
 		invalid
 	};
 }
 
+/** The manifest of a whole-run file's first line, or undefined when the line is not one. */
+function runFileManifest(text: string): Record<string, unknown> | undefined {
+	try {
+		const head = JSON.parse(text) as Record<string, unknown>;
+		const manifest = head.format === RUN_FILE_FORMAT ? head.manifest : undefined;
+		return typeof manifest === 'object' && manifest !== null
+			? (manifest as Record<string, unknown>)
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The answers a whole-run file's manifest carries (the CLI keeps them in a file beside). */
+function manifestAnswers(manifest: Record<string, unknown>): AnswerFacts[] {
+	const answers = Array.isArray(manifest.answers) ? (manifest.answers as unknown[]) : [];
+	return answers.flatMap((a) => answerFactsOf(a) ?? []);
+}
+
+/** The manifest's identity fields, when they are all there and of the right type. */
+function reportManifest(m: Record<string, unknown> | undefined): ReportManifest | undefined {
+	const config = m?.config as Record<string, unknown> | undefined;
+	const generator = config?.generator as ModelRef | undefined;
+	if (typeof m?.run_id !== 'string' || typeof generator?.id !== 'string') return undefined;
+	const dataset = typeof config?.dataset === 'string' ? config.dataset : '';
+	const seed = typeof config?.seed === 'number' ? config.seed : 0;
+	return { run_id: m.run_id, config: { generator, dataset, seed } };
+}
+
 export type SummaryFormat = 'text' | 'json' | 'csv';
 
-export const SUMMARIZE_USAGE = `Usage: user-turn-probe summarize FILE [--json | --csv] [--include-cut-answers] [--include-cut-reasoning]
+export const SUMMARIZE_USAGE = `Usage: user-turn-probe summarize FILE... [--json | --csv] [--include-cut-answers] [--include-cut-reasoning]
 
 The results view's table: accuracy and genuine follow-up rates (from the binary verdicts) with 95% CIs,
 per condition and for the whole run, with the same defaults as the app.
+With several files (one run per model, say): the study view's table, one row per model × condition,
+with each perturbation's paired effect against "none" and the label shares.
   --json                    every number as JSON (for tables over many runs)
   --csv                     one row per condition and a last row "all"
   --include-cut-answers     count answers cut at the answer token limit in accuracy (default: left out)
   --include-cut-reasoning   count the probes of answers cut while still reasoning (empty answers)
                             in follow-up rates (default: left out)
 Turns the rules left undecided (--judge-mode rules) are counted in "undecided", never in the rate.
-The answers file beside FILE (FILE.answers.jsonl) says which answers were cut.`;
+The answers file beside FILE (FILE.answers.jsonl) says which answers were cut; FILE may also be a
+whole-run file (.run.jsonl, what the app's Share makes).`;
 
 export interface SummarizeArgs {
-	file: string;
+	/** One file: the run's table; several: the study table. */
+	files: string[];
 	format: SummaryFormat;
 	options: CountOptions;
 }
@@ -220,11 +274,10 @@ export function parseSummarizeArgs(argv: string[]): SummarizeArgs {
 			'include-cut-reasoning': { type: 'boolean' }
 		}
 	});
-	if (positionals.length !== 1)
-		throw new Error('summarize needs exactly one records file (.jsonl)');
+	if (positionals.length === 0) throw new Error('summarize needs a records file (.jsonl)');
 	if (values.json && values.csv) throw new Error('--json and --csv: pick one');
 	return {
-		file: positionals[0],
+		files: positionals,
 		format: values.json ? 'json' : values.csv ? 'csv' : 'text',
 		options: {
 			include_cut_answers: values['include-cut-answers'] ?? COUNT_DEFAULTS.include_cut_answers,
@@ -233,49 +286,51 @@ export function parseSummarizeArgs(argv: string[]): SummarizeArgs {
 	};
 }
 
+const rateFields = (name: string) => [name, `${name}_lo`, `${name}_hi`, `${name}_k`, `${name}_n`];
+
+/** The CSV columns of one tally (a condition, or a whole run), after its condition's two. */
+export const TALLY_FIELDS: readonly string[] = [
+	'records',
+	...rateFields('accuracy'),
+	...rateFields('followup'),
+	'judged',
+	'pending',
+	'undecided',
+	'cut_reasoning',
+	'judge_errors',
+	...LABELS.map((l) => `label_${l}`)
+];
+
+/** One tally's CSV cells in TALLY_FIELDS order; a rate with no records is empty. */
+export function tallyCells(t: Tally): (number | string)[] {
+	const r = (x: Tally['accuracy']) => [x.p, x.lo, x.hi, x.k, x.n].map(finite);
+	return [
+		t.n,
+		...r(t.accuracy),
+		...r(t.followup),
+		t.judged,
+		t.pending,
+		t.undecided,
+		t.cut_reasoning,
+		t.judge_errors,
+		...LABELS.map((l) => t.labels[l])
+	];
+}
+
 /**
  * One CSV row per condition and a last row "all" for the whole run; rates as fractions, a rate
  * with no records empty, then the count of each label (label_<id>).
  */
 export function resultsCsv(table: ResultsTable): string {
-	const rate = (name: string) => [name, `${name}_lo`, `${name}_hi`, `${name}_k`, `${name}_n`];
-	const fields = [
-		'temperature',
-		'perturbation',
-		'records',
-		...rate('accuracy'),
-		...rate('followup'),
-		'judged',
-		'pending',
-		'undecided',
-		'cut_reasoning',
-		'judge_errors',
-		...LABELS.map((l) => `label_${l}`)
-	];
-	const row = (t: Tally, temperature: number | string, perturbation: string) => {
-		const r = (x: Tally['accuracy']) => [x.p, x.lo, x.hi, x.k, x.n].map(finite);
-		return [
-			temperature,
-			perturbation,
-			t.n,
-			...r(t.accuracy),
-			...r(t.followup),
-			t.judged,
-			t.pending,
-			t.undecided,
-			t.cut_reasoning,
-			t.judge_errors,
-			...LABELS.map((l) => t.labels[l])
-		];
-	};
+	const fields = ['temperature', 'perturbation', ...TALLY_FIELDS];
 	const data = [
-		...table.conditions.map((c) => row(c, c.temperature, c.perturbation)),
-		row(table.overall, 'all', 'all')
+		...table.conditions.map((c) => [c.temperature, c.perturbation, ...tallyCells(c)]),
+		['all', 'all', ...tallyCells(table.overall)]
 	];
 	return Papa.unparse({ fields, data }, { newline: '\n' }) + '\n';
 }
 
-const finite = (x: number) => (Number.isFinite(x) ? x : '');
+export const finite = (x: number) => (Number.isFinite(x) ? x : '');
 
 /** The table as `summarize` prints it; JSON writes a rate with no records as p: null. */
 export function formatSummary(t: ResultsTable, format: SummaryFormat): string {
@@ -284,7 +339,7 @@ export function formatSummary(t: ResultsTable, format: SummaryFormat): string {
 	return summarizeText(t);
 }
 
-const rateCell = (r: ResultsTable['overall']['accuracy']) =>
+export const rateCell = (r: ResultsTable['overall']['accuracy']) =>
 	`${pct(r.p)} [${pct(r.lo)}, ${pct(r.hi)}] n=${r.n}`;
 
 export function summarizeText(t: ResultsTable): string {

@@ -27,7 +27,10 @@ export interface E2EContext {
 	/** A new browser with its own user-data-dir; closed and deleted after the scenario. */
 	freshProfile(opts?: { webgpu?: boolean }): Promise<Profile>;
 	/** A scripted OpenAI-compatible server on 127.0.0.1; closed after the scenario. */
-	mock(script?: ScriptName, opts?: { tokenDelayMs?: number }): Promise<MockOpenAI>;
+	mock(
+		script?: ScriptName,
+		opts?: { tokenDelayMs?: number; models?: string[] }
+	): Promise<MockOpenAI>;
 	/** Full-page screenshot to test-results/screenshots/NAME.png; returns the path. */
 	screenshot(page: Page, name: string): Promise<string>;
 	/** A line for the summary (what was measured, what was seen). */
@@ -67,7 +70,8 @@ export function scenarioContext(
 			return p;
 		},
 		async mock(script = 'default', opts = {}) {
-			const m = await startMockOpenAI({ script: namedScript(script), models: [MOCK_MODEL] });
+			const models = opts.models ?? [MOCK_MODEL];
+			const m = await startMockOpenAI({ script: namedScript(script), models });
 			m.tokenDelayMs = opts.tokenDelayMs ?? 0;
 			mocks.push(m);
 			return m;

@@ -29,6 +29,7 @@ import {
 	type RunLaunch
 } from '../setup/runInputs.ts';
 import { APP_VERSION, type AppServices } from './services.ts';
+import { saveSweep, sweepOfRun, type SweepRecord } from '../setup/sweeps.ts';
 
 export interface EngineChoice {
 	engine: EngineKind;
@@ -70,14 +71,29 @@ function setupFor(services: AppServices, choice: EngineChoice, template: ChatTem
 export async function createAndStart(
 	services: AppServices,
 	runner: RunController,
-	run: {
-		/** The models and the template's hash are added here, from the engine and `template`. */
-		values: Omit<RunValues, 'models' | 'template_sha256'>;
-		template: ChatTemplate;
-		choice: EngineChoice;
-	}
+	run: NewRun
 ): Promise<PreparedRun> {
 	if (runner.active) throw new RunActiveError(runner.runId ?? '?');
+	const prepared = await createStored(services, run);
+	const { config } = prepared;
+	// A single new run that made nothing is removed if its start fails (a sweep's runs stay: the
+	// sweep resumes them).
+	await start(services, runner, prepared, run.template, run.choice, () =>
+		discardEmptyRun(services, config.run_id, config.items)
+	);
+	return prepared;
+}
+
+/** A run to store: its values, template and engine. */
+export interface NewRun {
+	/** The models and the template's hash are added here, from the engine and `template`. */
+	values: Omit<RunValues, 'models' | 'template_sha256'>;
+	template: ChatTemplate;
+	choice: EngineChoice;
+}
+
+/** Prepares and stores a run whole (manifest, items, template, launch) without starting it. */
+async function createStored(services: AppServices, run: NewRun): Promise<PreparedRun> {
 	const { template, choice } = run;
 	const models = await modelsOf(services, run.values.generator.id, run.values.judge.id, choice);
 	const prepared = await prepareRun({ ...run.values, template_sha256: template.sha256, models });
@@ -90,9 +106,6 @@ export async function createAndStart(
 	});
 	await createRun(services.runInputStore(), manifest, { items: config.items, template });
 	saveLaunch(storage(), config.run_id, launchOf(choice));
-	await start(services, runner, prepared, template, choice, () =>
-		discardEmptyRun(services, config.run_id, config.items)
-	);
 	return prepared;
 }
 
@@ -248,6 +261,18 @@ export interface NewRunRequest {
  *   TemplateError, DatasetError, RunActiveError, or AbortError when `signal` aborts.
  */
 export async function startFromSetup(r: NewRunRequest): Promise<string> {
+	const generator = r.settings.generatorId(r.gpu);
+	const [run] = await runsFromSetup(r, [generator]);
+	r.step('storing');
+	const { config } = await createAndStart(r.services, r.runner, run);
+	return config.run_id;
+}
+
+/**
+ * One run per generator model, all else the same (items, seeds, conditions, judge, template):
+ * the server is checked for every model, the template and the dataset are read once.
+ */
+async function runsFromSetup(r: NewRunRequest, generators: readonly string[]): Promise<NewRun[]> {
 	const { services, settings, setup, gpu } = r;
 	const provider = settings.provider;
 	const unavailable = provider.unavailable(gpu);
@@ -260,20 +285,22 @@ export async function startFromSetup(r: NewRunRequest): Promise<string> {
 		// A server that is down, blocked or lacks a model fails the start here, before the template
 		// and the dataset load and before a run is stored: a failed start leaves no empty run behind.
 		r.step('server');
-		const check = await checkServer(
-			{
-				baseUrl: conn.base_url ?? '',
-				model: settings.generatorId(gpu),
-				judge: values.judge_mode === 'rules' ? undefined : settings.judgeId(gpu),
-				signal: r.signal
-			},
-			{
-				listModels: served,
-				answersOpaque: r.answersOpaque ?? browserAnswersOpaque
-			}
-		);
-		const failed = check.lines.filter((l) => !l.ok);
-		if (failed.length > 0) throw new Error(failed.map((l) => l.text).join(' '));
+		for (const model of generators) {
+			const check = await checkServer(
+				{
+					baseUrl: conn.base_url ?? '',
+					model,
+					judge: values.judge_mode === 'rules' ? undefined : settings.judgeId(gpu),
+					signal: r.signal
+				},
+				{
+					listModels: served,
+					answersOpaque: r.answersOpaque ?? browserAnswersOpaque
+				}
+			);
+			const failed = check.lines.filter((l) => !l.ok);
+			if (failed.length > 0) throw new Error(failed.map((l) => l.text).join(' '));
+		}
 	}
 	r.step('template');
 	const check = await setup.checkTemplate(settings.templateSpec(gpu), (spec) =>
@@ -301,27 +328,101 @@ export async function startFromSetup(r: NewRunRequest): Promise<string> {
 		datasetName = choice;
 		datasetNote = DATASETS[choice].note;
 	}
-	const generator = settings.generatorId(gpu);
-	// Rules-only runs never call a judge; the generator stands in so the manifest is complete.
-	const judge = values.judge_mode === 'rules' ? generator : settings.judgeId(gpu);
 	const contextWindow = await generatorContextWindow(services, settings, gpu, r.signal);
-	const runValues = formRunValues(values, {
-		run_id: newRunId(),
-		dataset: datasetName,
-		dataset_note: datasetNote,
-		items,
-		generator: { id: generator, template_repo: check.template.repo },
-		judge: { id: judge },
-		thinking_default: check.thinking,
-		user_header_default: check.markup.headerDefault,
-		reasoning_effort_default: check.markup.effortDefault,
-		context_window: contextWindow
+	return generators.map((generator) => {
+		// Rules-only runs never call a judge; the generator stands in so the manifest is complete.
+		const judge = values.judge_mode === 'rules' ? generator : settings.judgeId(gpu);
+		const runValues = formRunValues(values, {
+			run_id: newRunId(),
+			dataset: datasetName,
+			dataset_note: datasetNote,
+			items,
+			generator: { id: generator, template_repo: check.template.repo },
+			judge: { id: judge },
+			thinking_default: check.thinking,
+			user_header_default: check.markup.headerDefault,
+			reasoning_effort_default: check.markup.effortDefault,
+			context_window: contextWindow
+		});
+		return {
+			values: runValues,
+			template: check.template,
+			choice: { engine: settings.engine.current, ...conn, adapter: gpu.adapter }
+		};
 	});
+}
+
+/**
+ * A sweep from set-up: one stored run per generator model, then run one after another in this
+ * tab (sweep.ts). Resolves once every run is stored and the first has started.
+ * @returns the sweep, whose first run the caller shows.
+ * @throws as startFromSetup, before anything is stored.
+ */
+export async function startSweepFromSetup(
+	r: NewRunRequest,
+	generators: readonly string[],
+	on: SweepEvents
+): Promise<SweepRecord> {
+	if (r.runner.active) throw new RunActiveError(r.runner.runId ?? '?');
+	const runs = await runsFromSetup(r, generators);
 	r.step('storing');
-	const { config } = await createAndStart(services, r.runner, {
-		values: runValues,
-		template: check.template,
-		choice: { engine: settings.engine.current, ...conn, adapter: gpu.adapter }
-	});
-	return config.run_id;
+	const ids: string[] = [];
+	for (const run of runs) ids.push((await createStored(r.services, run)).config.run_id);
+	const sweep = saveSweep(storage(), ids);
+	void driveSweep(r.services, r.runner, sweep, runs[0].choice, on);
+	return sweep;
+}
+
+export interface SweepEvents {
+	/** A run of the sweep starts (or resumes): the view follows it. */
+	onRun(runId: string): void;
+	/** Every run is done: the study is ready. */
+	onDone(sweep: SweepRecord): void;
+	/** A run could not start (another tab holds it, its server is gone): it waits for Resume. */
+	onError?(err: unknown): void;
+}
+
+/** continueSweep in the background, its end reported through `on`. */
+export async function driveSweep(
+	services: AppServices,
+	runner: RunController,
+	sweep: SweepRecord,
+	choice: EngineChoice,
+	on: SweepEvents
+): Promise<void> {
+	try {
+		if ((await continueSweep(services, runner, sweep, choice, on.onRun)) === 'done')
+			on.onDone(sweep);
+	} catch (err) {
+		on.onError?.(err);
+	}
+}
+
+/** The sweep a stored run belongs to, if it was started as one. */
+export function storedSweep(runId: string): SweepRecord | undefined {
+	return sweepOfRun(storage(), runId);
+}
+
+/**
+ * Runs the sweep's runs that are not done, in order, each resumed as Resume would (its stored
+ * work kept), one at a time so one model is in memory at a time. Stops where a run stops
+ * (paused, failed, another tab): the same call later continues from there.
+ * @returns 'done' when every run is done; else the run it stopped at.
+ */
+export async function continueSweep(
+	services: AppServices,
+	runner: RunController,
+	sweep: SweepRecord,
+	choice: EngineChoice,
+	onRun: (runId: string) => void = () => {}
+): Promise<'done' | { stopped: string }> {
+	for (const runId of sweep.run_ids) {
+		const manifest = await services.runStore().getManifest(runId);
+		if (manifest?.status === 'done') continue;
+		onRun(runId);
+		await resumeRun(services, runner, runId, choice);
+		await runner.finished;
+		if (runner.phase !== 'done') return { stopped: runId };
+	}
+	return 'done';
 }

@@ -8,6 +8,7 @@ import { AppError } from '../errors/appError.ts';
 import { ExchangeError, filesToBundle } from '../probe/exchange.ts';
 import type { RunBundle } from '../probe/exchange.ts';
 import { isRunFile, runFileToBundle } from '../probe/runFile.ts';
+import { isStudyFile, parseStudyFile } from '../probe/studyFile.ts';
 
 /** A link that cannot be opened, said so a person knows what to do. */
 export class OpenRunError extends AppError {
@@ -176,9 +177,59 @@ export async function fetchRun(
 	signal?: AbortSignal,
 	timeoutMs = LINK_TIMEOUT_MS
 ): Promise<RunBundle> {
+	const shared = await fetchShared(raw, fetchFn, signal, timeoutMs, { study: false });
+	if (shared.kind === 'run') return shared.bundle;
+	throw new OpenRunError('A study file is not a run: open it by link to see the study.');
+}
+
+/** What a shared link holds: one run, or a study's runs in order. */
+export type Shared = { kind: 'run'; bundle: RunBundle } | { kind: 'study'; bundles: RunBundle[] };
+
+/**
+ * Fetches a run's link as fetchRun does, or a study file (studyFile.ts): its runs inline, or each
+ * run file it lists, fetched from its address relative to the study file's.
+ * @throws as fetchRun; an ExchangeError of a study's run names that run's file.
+ */
+export async function fetchShared(
+	raw: string,
+	fetchFn: Fetch,
+	signal?: AbortSignal,
+	timeoutMs = LINK_TIMEOUT_MS,
+	opts: { study: boolean } = { study: true }
+): Promise<Shared> {
 	const url = runLink(raw);
+	const text = await fetchTextWithin(fetchFn, url, signal, timeoutMs);
+	if (!opts.study || !isStudyFile(text))
+		return { kind: 'run', bundle: await runOfText(url, text, fetchFn, signal, timeoutMs) };
+	const study = named(fileName(url), () => parseStudyFile(text));
+	if (study.kind === 'inline')
+		return {
+			kind: 'study',
+			bundles: study.runs.map((run, i) =>
+				named(`${fileName(url)}, run ${i + 1}`, () => runFileToBundle(run))
+			)
+		};
+	const bundles: RunBundle[] = [];
+	for (const link of study.links) {
+		let target: URL;
+		try {
+			target = new URL(link, url);
+		} catch {
+			throw new OpenRunError(`${fileName(url)} lists "${link}", which is not an address.`);
+		}
+		bundles.push(await fetchRun(target.href, fetchFn, signal, timeoutMs));
+	}
+	return { kind: 'study', bundles };
+}
+
+async function runOfText(
+	url: URL,
+	text: string,
+	fetchFn: Fetch,
+	signal: AbortSignal | undefined,
+	timeoutMs: number
+): Promise<RunBundle> {
 	const fetchText = (u: URL) => fetchTextWithin(fetchFn, u, signal, timeoutMs);
-	const text = await fetchText(url);
 	const name = fileName(url);
 	if (isRunFile(text)) return named(name, () => runFileToBundle(text));
 

@@ -9,7 +9,6 @@ export function resultsSource(store: DexieRunStore): ResultsSource {
 		getFacts: (runId) => store.getFacts(runId),
 		listRuns: () => store.listRuns(),
 		firstRecords: (runId, limit) => store.firstRecords(runId, limit),
-		countRecords: (runId, filter) => store.countRecords(runId, filter),
 		getAnswers: (runId) => store.getAnswers(runId)
 	};
 }

@@ -106,36 +106,6 @@ export function unpackFacts(row: FactsPackRow): RecordFacts[] | undefined {
 	return out;
 }
 
-/**
- * What the runs list shows of a run: records, genuine follow-ups, those still unlabelled, and those
- * the rules left undecided (out of the rate, as in the results table).
- */
-export interface RunTally {
-	records: number;
-	followups: number;
-	pending: number;
-	undecided: number;
-}
-
-/** The tally of a pack, counted on its label column without unpacking any record. */
-export function packTally(row: FactsPackRow): RunTally | undefined {
-	const pack = readPack(row);
-	if (pack === undefined) return undefined;
-	const { values, index } = pack.columns.label;
-	const perValue = new Array<number>(values.length).fill(0);
-	for (const i of index) perValue[i]++;
-	const count = (label: unknown) => {
-		const i = values.indexOf(label);
-		return i === -1 ? 0 : (perValue[i] as number);
-	};
-	return {
-		records: pack.n,
-		followups: count('genuine_followup'),
-		pending: count(null),
-		undecided: count('undecided')
-	};
-}
-
 /** The facts of one record: a projection, nothing computed, so it can never disagree with it. */
 export function recordFacts(r: RecordFacts): RecordFacts {
 	return {

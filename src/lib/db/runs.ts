@@ -11,8 +11,8 @@ import { ofRun } from './ranges.ts';
 import { countRecords, firstRecords, recordsPage } from './query.ts';
 import type { PageRequest, RecordFilter, RecordPage } from './query.ts';
 import type { ProbeDB, RunRow, RunStatus } from './schema.ts';
-import { packFacts, packTally, recordFacts, unpackFacts } from './facts.ts';
-import type { RecordFacts, RunTally } from './facts.ts';
+import { packFacts, recordFacts, unpackFacts } from './facts.ts';
+import type { RecordFacts } from './facts.ts';
 import { deleteRunRows, exportRun, importRun, mergeRunLabels, runTables } from './transfer.ts';
 import type { LabelMerge } from '../annotate/merge.ts';
 import type { ImportConflict } from './transfer.ts';
@@ -120,26 +120,6 @@ export class DexieRunStore implements RunStore {
 	/** How many of the run's records match `filter` (all of them without one); see query.ts. */
 	async countRecords(runId: string, filter?: RecordFilter): Promise<number> {
 		return countRecords(this.#db, runId, filter ?? {}, () => this.getFacts(runId));
-	}
-
-	/**
-	 * Records, follow-ups, pending and undecided for the runs list: from the run's packed facts when
-	 * they are current (one small read), else from four index counts (~100 ms each at 10,000 records in
-	 * Chromium, and they hold up every other read meanwhile).
-	 */
-	async tally(runId: string): Promise<RunTally> {
-		const db = this.#db;
-		const pack = await db.factPacks.get(runId);
-		const packed = pack && packTally(pack);
-		if (packed !== undefined) return packed;
-		const facts = () => this.getFacts(runId);
-		const [records, followups, pending, undecided] = await Promise.all([
-			countRecords(db, runId, {}, facts),
-			countRecords(db, runId, { label: 'genuine_followup' }, facts),
-			countRecords(db, runId, { label: 'pending' }, facts),
-			countRecords(db, runId, { label: 'undecided' }, facts)
-		]);
-		return { records, followups, pending, undecided };
 	}
 
 	/** The run's first `limit` records in key order, without counting them. */

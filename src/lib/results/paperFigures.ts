@@ -148,3 +148,20 @@ export function compareWithPaper(
 	}
 	return out;
 }
+
+/**
+ * Each study model's own published points: those of its benchmark whose paper model it is
+ * (isPaperModel), keyed by the model's series name. Another model's numbers are left out, so a
+ * point is only ever drawn on the line of the model it was published for.
+ */
+export function paperPointsByModel(
+	models: readonly { name: string; generator: ModelRef; dataset: string }[],
+	points: readonly PaperPoint[]
+): Map<string, PaperPoint[]> {
+	const out = new Map<string, PaperPoint[]>();
+	for (const m of models) {
+		const own = overlayFor(points, m.dataset).filter((p) => isPaperModel(p.model, m.generator));
+		if (own.length > 0) out.set(m.name, own);
+	}
+	return out;
+}

@@ -12,13 +12,7 @@ import {
 } from '../stats/aggregate.ts';
 import type { Condition, CountedRecord, Exclusions, Rate } from '../stats/aggregate.ts';
 import type { Delta, RunPoint } from '../stats/charts.ts';
-import type {
-	AnswerRecord,
-	Perturbation,
-	ProbeConfig,
-	ProbeRecord,
-	RunManifest
-} from '../probe/types.ts';
+import type { Perturbation, ProbeRecord, RunManifest } from '../probe/types.ts';
 
 /** How often a perturbation changed the generated user turn, at one temperature. */
 export interface TextChange {
@@ -150,39 +144,4 @@ export function perturbationDeltas(
 	unprobed?: ReadonlySet<string>
 ): PairedDelta[] {
 	return perturbationPairs(records).map((pair) => pairedDelta(records, pair, seed, unprobed));
-}
-
-/** What another run's point needs, read from indexes and answers instead of its records. */
-export interface PointCounts {
-	/** The condition the follow-up rate is taken at, null for all records. */
-	temperature: number | null;
-	followups: number;
-	/** Records of that condition with a verdict (judge errors included; pending, undecided not). */
-	judged: number;
-	/** One per item; accuracy counts items as summarize() does, leaving out cut answers. */
-	answers: readonly Pick<AnswerRecord, 'correct' | 'finish_reason'>[];
-}
-
-/**
- * The same point as runPoint(), from counts: for a run whose records agree with its answers (the
- * pipeline copies each answer's `correct` into its records) the two are equal.
- */
-export function runPointFromCounts(name: string, c: PointCounts): RunPoint {
-	// As in this run's view by default: answers cut at the token limit are not scored.
-	const scored = c.answers.filter((a) => a.correct !== null && a.finish_reason !== 'length');
-	return {
-		name: name + (c.temperature === null ? ' (all conditions)' : ` (T=${c.temperature})`),
-		accuracy: wilson(scored.filter((a) => a.correct).length, scored.length),
-		followup: wilson(c.followups, c.judged)
-	};
-}
-
-/**
- * Where runPoint() takes another run's follow-up rate, known from its manifest alone: the lowest
- * temperature when the run has unperturbed records, else null (all records).
- */
-export function pointTemperature(config: Pick<ProbeConfig, 'temperatures' | 'perturbations'>) {
-	return config.perturbations.includes('none') && config.temperatures.length > 0
-		? Math.min(...config.temperatures)
-		: null;
 }

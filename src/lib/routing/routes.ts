@@ -1,8 +1,9 @@
 /**
  * Hash routes, so deep links work on GitHub Pages (no server rewrites): #/ (the first screen),
  * #/setup, #/run/ID,
- * #/results/ID, #/runs, #/playground, #/annotate/ID, #/open?url=… (a shared run by link), #/see
- * (see what the model sees: shipped templates, no model).
+ * #/results/ID, #/runs, #/playground, #/annotate/ID, #/open?url=… (a shared run or study by link),
+ * #/study?runs=ID,ID,… (several runs side by side), #/see (see what the model sees: shipped
+ * templates, no model).
  */
 export const VIEWS = [
 	'home',
@@ -13,6 +14,7 @@ export const VIEWS = [
 	'playground',
 	'annotate',
 	'open',
+	'study',
 	'see'
 ] as const;
 export type ViewName = (typeof VIEWS)[number];
@@ -59,4 +61,15 @@ function decode(part: string): string | undefined {
 export function href(view: ViewName, id?: string, params?: Record<string, string>): string {
 	const query = params ? `?${new URLSearchParams(params).toString()}` : '';
 	return `#/${view}${id ? `/${encodeURIComponent(id)}` : ''}${query}`;
+}
+
+/** A study's route: its run ids, each %-escaped (so an id may hold a comma), comma-separated. */
+export function studyHref(runIds: readonly string[]): string {
+	return href('study', undefined, { runs: runIds.map(encodeURIComponent).join(',') });
+}
+
+/** The run ids of a study route's `runs` parameter, in order; blanks, repeats and bad escapes dropped. */
+export function studyRunIds(params: Readonly<Record<string, string>>): string[] {
+	const ids = (params.runs ?? '').split(',').map((s) => decode(s.trim()) ?? '');
+	return [...new Set(ids.filter(Boolean))];
 }

@@ -6,7 +6,6 @@
  * Arrays are `$state.raw` (replaced, never edited), so derived numbers recompute only on a new one.
  */
 import { errorText } from '../errors/describe.ts';
-import type { RecordFilter } from '../db/query.ts';
 import type { RecordFacts } from '../db/facts.ts';
 import type { RunRow } from '../db/schema.ts';
 import type { AnswerRecord, ProbeRecord } from '../probe/types.ts';
@@ -17,10 +16,8 @@ import type { PaperComparison, TextChangeFigure } from '../results/paperFigures.
 import {
 	pairedDelta,
 	perturbationPairs,
-	pointTemperature,
 	runName,
 	runPoint,
-	runPointFromCounts,
 	textChangeRates
 } from '../results/resultsData.ts';
 import type { PairedDelta, TextChange } from '../results/resultsData.ts';
@@ -43,9 +40,7 @@ export interface ResultsSource {
 	listRuns(): Promise<RunRow[]>;
 	/** The first sample rows, shown before the full read. */
 	firstRecords(runId: string, limit: number): Promise<ProbeRecord[]>;
-	/** Other runs' points from index counts. */
-	countRecords(runId: string, filter?: RecordFilter): Promise<number>;
-	/** One per item: other runs' accuracy without reading their records. */
+	/** One per item: which answers are cut, for this run's and other runs' numbers. */
 	getAnswers(runId: string): Promise<AnswerRecord[]>;
 }
 
@@ -336,8 +331,8 @@ export class ResultsState {
 
 	/**
 	 * The full records, then one bootstrap per task (each takes tens of ms at 10,000 records), then
-	 * the other runs' points from counts and answers: their records are never read, which would
-	 * mean up to 8 × 10,000 records pulled through IndexedDB just for one dot each.
+	 * the other runs' points from their packed facts and answers: their records are never read, which
+	 * would mean up to 8 × 10,000 records pulled through IndexedDB just for one dot each.
 	 */
 	async #afterFirstPaint(
 		generation: number,
@@ -383,19 +378,12 @@ export class ResultsState {
 		this.#paired = deltas;
 	}
 
+	/** Another run's point, counted as this run's is (runPoint over its facts, same exclusions). */
 	async #countedPoint(run: RunRow, name: string): Promise<RunPoint> {
-		const temperature = pointTemperature(run.manifest.config);
-		const where: RecordFilter = temperature === null ? {} : { temperature, perturbation: 'none' };
-		const count = (extra: RecordFilter) =>
-			this.#source.countRecords(run.run_id, { ...where, ...extra });
-		const [all, followups, pending, undecided, answers] = await Promise.all([
-			count({}),
-			count({ label: 'genuine_followup' }),
-			count({ label: 'pending' }),
-			count({ label: 'undecided' }),
+		const [facts, answers] = await Promise.all([
+			this.#source.getFacts(run.run_id),
 			this.#source.getAnswers(run.run_id)
 		]);
-		const judged = all - pending - undecided;
-		return runPointFromCounts(name, { temperature, followups, judged, answers });
+		return runPoint(name, facts, exclusionsFor(answers.map(answerFacts), this.#options));
 	}
 }

@@ -1,11 +1,11 @@
 /**
  * The runs view's state: the stored runs with their counts, delete, compare two, export and
- * import. Counts and rates come from packed facts or index counts (tally), so listing runs never
- * reads their records; only compare and export do.
+ * import. Counts and rates come from the runs' packed facts and answers, counted as the results
+ * table counts them, so listing runs never reads their records; only compare and export do.
  */
 import { errorText } from '../errors/describe.ts';
 import { RunExistsError } from '../db/errors.ts';
-import type { RunTally } from '../db/facts.ts';
+import type { RecordFacts } from '../db/facts.ts';
 import type { RunRow, RunStatus } from '../db/schema.ts';
 import type { ImportConflict } from '../db/transfer.ts';
 import {
@@ -19,8 +19,7 @@ import { bundleToRunFile, isRunFile, runFileToBundle } from '../probe/runFile.ts
 import { isLabelsFile, labelsFromFile, labelsToFile } from '../probe/labelsFile.ts';
 import type { Annotation } from '../probe/exchange.ts';
 import type { LabelMerge } from '../annotate/merge.ts';
-import type { ProbeRecord } from '../probe/types.ts';
-import { wilson } from '../stats/aggregate.ts';
+import type { AnswerRecord, ProbeRecord } from '../probe/types.ts';
 import { answerFacts, resultsTable } from '../results/resultsTable.ts';
 import type { Rate } from '../stats/aggregate.ts';
 import {
@@ -39,8 +38,10 @@ import type { CompareRow, ExportKind } from '../results/runsData.ts';
 /** The slice of DexieRunStore this view uses. */
 export interface RunsSource {
 	listRuns(): Promise<RunRow[]>;
-	/** From packed facts or index counts: listing runs never reads their records. */
-	tally(runId: string): Promise<RunTally>;
+	/** The records' facts (packed, one read): listing runs never reads their records. */
+	getFacts(runId: string): Promise<RecordFacts[]>;
+	/** One per item: which answers are cut, as the results table counts them. */
+	getAnswers(runId: string): Promise<AnswerRecord[]>;
 	getRecords(runId: string): Promise<ProbeRecord[]>;
 	deleteRun(runId: string): Promise<void>;
 	exportRun(runId: string): Promise<RunBundle>;
@@ -192,9 +193,13 @@ export class RunsState {
 	}
 
 	async #count(runId: string): Promise<void> {
-		const { records, followups, pending, undecided } = await this.#source.tally(runId);
-		// As the results table counts: undecided turns (rules only) are out of the rate.
-		const followup = wilson(followups, records - pending - undecided);
+		const [facts, answers] = await Promise.all([
+			this.#source.getFacts(runId),
+			this.#source.getAnswers(runId)
+		]);
+		// The results table's whole-run row, with its defaults: the same rate the run's page shows.
+		const { overall } = resultsTable(facts, answers.map(answerFacts));
+		const { n: records, followup, pending } = overall;
 		this.#runs = this.#runs.map((r) =>
 			r.run_id === runId ? { ...r, records, followup, pending } : r
 		);
@@ -209,10 +214,10 @@ export class RunsState {
 		if (c && (c.a.run_id === runId || c.b.run_id === runId)) this.#comparison = null;
 	}
 
-	/** Picks a run for comparison (again: unpicks); a third pick replaces the older one. */
+	/** Picks a run (again: unpicks): two compare, two or more make a study, in pick order. */
 	toggleSelected(runId: string): void {
 		const s = this.#selected;
-		this.#selected = s.includes(runId) ? s.filter((id) => id !== runId) : [...s, runId].slice(-2);
+		this.#selected = s.includes(runId) ? s.filter((id) => id !== runId) : [...s, runId];
 	}
 
 	/** Compares the two picked runs condition by condition. */

@@ -49,8 +49,18 @@ export interface SetupPlanDeps {
 		created_at: string;
 		results: Record<string, number>;
 	}[];
+	/** The sweep's further generator models, after the chosen one (none: a single run). */
+	sweepModels?: () => readonly string[];
 	/** Tests shorten it. */
 	askDelayMs?: number;
+}
+
+/** A sweep's cost: every model's run is the chosen one's size, one after another. */
+export interface SweepEstimate {
+	/** The chosen generator first, then the sweep's others, repeats dropped. */
+	models: string[];
+	/** The single run's estimate times the models. */
+	seconds: { min: number; max: number };
 }
 
 export class SetupPlan {
@@ -161,6 +171,29 @@ export class SetupPlan {
 			answer_max_tokens: answerTokenLimit(values, this.contextWindow),
 			max_tokens: values.max_tokens
 		});
+	}
+
+	/**
+	 * Only an engine elsewhere sweeps from set-up: the server lists its models and holds them; on
+	 * this device each model would need its own download size and template, which set-up does
+	 * not work out yet.
+	 */
+	get canSweep(): boolean {
+		return !this.provider.onDevice;
+	}
+
+	/** The sweep set-up would run, or null for a single run. */
+	get sweep(): SweepEstimate | null {
+		if (!this.canSweep) return null;
+		const first = this.#models.generatorId(this.#deps.device());
+		const all = [first, ...(this.#deps.sweepModels?.() ?? [])].filter(Boolean);
+		const models = all.filter((m, i) => all.indexOf(m) === i);
+		if (models.length < 2) return null;
+		const { seconds } = this.estimate;
+		return {
+			models,
+			seconds: { min: seconds.min * models.length, max: seconds.max * models.length }
+		};
 	}
 
 	/**

@@ -33,6 +33,49 @@ export type { PaperPoint } from './chartKit.ts';
 export { labelDistributionChart, pairedDeltas } from './barCharts.ts';
 export type { Delta, LabelRow } from './barCharts.ts';
 
+type LineDatasets = ChartConfiguration<'line', Point[]>['data']['datasets'];
+
+/**
+ * One line with its 95% band: an invisible lower edge, the upper edge filled down to it (both
+ * with CI suffixes), then the line, whose tooltip `text` per point goes into `details`. Points
+ * arrive sorted by x, NaN rates left out by the caller; none: nothing is drawn.
+ */
+export function bandedLine(
+	datasets: LineDatasets,
+	details: Map<number, string[]>,
+	name: string,
+	color: string,
+	points: readonly { x: number; rate: Rate; text: string }[]
+): void {
+	if (points.length === 0) return;
+	const edge = { borderWidth: 0, pointRadius: 0, pointHitRadius: 0 };
+	datasets.push({
+		...edge,
+		label: name + CI_LOW_SUFFIX,
+		data: points.map((p) => ({ x: p.x, y: pct(p.rate.lo) })),
+		fill: false
+	});
+	datasets.push({
+		...edge,
+		label: name + CI_SUFFIX,
+		data: points.map((p) => ({ x: p.x, y: pct(p.rate.hi) })),
+		fill: '-1',
+		backgroundColor: withAlpha(color, BAND_ALPHA)
+	});
+	details.set(
+		datasets.length,
+		points.map((p) => p.text)
+	);
+	datasets.push({
+		label: name,
+		data: points.map((p) => ({ x: p.x, y: pct(p.rate.p) })),
+		borderColor: color,
+		backgroundColor: color,
+		pointRadius: 3,
+		fill: false
+	});
+}
+
 /**
  * Follow-up % against generation temperature, one line per perturbation. The 95% Wilson band is
  * two extra datasets per line: an invisible lower edge, then the upper edge with `fill: '-1'`
@@ -43,7 +86,7 @@ export function followupVsTemperature(
 	summaries: readonly ConditionSummary[],
 	opts: { overlay?: readonly PaperPoint[] } = {}
 ): ChartConfiguration<'line', Point[]> {
-	const datasets: ChartConfiguration<'line', Point[]>['data']['datasets'] = [];
+	const datasets: LineDatasets = [];
 	/** Tooltip text per dataset index and point index. */
 	const details = new Map<number, string[]>();
 
@@ -51,55 +94,55 @@ export function followupVsTemperature(
 		const rows = summaries
 			.filter((s) => s.perturbation === perturbation && !Number.isNaN(s.followup.p))
 			.sort((a, b) => a.temperature - b.temperature);
-		if (rows.length === 0) continue;
-		const color = PERTURBATION_COLORS[perturbation];
-		const edge = { borderWidth: 0, pointRadius: 0, pointHitRadius: 0 };
-		datasets.push({
-			...edge,
-			label: perturbation + CI_LOW_SUFFIX,
-			data: rows.map((s) => ({ x: s.temperature, y: pct(s.followup.lo) })),
-			fill: false
-		});
-		datasets.push({
-			...edge,
-			label: perturbation + CI_SUFFIX,
-			data: rows.map((s) => ({ x: s.temperature, y: pct(s.followup.hi) })),
-			fill: '-1',
-			backgroundColor: withAlpha(color, BAND_ALPHA)
-		});
-		details.set(
-			datasets.length,
-			rows.map((s) => `${perturbation}: ${formatRate(s.followup)} (${s.pending} pending)`)
+		bandedLine(
+			datasets,
+			details,
+			perturbation,
+			PERTURBATION_COLORS[perturbation],
+			rows.map((s) => ({
+				x: s.temperature,
+				rate: s.followup,
+				text: `${perturbation}: ${formatRate(s.followup)} (${s.pending} pending)`
+			}))
 		);
-		datasets.push({
-			label: perturbation,
-			data: rows.map((s) => ({ x: s.temperature, y: pct(s.followup.p) })),
-			borderColor: color,
-			backgroundColor: color,
-			pointRadius: 3,
-			fill: false
-		});
 	}
 
 	for (const [name, points] of groupBy(opts.overlay ?? [], paperSeriesName)) {
 		const sorted = points.slice().sort((a, b) => a.temperature - b.temperature);
-		const color = conditionColor(sorted[0].condition);
-		details.set(
-			datasets.length,
-			sorted.map((p) => `${name}, T=${p.temperature}: ${fmt(p.followup)}${doubt(p)}`)
-		);
-		datasets.push({
-			label: name,
-			data: sorted.map((p) => ({ x: p.temperature, y: pct(p.followup) })),
-			showLine: false,
-			pointStyle: PAPER_POINT_STYLE,
-			pointRadius: 6,
-			borderColor: color,
-			backgroundColor: withAlpha(color, 0.5),
-			pointBackgroundColor: sorted.map((p) => paperFill(p, withAlpha(color, 0.5)))
-		});
+		paperSeries(datasets, details, name, conditionColor(sorted[0].condition), sorted);
 	}
+	return followupLineChart(datasets, details);
+}
 
+/** Published points as triangles (hollow where uncertain), sorted by temperature, with tooltips. */
+export function paperSeries(
+	datasets: LineDatasets,
+	details: Map<number, string[]>,
+	name: string,
+	color: string,
+	sorted: readonly PaperPoint[]
+): void {
+	details.set(
+		datasets.length,
+		sorted.map((p) => `${name}, T=${p.temperature}: ${fmt(p.followup)}${doubt(p)}`)
+	);
+	datasets.push({
+		label: name,
+		data: sorted.map((p) => ({ x: p.temperature, y: pct(p.followup) })),
+		showLine: false,
+		pointStyle: PAPER_POINT_STYLE,
+		pointRadius: 6,
+		borderColor: color,
+		backgroundColor: withAlpha(color, 0.5),
+		pointBackgroundColor: sorted.map((p) => paperFill(p, withAlpha(color, 0.5)))
+	});
+}
+
+/** Genuine follow-ups (0–100 %) against temperature: bands out of the legend and tooltips. */
+export function followupLineChart(
+	datasets: LineDatasets,
+	details: Map<number, string[]>
+): ChartConfiguration<'line', Point[]> {
 	return {
 		type: 'line',
 		data: { datasets: unclipped(datasets) },

@@ -286,10 +286,16 @@ describe('results view', () => {
 	});
 
 	it('names other runs it cannot place on the accuracy chart', async () => {
-		// Stored without answers: its accuracy cannot be known without reading its records.
+		// Nothing judged yet: it has no follow-up rate to place it by.
 		await new DexieRunStore(dbRef.current as ProbeDB).importRun({
 			manifest: makeManifest({ run_id: 'run-b', created_at: '2026-01-01T00:00:00.000Z' }),
-			records: records.map((r) => ({ ...r, run_id: 'run-b' }))
+			records: records.map((r) => ({
+				...r,
+				run_id: 'run-b',
+				label: null,
+				label_source: null,
+				verdict: null
+			}))
 		});
 		renderResults('run-a');
 		const chart = await screen.findByTestId('chart-acc-followup');

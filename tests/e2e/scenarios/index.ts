@@ -17,6 +17,7 @@ import { phoneNumbers } from './phoneNumbers.ts';
 import { pooledLabels } from './pooledLabels.ts';
 import { reliability } from './reliability.ts';
 import { resume } from './resume.ts';
+import { sweep } from './sweep.ts';
 import { screenshots } from './screenshots.ts';
 import { seeOffline } from './seeOffline.ts';
 import { startFail } from './startFail.ts';
@@ -37,6 +38,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	deviceBench,
 	fullRun,
 	resume,
+	sweep,
 	tabs,
 	startFail,
 	hubBlockedStart,

@@ -2,13 +2,15 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchRun, OpenRunError, runLink } from '../../../src/lib/app/openRun.ts';
+import { fetchRun, fetchShared, OpenRunError, runLink } from '../../../src/lib/app/openRun.ts';
+import { studyToFile } from '../../../src/lib/probe/studyFile.ts';
 import { bundleToFiles, ExchangeError } from '../../../src/lib/probe/exchange.ts';
 import { bundleToRunFile } from '../../../src/lib/probe/runFile.ts';
 import { makeBundle } from '../../helpers/factories.ts';
 import { listenLocal, type LocalServer } from '../../helpers/httpServer.ts';
 
 const bundle = makeBundle(4, 'run-shared');
+const other = makeBundle(3, 'run-other');
 const files = bundleToFiles(bundle);
 const badLines = bundleToRunFile(bundle).split('\n');
 badLines[2] = badLines[2].replace(/"temperature":[^,]+/, '"temperature":"hot"');
@@ -22,7 +24,24 @@ const ROUTES: Record<string, [number, string]> = {
 	'/page.html': [200, '<!doctype html><title>Hello</title>'],
 	'/broken.run.jsonl': [500, 'Internal Server Error'],
 	'/runs/bad%zz-name.run.jsonl': [200, bundleToRunFile(bundle)],
-	'/runs/corrupt.run.jsonl': [200, '{"format": "utp-run-v1", oops\n' + badLines.slice(1).join('\n')]
+	'/runs/corrupt.run.jsonl': [
+		200,
+		'{"format": "utp-run-v1", oops\n' + badLines.slice(1).join('\n')
+	],
+	'/runs/other.run.jsonl': [200, bundleToRunFile(other)],
+	'/studies/list.study.json': [
+		200,
+		JSON.stringify({
+			format: 'user-turn-probe-study',
+			version: 1,
+			runs: ['../runs/shared.run.jsonl', `${'/runs/other.run.jsonl'}`]
+		})
+	],
+	'/studies/one.study.jsonl': [200, studyToFile([bundleToRunFile(bundle), bundleToRunFile(other)])],
+	'/studies/gone.study.json': [
+		200,
+		JSON.stringify({ format: 'user-turn-probe-study', version: 1, runs: ['missing.run.jsonl'] })
+	]
 };
 
 /** Hosts that misbehave: answer never, stall after the headers, or declare 700 MB. */
@@ -160,5 +179,28 @@ describe('runLink', () => {
 		expect(() => runLink('http://example.org/a.run.jsonl')).toThrow(/Only https/);
 		expect(() => runLink('file:///home/a.run.jsonl')).toThrow(/Only https/);
 		expect(() => runLink('run.jsonl')).toThrow(/not a web address/);
+	});
+});
+
+describe('a study by link', () => {
+	it('opens a list of run files, each from its address relative to the list', async () => {
+		const shared = await fetchShared(`${base}/studies/list.study.json`, fetch);
+		if (shared.kind !== 'study') throw new Error('expected a study');
+		expect(shared.bundles.map((b) => b.manifest.run_id)).toEqual(['run-shared', 'run-other']);
+		expect(shared.bundles[1].records).toEqual(other.records);
+	});
+
+	it('opens one file holding every run', async () => {
+		const shared = await fetchShared(`${base}/studies/one.study.jsonl`, fetch);
+		if (shared.kind !== 'study') throw new Error('expected a study');
+		expect(shared.bundles.map((b) => b.manifest.run_id)).toEqual(['run-shared', 'run-other']);
+	});
+
+	it('opens a run link as a run, and names a listed run that is not there', async () => {
+		const run = await fetchShared(`${base}/runs/shared.run.jsonl`, fetch);
+		expect(run.kind).toBe('run');
+		const e = await rejection(fetchShared(`${base}/studies/gone.study.json`, fetch));
+		expect(e).toBeInstanceOf(OpenRunError);
+		expect(e.message).toMatch(/answered 404 .*missing\.run\.jsonl/);
 	});
 });

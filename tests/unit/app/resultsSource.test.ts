@@ -4,7 +4,7 @@ import { DexieRunStore } from '../../../src/lib/db/runs.ts';
 import type { ProbeDB } from '../../../src/lib/db/schema.ts';
 import type { Perturbation, ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { RecordsCache, ResultsState } from '../../../src/lib/state/results.svelte.ts';
-import { pointTemperature, runPoint } from '../../../src/lib/results/resultsData.ts';
+import { runPoint } from '../../../src/lib/results/resultsData.ts';
 import { resultsSource } from '../../../src/lib/app/resultsSource.ts';
 import { testDB } from '../db/helpers.ts';
 import { makeAnswer, makeManifest, makeSyntheticRun } from '../../helpers/factories.ts';
@@ -20,7 +20,8 @@ async function storeRun(
 	runId: string,
 	created_at: string,
 	temperatures: number[],
-	perturbations: Perturbation[]
+	perturbations: Perturbation[],
+	edit: (r: ProbeRecord, i: number) => ProbeRecord = (r) => r
 ): Promise<ProbeRecord[]> {
 	const records = makeSyntheticRun({
 		seed: runId.length * 7,
@@ -29,7 +30,9 @@ async function storeRun(
 		temperatures,
 		perturbations,
 		pending: 0.1
-	}).map((r) => ({ ...r, run_id: runId }));
+	})
+		.map((r) => ({ ...r, run_id: runId }))
+		.map(edit);
 	const manifest = makeManifest({ run_id: runId, created_at });
 	manifest.config.temperatures = temperatures;
 	manifest.config.perturbations = perturbations;
@@ -54,7 +57,12 @@ describe('results source over Dexie', () => {
 			[1, 0.7],
 			['truncate', 'none']
 		);
-		const cut = await storeRun(store, 'cut', '2026-05-01T00:00:00Z', [0], ['truncate']);
+		// A judge's verdict may differ from its label's: the verdict is what counts, in every view.
+		const cut = await storeRun(store, 'cut', '2026-05-01T00:00:00Z', [0], ['truncate'], (r, i) =>
+			r.label !== null && i % 3 === 0
+				? { ...r, label: 'prompt_restatement', verdict: 'genuine' }
+				: r
+		);
 
 		const source = resultsSource(store);
 		const read = vi.spyOn(source, 'getRecords');
@@ -72,12 +80,5 @@ describe('results source over Dexie', () => {
 		expect(state.runPoints[1].name).toMatch(/\(T=0\.7\)$/);
 		expect(state.runPoints[2]).toEqual(runPoint(name('2026-05-01'), cut));
 		expect(state.runPoints[2].name).toMatch(/\(all conditions\)$/);
-	});
-
-	it('takes the follow-up rate at the lowest unperturbed temperature of the manifest', () => {
-		expect(
-			pointTemperature({ temperatures: [1, 0.2, 0.7], perturbations: ['append', 'none'] })
-		).toBe(0.2);
-		expect(pointTemperature({ temperatures: [0], perturbations: ['truncate'] })).toBeNull();
 	});
 });

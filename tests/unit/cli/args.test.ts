@@ -68,7 +68,7 @@ describe('run flags are validated', () => {
 				/usage error: --temperatures: "0" is listed twice/
 			],
 			[['sumarize', 'x.jsonl'], /usage error: unknown command "sumarize"/],
-			[['summarize'], /usage error: summarize needs exactly one records file/]
+			[['summarize'], /usage error: summarize needs a records file/]
 		] as const) {
 			const r = await runMain([...argv]);
 			expect(r.code, argv.join(' ')).toBe(2);

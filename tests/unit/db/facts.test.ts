@@ -184,43 +184,6 @@ describe('the pack format', () => {
 	});
 });
 
-describe('tally', () => {
-	it('is the same from the pack and from index counts, and follows a record write', async () => {
-		const { db } = testDB();
-		const store = new DexieRunStore(db);
-		const bundle = makeBundle(30, 'a');
-		bundle.records[3] = { ...bundle.records[3], label: null, label_source: null };
-		bundle.records[7] = { ...bundle.records[7], label: null, label_source: null };
-		bundle.records[9] = { ...bundle.records[9], label: 'undecided', label_source: 'rules' };
-		await store.importRun(bundle);
-		await store.importRun(makeBundle(5, 'b'));
-		const plain = (records: typeof bundle.records) => ({
-			records: records.length,
-			followups: records.filter((r) => r.label === 'genuine_followup').length,
-			pending: records.filter((r) => r.label === null).length,
-			undecided: records.filter((r) => r.label === 'undecided').length
-		});
-		const want = plain(bundle.records);
-		expect(want.followups).toBeGreaterThan(0);
-		expect(want.undecided).toBe(1);
-		expect(await db.factPacks.get('a')).toBeDefined();
-		expect(await store.tally('a')).toEqual(want);
-
-		const judged = { ...bundle.records[3], label: 'genuine_followup' as const };
-		await store.putRecord(judged);
-		expect(await db.factPacks.get('a')).toBeUndefined();
-		const after = bundle.records.map((r) => (r.key === judged.key ? judged : r));
-		expect(await store.tally('a')).toEqual(plain(after));
-		expect(await store.tally('ghost')).toEqual({
-			records: 0,
-			followups: 0,
-			pending: 0,
-			undecided: 0
-		});
-		db.close();
-	});
-});
-
 describe('version 3 → 4 migration', () => {
 	it('drops the run_id and column indexes and keeps every row; filters still work', async () => {
 		const { deps } = testDB();

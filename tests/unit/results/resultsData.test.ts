@@ -5,12 +5,7 @@ import {
 	tally as overall,
 	wilson
 } from '../../../src/lib/stats/aggregate.ts';
-import {
-	perturbationDeltas,
-	runName,
-	runPoint,
-	runPointFromCounts
-} from '../../../src/lib/results/resultsData.ts';
+import { perturbationDeltas, runName, runPoint } from '../../../src/lib/results/resultsData.ts';
 import { makeRecord, makeSyntheticRun } from '../../helpers/factories.ts';
 
 describe('overall', () => {
@@ -116,20 +111,5 @@ describe('runName', () => {
 	it('names a run by model and dataset', () => {
 		const config = { generator: { id: 'Qwen3-0.6B' }, dataset: 'gsm8k' };
 		expect(runName({ config } as Parameters<typeof runName>[0])).toBe('Qwen3-0.6B · gsm8k');
-	});
-});
-
-describe('answers cut at the token limit', () => {
-	const answers = [
-		{ item_id: 'a', finish_reason: 'stop' as const, correct: true },
-		{ item_id: 'b', finish_reason: 'length' as const, correct: false },
-		{ item_id: 'c', finish_reason: 'length' as const, correct: null },
-		{ item_id: 'd', finish_reason: 'error' as const, correct: false }
-	];
-
-	it("leaves cut answers out of other runs' points too", () => {
-		const point = runPointFromCounts('x', { temperature: 0, followups: 1, judged: 4, answers });
-		// a (correct) and d (wrong) are scored; b is cut, c is cut and unscored.
-		expect(point.accuracy).toMatchObject({ k: 1, n: 2 });
 	});
 });

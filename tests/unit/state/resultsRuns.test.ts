@@ -169,12 +169,12 @@ describe('RunsState', () => {
 		expect(await store.getRun('run-b')).toBeUndefined();
 	});
 
-	it('keeps at most two runs picked, dropping the older pick', () => {
+	it('keeps every pick in pick order, for a study; a second pick unpicks', () => {
 		const { state } = setup('runs-pick');
 		for (const id of ['x', 'y', 'z']) state.toggleSelected(id);
-		expect(state.selected).toEqual(['y', 'z']);
+		expect(state.selected).toEqual(['x', 'y', 'z']);
 		state.toggleSelected('y');
-		expect(state.selected).toEqual(['z']);
+		expect(state.selected).toEqual(['x', 'z']);
 	});
 });
 

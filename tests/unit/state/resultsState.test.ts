@@ -53,14 +53,6 @@ function source(runs: RunRow[], records: Map<string, ProbeRecord[]>) {
 		getFacts: async (id) => (records.get(id) ?? []).map(recordFacts),
 		listRuns: async () => runs.slice().sort((a, b) => b.created_at.localeCompare(a.created_at)),
 		firstRecords: async (id, limit) => (records.get(id) ?? []).slice(0, limit),
-		countRecords: async (id, f = {}) =>
-			(records.get(id) ?? []).filter(
-				(r) =>
-					(f.label === undefined ||
-						(f.label === 'pending' ? r.label === null : r.label === f.label)) &&
-					(f.temperature === undefined || r.temperature === f.temperature) &&
-					(f.perturbation === undefined || r.perturbation === f.perturbation)
-			).length,
 		getAnswers: async (id) => answersOf(records.get(id) ?? [])
 	};
 	return { s, reads };

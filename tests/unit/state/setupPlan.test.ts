@@ -305,3 +305,27 @@ describe('SetupPlan: the classroom preset', () => {
 		expect(p.classroomEstimate('rules')).toBeNull();
 	});
 });
+
+describe('SetupPlan: a sweep', () => {
+	it('runs the chosen model and the further ones, each once, and multiplies the time', () => {
+		const extra = ['b', 'a', 'c', ''];
+		const { plan: p, settings } = plan({ sweepModels: () => extra });
+		settings.engine.current = 'server';
+		settings.server.modelId.current = 'a';
+		const sweep = p.sweep;
+		expect(sweep?.models).toEqual(['a', 'b', 'c']);
+		expect(sweep?.seconds.max).toBeCloseTo(3 * p.estimate.seconds.max, 9);
+		expect(sweep?.seconds.min).toBeCloseTo(3 * p.estimate.seconds.min, 9);
+	});
+
+	it('is no sweep with one model, nor on an engine on this device', () => {
+		const one = plan({ sweepModels: () => ['a'] });
+		one.settings.engine.current = 'server';
+		one.settings.server.modelId.current = 'a';
+		expect(one.plan.sweep).toBeNull();
+		const device = plan({ sweepModels: () => ['x', 'y'] });
+		device.settings.engine.current = 'webgpu';
+		expect(device.plan.canSweep).toBe(false);
+		expect(device.plan.sweep).toBeNull();
+	});
+});

@@ -1,0 +1,158 @@
+/**
+ * `summarize a.jsonl b.jsonl …`: the study table (results/study.ts) over several run files, as
+ * text, JSON or CSV. Rows are model × condition with the same numbers as the study view.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Papa from 'papaparse';
+import { isStudyFile, parseStudyFile } from '../lib/probe/studyFile.ts';
+import { LABEL_INFO } from '../lib/probe/labels.ts';
+import { LABELS } from '../lib/probe/types.ts';
+import { labelShares, studyRunOf, type Study, type StudyRun } from '../lib/results/study.ts';
+import {
+	finite,
+	pct,
+	rateCell,
+	table,
+	tallyCells,
+	TALLY_FIELDS,
+	type RunReport
+} from './report.ts';
+import type { SummaryFormat } from './report.ts';
+
+/**
+ * A run file read by `readRun` as a study's run. Without a manifest the file's name stands for
+ * the model and the seed is 0 (the paired bootstrap's only input it changes), and `warn` says so.
+ */
+export function studyRunOfReport(
+	file: string,
+	report: RunReport,
+	warn: (line: string) => void
+): StudyRun {
+	const { records, answers } = report;
+	if (report.manifest) return studyRunOf(report.manifest, records, answers);
+	warn(`${file}: no manifest beside it; the file name stands for the model, and the seed is 0`);
+	const name = file.replace(/^.*[\\/]/, '').replace(/(\.run)?\.jsonl$/i, '');
+	const run_id = records[0]?.run_id ?? name;
+	return { run_id, generator: { id: name }, dataset: '', seed: 0, records, answers };
+}
+
+/**
+ * A study list (`.study.json`, what a sweep writes) as its run files, resolved beside it; any
+ * other file as itself. A one-file study (.study.jsonl) is the app's: import it there.
+ * @throws ExchangeError when the list is not a valid study file.
+ */
+export function readStudyList(file: string): string[] {
+	if (!file.endsWith('.study.json')) return [file];
+	const text = readFileSync(file, 'utf8');
+	if (!isStudyFile(text)) return [file];
+	const study = parseStudyFile(text);
+	if (study.kind !== 'links') return [file];
+	return study.links.map((link) => resolve(dirname(file), link));
+}
+
+const points = (x: number) =>
+	Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)} pp` : '—';
+
+export function studyText(s: Study): string {
+	const effect = (r: Study['rows'][number]) =>
+		r.effect === null
+			? ''
+			: `${points(r.effect.diff)} [${points(r.effect.lo)}, ${points(r.effect.hi)}] ${r.effect.n_pairs} pairs`;
+	const main = table(
+		[
+			'model',
+			'condition',
+			'records',
+			'accuracy (95% CI)',
+			'genuine follow-up (95% CI)',
+			'vs none, paired (95% CI)'
+		],
+		s.rows.map((r) => [
+			r.model,
+			`T=${r.temperature} ${r.perturbation}`,
+			String(r.n),
+			rateCell(r.accuracy),
+			rateCell(r.followup),
+			effect(r)
+		])
+	);
+	const used = LABELS.filter((l) => s.rows.some((r) => r.labels[l] > 0));
+	const shares = table(
+		['model', 'condition', ...used.map((l) => LABEL_INFO[l].title)],
+		s.rows.map((r) => [
+			r.model,
+			`T=${r.temperature} ${r.perturbation}`,
+			...used.map((l) => pct(r.label_shares[l]))
+		])
+	);
+	return `${main}\nLabel shares (of the labelled turns counted):\n${shares}${notes(s)}`;
+}
+
+/** What the defaults left out, per model, and what overlapping intervals cannot tell. */
+function notes(s: Study): string {
+	const out = s.models
+		.filter((m) => m.cut_answers > 0)
+		.map(
+			(m) =>
+				`${m.name}: ${m.cut_answers} answer(s) cut at the token limit (${m.cut_reasoning_items} while reasoning)${
+					s.options.include_cut_answers ? '' : ', left out of accuracy'
+				}\n`
+		);
+	out.push(
+		'Runs are independent samples: where two models’ intervals overlap, these runs cannot tell them apart.\n'
+	);
+	return '\n' + out.join('');
+}
+
+/**
+ * One CSV row per model × condition and a row "all" per model: the single-run columns
+ * (TALLY_FIELDS), then the paired effect against 'none' and each label's share.
+ */
+export function studyCsv(s: Study): string {
+	const fields = [
+		'model',
+		'run_id',
+		'dataset',
+		'temperature',
+		'perturbation',
+		...TALLY_FIELDS,
+		...['effect', 'effect_lo', 'effect_hi', 'effect_pairs', 'effect_items'],
+		...LABELS.map((l) => `share_${l}`)
+	];
+	const data = s.models.flatMap((m) => {
+		const head = [m.name, m.run_id, m.dataset];
+		const rows = s.rows.filter((r) => r.run_id === m.run_id && r.model === m.name);
+		return [
+			...rows.map((r) => {
+				const e = r.effect;
+				return [
+					...head,
+					r.temperature,
+					r.perturbation,
+					...tallyCells(r),
+					...(e ? [e.diff, e.lo, e.hi].map(finite).concat([e.n_pairs, e.n_items]) : blank(5)),
+					...LABELS.map((l) => finite(r.label_shares[l]))
+				];
+			}),
+			[
+				...head,
+				'all',
+				'all',
+				...tallyCells(m.overall),
+				...blank(5),
+				...LABELS.map((l) => finite(labelShares(m.overall.labels)[l]))
+			]
+		];
+	});
+	return Papa.unparse({ fields, data }, { newline: '\n' }) + '\n';
+}
+
+const blank = (n: number): string[] => new Array<string>(n).fill('');
+
+/** JSON writes every NaN as null, as the single-run summary does. */
+export function formatStudy(s: Study, format: SummaryFormat): string {
+	if (format === 'json') return JSON.stringify(s, null, 2) + '\n';
+	if (format === 'csv') return studyCsv(s);
+	return studyText(s);
+}

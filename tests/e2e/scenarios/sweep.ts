@@ -1,0 +1,88 @@
+/**
+ * A sweep of three served models from one set-up: three runs, one after another; a reload during
+ * the second stops it, Resume goes on from there (the first run untouched), and the end opens the
+ * study view with one line and band per model in every chart, each with its data table.
+ */
+import { configureRun, need, openView, setControl, startRun } from '../app.ts';
+import { MOCK_MODEL, type E2EContext } from '../context.ts';
+import { plannedRecords, SMALL_PLAN, templateSource } from '../flows.ts';
+import { check, E2EFailure, type Scenario } from '../harness.ts';
+import { pollRun, recordStamps, storedRuns } from '../idb.ts';
+
+const OTHERS = ['sweep-b', 'sweep-c'];
+/** Slow enough that the reload lands inside the second run. */
+const TOKEN_DELAY_MS = 25;
+
+export const sweep: Scenario<E2EContext> = {
+	id: 'sweep',
+	title: 'a sweep of three models: three runs, reload mid-sweep resumes, a study with three series',
+	timeoutMs: 240_000,
+	async run(ctx) {
+		const { page } = await ctx.profile();
+		const models = [MOCK_MODEL, ...OTHERS];
+		const mock = await ctx.mock('probe', { tokenDelayMs: TOKEN_DELAY_MS, models });
+		const planned = plannedRecords(SMALL_PLAN);
+		await openView(page, ctx.app.url, '#/setup');
+		await configureRun(page, { ...SMALL_PLAN, mock, template: templateSource(ctx) });
+		await setControl(await need(page, 'setup', 'sweep-models'), OTHERS.join(', '));
+		const estimate = await (await need(page, 'setup', 'sweep-estimate')).innerText();
+		check(/^3 runs/.test(estimate), `set-up's sweep estimate reads "${estimate}"`);
+		const first = await startRun(page);
+
+		// The sweep moves on to the second run by itself once the first is done.
+		try {
+			await page.waitForURL((u) => /#\/run\//.test(u.hash) && !u.hash.includes(first), {
+				timeout: 120_000
+			});
+		} catch {
+			throw new E2EFailure(`the sweep did not move on from ${first} (url ${page.url()})`);
+		}
+		const second = decodeURIComponent(/#\/run\/([^/?]+)/.exec(page.url())?.[1] ?? '');
+		const midway = await pollRun(page, second, (r) => r.records >= 2, 30_000, 50);
+		check(midway && midway.records < planned, `second run at reload: ${JSON.stringify(midway)}`);
+		const firstStamps = await recordStamps(page, first);
+		await page.reload();
+
+		const position = await (await need(page, 'run', 'sweep-position')).innerText();
+		check(/Run 2 of 3 of a sweep/.test(position), `run view after reload reads "${position}"`);
+		const before = mock.requests.length;
+		await (await need(page, 'run', 'resume-run')).click();
+		try {
+			await page.waitForURL(/#\/study\?runs=/, { timeout: 180_000 });
+		} catch {
+			throw new E2EFailure(`the resumed sweep never opened its study (url ${page.url()})`);
+		}
+		check(mock.requests.length > before, 'Resume sent no requests');
+
+		const runs = (await storedRuns(page)).filter((r) => r.status === 'done');
+		check(runs.length === 3, `${runs.length} runs done, expected 3`);
+		for (const r of runs)
+			check(r.records === planned && r.distinctKeys === planned, `run ${r.run_id}: ${r.records}`);
+		const again = await recordStamps(page, first);
+		check(
+			Object.keys(firstStamps).every((k) => again[k] === firstStamps[k]),
+			'the first run’s records were made again after the reload'
+		);
+
+		// The study: one row per model × condition, three lines with bands, every chart its table.
+		const rows = await page.getByTestId('study-row').count();
+		check(rows === 3 * 4, `study table: ${rows} rows, expected 12`);
+		const series = async (testid: string) =>
+			page.getByTestId(`${testid}-data`).locator('tbody tr td:first-child').allTextContents();
+		const followup = await series('study-chart-followup');
+		for (const m of models) {
+			check(followup.includes(m), `follow-up chart: no line for ${m}`);
+			check(followup.includes(`${m} (95% CI)`), `follow-up chart: no band for ${m}`);
+		}
+		for (const chart of ['study-chart-beside', 'study-chart-effects', 'study-chart-labels']) {
+			const cells = await series(chart);
+			check(cells.length > 0, `${chart}: no data table`);
+		}
+		const beside = (await page.getByTestId('study-chart-beside-data').textContent()) ?? '';
+		for (const m of models) check(beside.includes(m), `accuracy chart: no bars for ${m}`);
+		const sentence = await (await need(page, 'study', 'study-sentence')).innerText();
+		check(/^Across 3 models/.test(sentence), `study sentence reads "${sentence}"`);
+		ctx.note(`3 runs × ${planned} records; study: ${rows} rows; ${sentence}`);
+		ctx.note(`screenshot: ${await ctx.screenshot(page, 'study')}`);
+	}
+};

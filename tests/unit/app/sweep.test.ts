@@ -1,0 +1,101 @@
+/**
+ * A sweep in the browser: stored runs, one per generator model, run one after another by one
+ * RunController against a scripted server; stopped midway, the same call goes on where it stopped
+ * (the finished run untouched, the stopped one resumed, the rest after it).
+ */
+import 'fake-indexeddb/auto';
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { continueSweep, createAndStart } from '../../../src/lib/app/launch.ts';
+import { createAppServices } from '../../../src/lib/app/services.ts';
+import { RunController } from '../../../src/lib/state/runner.svelte.ts';
+import { saveSweep, sweepOfRun } from '../../../src/lib/setup/sweeps.ts';
+import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
+import { memoryStorage } from '../../helpers/memoryStorage.ts';
+import { runValues } from '../../helpers/factories.ts';
+import { fixtureTemplate } from '../../helpers/fixtures.ts';
+
+const MODELS = ['small', 'medium', 'large'];
+
+describe('a sweep in the browser', () => {
+	let mock: MockOpenAI;
+	beforeAll(async () => {
+		mock = await startMockOpenAI({ models: MODELS });
+	});
+	afterAll(async () => mock.close());
+
+	const services = createAppServices();
+	const template = () => {
+		const t = fixtureTemplate();
+		return { ...t, sha256: createHash('sha256').update(t.source).digest('hex') };
+	};
+	const choice = () => ({ engine: 'server' as const, base_url: mock.url });
+
+	/** Stored, not started: a runner that never runs (as set-up stores every run first). */
+	async function storeRuns(prefix: string): Promise<string[]> {
+		const idle = { active: false, runId: null, start: vi.fn(async () => {}) };
+		const ids: string[] = [];
+		for (const model of MODELS) {
+			const values = runValues({
+				run_id: `${prefix}-${model}`,
+				generator: { id: model },
+				judge: { id: model },
+				judge_mode: 'rules',
+				temperatures: [0, 1],
+				perturbations: ['none'],
+				samples: 1
+			});
+			const run = { values, template: template(), choice: choice() };
+			ids.push((await createAndStart(services, idle as never, run)).config.run_id);
+		}
+		return ids;
+	}
+
+	const generatorCalls = (model: string) =>
+		mock.requests.filter((r) => (r.body as { model?: string } | null)?.model === model).length;
+
+	it('runs each model’s run in order, one at a time, until all are done', async () => {
+		const ids = await storeRuns('all');
+		const storage = memoryStorage();
+		const sweep = saveSweep(storage, ids);
+		expect(sweepOfRun(storage, ids[1])).toEqual(sweep);
+		const runner = new RunController({ schedule: (fn) => void fn() });
+		const shown: string[] = [];
+		const end = await continueSweep(services, runner, sweep, choice(), (id) => shown.push(id));
+		expect(end).toBe('done');
+		expect(shown).toEqual(ids);
+		for (const id of ids) {
+			const m = await services.runStore().getManifest(id);
+			expect(m?.status).toBe('done');
+			expect((await services.runStore().getRecords(id)).length).toBe(10);
+		}
+	});
+
+	it('stopped midway, goes on where it stopped', async () => {
+		const ids = await storeRuns('stop');
+		const sweep = saveSweep(memoryStorage(), ids);
+		const runner = new RunController({ schedule: (fn) => void fn() });
+		mock.tokenDelayMs = 5;
+		const first = await continueSweep(services, runner, sweep, choice(), (id) => {
+			if (id !== ids[1]) return;
+			// Pause the second run once it runs: the first is done by then.
+			const timer = setInterval(() => {
+				if (runner.phase !== 'running') return;
+				clearInterval(timer);
+				runner.pause();
+			}, 1);
+		});
+		mock.tokenDelayMs = 0;
+		expect(first).toEqual({ stopped: ids[1] });
+		expect((await services.runStore().getManifest(ids[0]))?.status).toBe('done');
+		expect((await services.runStore().getManifest(ids[2]))?.status).toBe('paused');
+		const smallCalls = generatorCalls('small');
+
+		const shown: string[] = [];
+		const end = await continueSweep(services, runner, sweep, choice(), (id) => shown.push(id));
+		expect(end).toBe('done');
+		expect(shown).toEqual(ids.slice(1));
+		expect(generatorCalls('small')).toBe(smallCalls);
+		for (const id of ids) expect((await services.runStore().getManifest(id))?.status).toBe('done');
+	});
+});
