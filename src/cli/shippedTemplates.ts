@@ -9,18 +9,20 @@ import { fileURLToPath } from 'node:url';
 import { readShippedTemplates } from '../../vite.shippedTemplates.ts';
 import { shippedPackageFor } from '../lib/app/shippedRepos.ts';
 import { templateOfShipped } from '../lib/app/shippedEntry.ts';
+import { copiedTemplate } from '../lib/templates/shipped.ts';
 import type { ChatTemplate } from '../lib/probe/template.ts';
 
 /**
- * `repo`'s shipped template; undefined when none ships for it or its package is not installed
- * (then the Hub is asked, as before).
+ * `repo`'s shipped template (a package's or a copy); undefined when none ships for it or its
+ * package is not installed (then the Hub is asked, as before).
  */
 export async function cliShippedTemplate(
 	repo: string,
 	from: string = dirname(fileURLToPath(import.meta.url))
 ): Promise<ChatTemplate | undefined> {
 	const pkg = shippedPackageFor(repo);
-	if (!pkg) return undefined;
+	// The paper's families ship as copies in the repo (templates/shipped.ts): no package to read.
+	if (!pkg) return copiedTemplate(repo);
 	let entries;
 	try {
 		// Node resolves the package upward from here: bin/dist and src/cli both sit under the root.

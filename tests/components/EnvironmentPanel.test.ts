@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render } from '@testing-library/svelte';
+import { cleanup, fireEvent, render, waitFor } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import EnvironmentPanel from '../../src/components/EnvironmentPanel.svelte';
 import { probeGpu } from '../../src/lib/engines/webgpu/gpu.ts';
@@ -6,7 +6,7 @@ import { probeGpu } from '../../src/lib/engines/webgpu/gpu.ts';
 afterEach(cleanup);
 
 describe('EnvironmentPanel', () => {
-	it('without WebGPU, says models cannot run and what to try instead', async () => {
+	it('without WebGPU, says the CPU engine runs the models, what that means, and how to get a GPU', async () => {
 		const onUseServer = vi.fn();
 		const { getByTestId, queryByTestId, getByText } = render(EnvironmentPanel, {
 			gpu: { webgpu: false, shader_f16: false, reason: 'This browser does not offer WebGPU.' },
@@ -15,7 +15,15 @@ describe('EnvironmentPanel', () => {
 		});
 		expect(getByTestId('env-webgpu').textContent).toBe('no');
 		const box = getByTestId('env-no-webgpu');
-		expect(box.textContent).toContain('Models cannot run in this browser.');
+		expect(box.textContent).not.toMatch(/cannot run/i);
+		// The catalog's words load with the fallback, not with the first paint.
+		await waitFor(() =>
+			expect(getByTestId('env-cpu-engine').textContent).toMatch(
+				/No WebGPU here: models run on the CPU engine .*slower than a GPU.*Qwen2\.5 0\.5B Instruct.* answer; Qwen2\.5 1\.5B Instruct judges/s
+			)
+		);
+		// Information, not an error: no alert role, no error colour.
+		expect(box.getAttribute('role')).toBe('status');
 		expect(box.textContent).toContain('This browser does not offer WebGPU.');
 		expect(box.textContent).toMatch(/Chrome or Edge 113 or later/);
 		expect(box.textContent).toMatch(/chrome:\/\/flags\/#enable-unsafe-webgpu/);

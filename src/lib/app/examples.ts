@@ -22,22 +22,26 @@ export interface ExampleRun {
 
 const FIELDS = ['file', 'title', 'model', 'device', 'date'] as const;
 
+const SHIPPED_INDEX = 'static/examples/index.json';
+
 /**
  * @param index the parsed static/examples/index.json
  * @param urls file name → built URL, for every .run.jsonl shipped under static/examples/
+ * @param source how problems name the index (a class link names its URL)
  */
 export function listExamples(
 	index: unknown,
-	urls: Readonly<Record<string, string>>
+	urls: Readonly<Record<string, string>>,
+	source = SHIPPED_INDEX
 ): { examples: ExampleRun[]; problems: string[] } {
 	const problems: string[] = [];
 	const entries = (index as { examples?: unknown } | null)?.examples;
 	if (!Array.isArray(entries)) {
-		return { examples: [], problems: ['static/examples/index.json: no "examples" array'] };
+		return { examples: [], problems: [`${source}: no "examples" array`] };
 	}
 	const examples: ExampleRun[] = [];
 	for (const [i, e] of entries.entries()) {
-		const where = `static/examples/index.json, example ${i + 1}`;
+		const where = `${source}, example ${i + 1}`;
 		const entry = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;
 		const missing = FIELDS.filter((f) => typeof entry[f] !== 'string' || entry[f] === '');
 		if (missing.length > 0) {
@@ -51,7 +55,7 @@ export function listExamples(
 		}
 		const url = urls[file];
 		if (!url) {
-			problems.push(`${where}: ${file} is not in static/examples/`);
+			problems.push(`${where}: ${file} is not in ${source.replace(/[^/]*$/, '')}`);
 			continue;
 		}
 		if (!/^\d{4}-\d{2}-\d{2}$/.test(entry.date as string)) {
@@ -73,4 +77,27 @@ export function listExamples(
 /** The #/open link of an example, absolute so the open view's https check sees the page's origin. */
 export function exampleLink(example: ExampleRun, page: string): string {
 	return `#/open?url=${encodeURIComponent(new URL(example.url, page).href)}`;
+}
+
+/**
+ * A class's list of runs: an index.json in the same format, hosted by a teacher, its files named
+ * relative to it (or by full https links). Every file the index names is taken to be there; a
+ * missing one fails when opened, with the host's answer.
+ */
+export function listHostedExamples(
+	index: unknown,
+	indexUrl: string
+): { examples: ExampleRun[]; problems: string[] } {
+	const entries = (index as { examples?: unknown } | null)?.examples;
+	const urls: Record<string, string> = {};
+	for (const e of Array.isArray(entries) ? entries : []) {
+		const file = (e as { file?: unknown } | null)?.file;
+		if (typeof file !== 'string' || file === '') continue;
+		try {
+			urls[file] = new URL(file, indexUrl).href;
+		} catch {
+			// Left out of urls: listExamples reports the entry.
+		}
+	}
+	return listExamples(index, urls, indexUrl);
 }

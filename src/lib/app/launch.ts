@@ -23,6 +23,7 @@ import {
 	createRun,
 	initialManifest,
 	loadRunInputs,
+	forgetLaunch,
 	readLaunch,
 	saveLaunch,
 	type RunLaunch
@@ -74,7 +75,12 @@ export async function createAndStart(
 ): Promise<PreparedRun> {
 	if (runner.active) throw new RunActiveError(runner.runId ?? '?');
 	const prepared = await createStored(services, run);
-	await start(services, runner, prepared, run.template, run.choice);
+	const { config } = prepared;
+	// A single new run that made nothing is removed if its start fails (a sweep's runs stay: the
+	// sweep resumes them).
+	await start(services, runner, prepared, run.template, run.choice, () =>
+		discardEmptyRun(services, config.run_id, config.items)
+	);
 	return prepared;
 }
 
@@ -101,6 +107,24 @@ async function createStored(services: AppServices, run: NewRun): Promise<Prepare
 	await createRun(services.runInputStore(), manifest, { items: config.items, template });
 	saveLaunch(storage(), config.run_id, launchOf(choice));
 	return prepared;
+}
+
+/**
+ * Remove a new run that made nothing (no answer, no record): a start that failed before its models
+ * loaded leaves no empty paused run in Runs, nor its model id under the results' cross-run chart.
+ * @returns whether the run was removed (false: it holds work, which resume can continue).
+ */
+export async function discardEmptyRun(
+	services: Pick<AppServices, 'runStore'>,
+	runId: string,
+	items: readonly { id: string }[]
+): Promise<boolean> {
+	const store = services.runStore();
+	if ((await store.getRecords(runId)).length > 0) return false;
+	for (const item of items) if (await store.getAnswer(runId, item.id)) return false;
+	await store.deleteRun(runId);
+	forgetLaunch(storage(), runId);
+	return true;
 }
 
 /**
@@ -180,13 +204,15 @@ async function start(
 	runner: RunController,
 	prepared: PreparedRun,
 	template: ChatTemplate,
-	choice: EngineChoice
+	choice: EngineChoice,
+	discardIfEmpty?: () => Promise<boolean>
 ): Promise<void> {
 	const { config, manifestExtras, needs } = prepared;
 	return startWithLock(config.run_id, () =>
 		runner.start({
 			config,
 			store: services.runStore(),
+			discardIfEmpty,
 			prepare: async (signal) => {
 				const setup = setupFor(services, choice, template);
 				const nlp = needs.nlp ? await services.englishNlp(signal) : undefined;

@@ -105,6 +105,20 @@ async function fetchTextWithin(
 	}
 }
 
+/**
+ * The text a link points at, fetched as a shared run is (https or this machine, a deadline, a size
+ * cap), for the other files a link may name (a class's list of runs).
+ * @throws OpenRunError as fetchRun does.
+ */
+export function fetchLinkedText(
+	raw: string,
+	fetchFn: Fetch,
+	signal?: AbortSignal,
+	timeoutMs = LINK_TIMEOUT_MS
+): Promise<string> {
+	return fetchTextWithin(fetchFn, runLink(raw), signal, timeoutMs);
+}
+
 function tooLarge(url: URL, bytes: number): OpenRunError {
 	return new OpenRunError(
 		`${fileName(url)} is ${Math.round(bytes / MB)} MB or more; a run opened by link may be at most ${LINK_MAX_BYTES / MB} MB. Download it and use Import instead.`

@@ -4,10 +4,13 @@
  */
 import type { GpuReport } from '../engines/webgpu/gpu.ts';
 
+/** Without WebGPU models still run here, on the processor. */
+const CPU_FALLBACK = 'small models run on the CPU engine (slower) · shared runs and servers work';
+
 export function deviceLine(gpu: GpuReport | null): string {
 	if (gpu === null) return 'Checking this device…';
-	if (!gpu.webgpu) return 'No WebGPU in this browser · shared runs and servers still work';
-	if (!gpu.adapter) return 'WebGPU ✗ (no GPU adapter) · shared runs and servers still work';
+	if (!gpu.webgpu) return `No WebGPU in this browser · ${CPU_FALLBACK}`;
+	if (!gpu.adapter) return `WebGPU ✗ (no GPU adapter) · ${CPU_FALLBACK}`;
 	const a = gpu.adapter;
 	const adapter = a.fallback
 		? 'software adapter (slow)'

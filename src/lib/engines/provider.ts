@@ -36,6 +36,20 @@ export interface ModelDownload {
 	download_MB: number | null;
 }
 
+/** The classroom preset's one small model on an engine, answering and judging. */
+export interface ClassroomModel {
+	/** The engine-specific id (what downloads and what a benchmark names). */
+	id: string;
+	/** e.g. "Qwen2.5 0.5B Instruct · q4f32_1". */
+	label: string;
+	/** null: the catalog does not list its size. */
+	download_MB: number | null;
+	/** An upper bound when the size is not listed: its GPU memory figure, which the weights fit in. */
+	at_most_MB?: number;
+	/** Choose it as generator and judge. */
+	apply(): void;
+}
+
 /**
  * One engine's own settings: its model choices, in its own persisted fields. Every method reads
  * those fields, so a `$derived` over one follows the user's edits.
@@ -65,6 +79,8 @@ export interface EngineModels {
 	 * same rule the engine's `can_co_load` applies, so set-up and the run agree.
 	 */
 	shareMemory(device: GpuFacts, judgeNeeded: boolean): boolean;
+	/** The classroom preset's model on this engine; absent or null: none to suggest (a server). */
+	classroom?(device: GpuFacts): ClassroomModel | null;
 }
 
 /** An engine on this device behind its worker: the cache, and a way to let go of the memory. */

@@ -2,7 +2,8 @@
  * Hash routes, so deep links work on GitHub Pages (no server rewrites): #/ (the first screen),
  * #/setup, #/run/ID,
  * #/results/ID, #/runs, #/playground, #/annotate/ID, #/open?url=… (a shared run or study by link),
- * #/study?runs=ID,ID,… (several runs side by side).
+ * #/study?runs=ID,ID,… (several runs side by side), #/see (see what the model sees: shipped
+ * templates, no model).
  */
 export const VIEWS = [
 	'home',
@@ -13,7 +14,8 @@ export const VIEWS = [
 	'playground',
 	'annotate',
 	'open',
-	'study'
+	'study',
+	'see'
 ] as const;
 export type ViewName = (typeof VIEWS)[number];
 
@@ -40,6 +42,8 @@ export function parseHash(hash: string): Route {
 	const params: Record<string, string> = Object.fromEntries(new URLSearchParams(query).entries());
 	// A link pasted after "url=" unencoded keeps its own "?", "&" and "+": it is the rest, as is.
 	if (query.startsWith('url=')) params.url = decode(query.slice(4)) ?? query.slice(4);
+	// A class link (#/?examples=…) is the same: the list's address is all that follows.
+	if (query.startsWith('examples=')) params.examples = decode(query.slice(9)) ?? query.slice(9);
 	if ((VIEWS as readonly (string | undefined)[]).includes(view))
 		return { view: view as ViewName, id: id || undefined, params };
 	return { view: 'home', params };

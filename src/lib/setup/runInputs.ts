@@ -114,6 +114,15 @@ export function saveLaunch(storage: Storage | undefined, runId: string, launch: 
 	}
 }
 
+/** The run is gone: its launch goes too. */
+export function forgetLaunch(storage: Storage | undefined, runId: string): void {
+	try {
+		storage?.removeItem(LAUNCH_PREFIX + runId);
+	} catch {
+		// Disabled storage holds nothing to forget.
+	}
+}
+
 export function readLaunch(storage: Storage | undefined, runId: string): RunLaunch | undefined {
 	try {
 		const raw = storage?.getItem(LAUNCH_PREFIX + runId);

@@ -11,14 +11,11 @@ import type { ProbeEvent } from '../probe/events.ts';
 import { EXAMPLE_CONVERSATION } from '../probe/labels.ts';
 import { runProbe } from '../probe/pipeline.ts';
 import { planConditions, recordKey, userTurnSeed, type Condition } from '../probe/plan.ts';
-import { probeInput, renderOptions } from '../probe/records.ts';
-import { reasoningEffortDefault, userHeaderDefault } from '../probe/markup.ts';
-import { runConfig } from '../probe/runConfig.ts';
 import { MemoryStore } from '../probe/store.ts';
-import { BARE_TASK_PROMPT, taskConversation } from '../probe/taskPrompt.ts';
-import { thinkingDefault, userHeader, type ChatTemplate } from '../probe/template.ts';
+import { thinkingDefault, type ChatTemplate } from '../probe/template.ts';
 import type { AnswerRecord, ChatMessage, Label, ProbeConfig, RuleLabel } from '../probe/types.ts';
-import { DEFAULT_FORM, type RunFormValues } from '../setup/runForm.ts';
+import { conversationConfig, shownProbe } from '../setup/conversationRun.ts';
+import type { RunFormValues } from '../setup/runForm.ts';
 
 export interface PlaygroundTurn {
 	role: 'user' | 'assistant';
@@ -190,34 +187,18 @@ export class Playground {
 		item: ProbeConfig['items'][number],
 		contextWindow: number | undefined
 	): ProbeConfig {
-		const limits = deps.limits ?? DEFAULT_FORM;
-		return runConfig({
+		return conversationConfig({
 			run_id: PLAYGROUND_RUN_ID,
-			dataset: 'playground',
-			items: [item],
-			limit: 0,
+			template,
+			item,
+			model: deps.model,
+			judgeModel: deps.judge?.model,
 			seed: this.seed,
-			temperatures: [this.temperature],
-			perturbations: ['none'],
+			temperature: this.temperature,
 			samples: this.n,
-			// A turn no rule catches stays undecided unless the judge is asked, as in a rules-only run.
-			judge_mode: deps.judge ? 'hybrid' : 'rules',
-			generator: { id: deps.model, template_repo: template.repo },
-			judge: { id: deps.judge?.model ?? deps.model },
-			max_tokens: limits.max_tokens,
-			answer_max_tokens: limits.answer_max_tokens,
-			answer_tokens_auto: limits.answer_tokens_auto,
-			context_window: contextWindow,
-			thinking: deps.thinking ?? null,
-			thinking_default: thinkingDefault(template),
-			// The template family's header rule and reasoning effort, as a run with this template has.
-			user_header_default: userHeaderDefault(template),
-			reasoning_effort_default: reasoningEffortDefault(template),
-			truncate_fraction: DEFAULT_FORM.truncate_fraction,
-			append_text: DEFAULT_FORM.append_text,
-			// The conversation is typed as it is to be sent: no task prompt around it.
-			task_prompt: BARE_TASK_PROMPT,
-			template_sha256: template.sha256
+			thinking: deps.thinking,
+			limits: deps.limits,
+			contextWindow
 		});
 	}
 
@@ -294,16 +275,11 @@ export class Playground {
 	/** The answer is known (typed, or generated): the probe prompt a run would send after it. */
 	#showPrompt(run: { config: ProbeConfig; template: ChatTemplate }, answer: AnswerRecord): void {
 		const { config, template } = run;
-		const item = config.items[0];
 		// As in a run: only the visible answer goes into the conversation the probe continues.
 		if (this.#phase === 'answering') this.#answerTurn().content = answer.answer;
-		const input = probeInput(config, template, renderOptions(config), item, answer, 'none');
-		const conversation: ChatMessage[] = [
-			...taskConversation(item, config.task_prompt),
-			{ role: 'assistant', content: input.perturbed }
-		];
+		const { input, header } = shownProbe(config, template, answer);
 		this.#prompt = input.prompt;
-		this.#header = userHeader(template, conversation, renderOptions(config));
+		this.#header = header;
 		this.#phase = 'generating';
 	}
 

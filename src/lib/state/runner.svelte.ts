@@ -54,6 +54,12 @@ export interface RunStart {
 	appVersion?: string;
 	now?: () => number;
 	timestamp?: () => string;
+	/**
+	 * A new run's only: when it stops on a fatal error without being asked to (its models never
+	 * loaded: Hugging Face blocked, offline), remove it if it made nothing, so no empty paused run
+	 * is left in Runs. Resolves whether it was removed.
+	 */
+	discardIfEmpty?: () => Promise<boolean>;
 }
 
 /** One model's load bar: the engine's latest report, and the load time once it is loaded. */
@@ -136,6 +142,7 @@ export class RunController {
 	#abort: AbortController | null = null;
 	#stopRequest: 'pause' | 'cancel' | null = null;
 	#finished: Promise<void> = Promise.resolve();
+	#discarded = $state(false);
 
 	constructor(options: RunControllerOptions = {}) {
 		this.#batch = new FrameBatch(() => this.#commit(), {
@@ -195,6 +202,11 @@ export class RunController {
 		return this.#errors.find((e) => e.fatal);
 	}
 	/** Resolves when the current run has stopped (any way). Never rejects. */
+	/** The run failed to start and, having made nothing, was removed: it is not stored. */
+	get discarded(): boolean {
+		return this.#discarded;
+	}
+
 	get finished(): Promise<void> {
 		return this.#finished;
 	}
@@ -244,6 +256,7 @@ export class RunController {
 		this.#nextRecent = [];
 		this.#tallyChanged = false;
 		this.#stopRequest = null;
+		this.#discarded = false;
 		this.#abort = new AbortController();
 	}
 
@@ -258,8 +271,11 @@ export class RunController {
 			this.#publishTally();
 			setup = await req.prepare(signal);
 		} catch (err) {
+			if (!signal.aborted) {
+				this.#pushError(startError(err));
+				await this.#discardIfEmpty(req);
+			}
 			this.#phase = signal.aborted ? 'paused' : 'failed';
-			if (!signal.aborted) this.#pushError(startError(err));
 			return;
 		}
 		if (signal.aborted) {
@@ -296,12 +312,20 @@ export class RunController {
 		this.#unwatchStalls();
 		await this.#explainStorageFull();
 		const fatalEvent = this.fatal;
-		const stored = await req.store.getManifest(req.config.run_id).catch(() => undefined);
+		if (!this.#stopRequest && (fatal || fatalEvent)) await this.#discardIfEmpty(req);
+		const stored = this.#discarded
+			? undefined
+			: await req.store.getManifest(req.config.run_id).catch(() => undefined);
 		if (this.#stopRequest) this.#phase = 'paused';
 		else if (fatal || fatalEvent) this.#phase = stored?.status === 'paused' ? 'paused' : 'failed';
 		else this.#phase = 'done';
 		const why: StopReason = this.#stopRequest ?? (fatal || fatalEvent ? 'fatal' : 'done');
 		await this.#release(setup, why, fatal ?? fatalEvent);
+	}
+
+	async #discardIfEmpty(req: RunStart): Promise<void> {
+		// Best effort: a run that could not be removed stays listed, as before.
+		this.#discarded = (await req.discardIfEmpty?.().catch(() => false)) ?? false;
 	}
 
 	async #release(setup: RunSetup, why: StopReason, error?: unknown): Promise<void> {

@@ -182,6 +182,13 @@ export class SetupState {
 		}
 	}
 
+	/** Forget the last start's failure (the choice behind it changed). */
+	clearFailure(): void {
+		this.#error = null;
+		this.#datasetUnreachable = false;
+		if (this.#step === 'failed') this.#step = 'idle';
+	}
+
 	/** Forget a checked template (its source changed). */
 	clearTemplate(): void {
 		this.#template = null;

@@ -5,13 +5,23 @@
  * wires the three side effects (ask the server, refresh the cache badges, measure sizes) to
  * `$effect`s; every answer here is the provider's, never worked out again.
  */
-import type { DeviceFacts, EngineHosts, EngineModels } from '../engines/provider.ts';
+import type {
+	ClassroomModel,
+	DeviceFacts,
+	EngineHosts,
+	EngineModels
+} from '../engines/provider.ts';
 import type { EngineKind } from '../engines/registry.ts';
 import type { EngineProvider } from '../engines/provider.ts';
 import type { ServerContextWindow } from '../engines/server/contextWindow.ts';
 import { estimateRun, measuredSpeed, type Estimate, type ModelCost } from '../setup/estimate.ts';
 import { answerTokenLimit } from '../probe/runConfig.ts';
 import type { RunFormValues } from '../setup/runForm.ts';
+import {
+	CLASSROOM_CONDITIONS,
+	classroomValues,
+	type ClassroomLabelling
+} from '../setup/classroom.ts';
 import type { DownloadSizes } from './downloadSizes.svelte.ts';
 import type { ModelCacheState } from './modelCache.svelte.ts';
 import type { EngineSettings } from './settings.svelte.ts';
@@ -125,6 +135,39 @@ export class SetupPlan {
 				this.provider.runtime,
 				this.#models.generatorId(device)
 			),
+			answer_max_tokens: answerTokenLimit(values, this.contextWindow),
+			max_tokens: values.max_tokens
+		});
+	}
+
+	/** The classroom preset's model on this engine; null where the engine suggests none. */
+	get classroom(): ClassroomModel | null {
+		return this.#models.classroom?.(this.#deps.device()) ?? null;
+	}
+
+	/**
+	 * What the classroom preset would cost here, before anything downloads: its one model (size
+	 * measured here where the catalog lists none), and this device's benchmarked speed when there is
+	 * one, else the engine's typical speed. null where the engine suggests no classroom model.
+	 */
+	classroomEstimate(labelling: ClassroomLabelling): Estimate | null {
+		const model = this.classroom;
+		if (!model) return null;
+		const { cache, sizes } = this.#deps;
+		const values = { ...this.#deps.values(), ...classroomValues(labelling) };
+		return estimateRun({
+			items: values.n,
+			conditions: CLASSROOM_CONDITIONS,
+			judge_mode: values.judge_mode,
+			guess_tps: this.provider.guessTps,
+			models: [
+				{
+					id: model.id,
+					download_MB: model.download_MB ?? sizes.mb(model.id),
+					cached: cache.cached[model.id]
+				}
+			],
+			measured: measuredSpeed(this.#deps.history(), this.provider.runtime, model.id),
 			answer_max_tokens: answerTokenLimit(values, this.contextWindow),
 			max_tokens: values.max_tokens
 		});

@@ -1,7 +1,7 @@
 /**
  * Issue 3: the set-up view's capability panel. With SwiftShader's WebGPU it names the adapter,
- * reports shader-f16 missing and picks q4f32 variants; without WebGPU it says what to try and that
- * shared runs can still be opened.
+ * reports shader-f16 missing and picks q4f32 variants; without WebGPU it (and the first screen) says
+ * the CPU engine runs the models, what to try for a GPU, and that shared runs can still be opened.
  */
 import type { Page } from 'playwright-core';
 import { need, openView, setControl } from '../app.ts';
@@ -19,9 +19,22 @@ async function fallbackText(page: Page, ctx: E2EContext): Promise<string> {
 	check(SHARED_RUNS.test(text), `fallback does not say shared runs can still be opened: "${text}"`);
 	check(WHAT_TO_TRY.test(text), `fallback does not say what to try: "${text}"`);
 	check(
+		/models run on the CPU engine/.test(text) && !/cannot run in this browser/i.test(text),
+		`set-up does not offer the CPU engine: "${text}"`
+	);
+	check(
 		(await page.getByTestId('env-webgpu').innerText()).trim() === 'no',
 		'WebGPU not shown as "no"'
 	);
+	// The first screen says it too, in the "Run the probe" card and the device line.
+	await openView(page, ctx.app.url, '#/');
+	const card = await (await need(page, 'home', 'way-run-cpu')).innerText();
+	check(
+		/runs use the CPU engine .*slower than a GPU/.test(card),
+		`the first screen's run card does not offer the CPU engine: "${card}"`
+	);
+	const line = await (await need(page, 'home', 'device-line')).innerText();
+	check(/CPU engine/.test(line), `the device line does not name the CPU engine: "${line}"`);
 	return text;
 }
 
@@ -42,6 +55,13 @@ export const capability: Scenario<E2EContext> = {
 			(await page.getByTestId('env-no-webgpu').count()) === 0,
 			'the no-WebGPU fallback shows although WebGPU works'
 		);
+		await openView(page, ctx.app.url, '#/');
+		await need(page, 'home', 'way-run');
+		check(
+			(await page.getByTestId('way-run-cpu').count()) === 0,
+			'the first screen offers the CPU engine although WebGPU works'
+		);
+		await openView(page, ctx.app.url, '#/setup');
 
 		// The in-browser model pickers offer only q4f32 variants here.
 		await setControl(await need(page, V, 'engine-webgpu'), true);

@@ -3,6 +3,7 @@ import type { E2EContext } from '../context.ts';
 import type { Scenario } from '../harness.ts';
 import { annotation } from './annotate.ts';
 import { capability } from './capability.ts';
+import { classLink } from './classLink.ts';
 import { cpuRun } from './cpuRun.ts';
 import { customMlc } from './customMlc.ts';
 import { serverRealRun } from './serverRealRun.ts';
@@ -18,17 +19,21 @@ import { reliability } from './reliability.ts';
 import { resume } from './resume.ts';
 import { sweep } from './sweep.ts';
 import { screenshots } from './screenshots.ts';
+import { seeOffline } from './seeOffline.ts';
 import { startFail } from './startFail.ts';
 import { tabs } from './tabs.ts';
 import { shareLink } from './shareLink.ts';
 import { templateSources } from './templateSources.ts';
 import { transfer } from './transfer.ts';
 import { keyboardRun } from './keyboardRun.ts';
+import { hubBlockedStart } from './hubBlockedStart.ts';
 import { desktop, keyboard, phone } from './viewTour.ts';
 import { xss } from './xss.ts';
 
 export const SCENARIOS: Scenario<E2EContext>[] = [
 	capability,
+	seeOffline,
+	classLink,
 	templateSources,
 	deviceBench,
 	fullRun,
@@ -36,6 +41,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	sweep,
 	tabs,
 	startFail,
+	hubBlockedStart,
 	customMlc,
 	serverRealRun,
 	offlineHelp,

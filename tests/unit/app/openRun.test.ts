@@ -1,5 +1,5 @@
 /** Opening a shared run by link, against a real HTTP server on 127.0.0.1 and Node's own fetch. */
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchRun, fetchShared, OpenRunError, runLink } from '../../../src/lib/app/openRun.ts';
@@ -7,6 +7,7 @@ import { studyToFile } from '../../../src/lib/probe/studyFile.ts';
 import { bundleToFiles, ExchangeError } from '../../../src/lib/probe/exchange.ts';
 import { bundleToRunFile } from '../../../src/lib/probe/runFile.ts';
 import { makeBundle } from '../../helpers/factories.ts';
+import { listenLocal, type LocalServer } from '../../helpers/httpServer.ts';
 
 const bundle = makeBundle(4, 'run-shared');
 const other = makeBundle(3, 'run-other');
@@ -56,12 +57,12 @@ const MISBEHAVING: Record<string, (res: ServerResponse) => void> = {
 	}
 };
 
-let server: Server;
+let server: LocalServer;
 let base = '';
 let requests: string[] = [];
 
 beforeAll(async () => {
-	server = createServer((req, res) => {
+	server = await listenLocal((req, res) => {
 		requests.push(req.url ?? '');
 		const misbehave = MISBEHAVING[req.url ?? ''];
 		if (misbehave) return misbehave(res);
@@ -69,16 +70,9 @@ beforeAll(async () => {
 		res.writeHead(status, { 'content-type': 'text/plain' });
 		res.end(body);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	base = server.base;
 });
-afterAll(
-	() =>
-		new Promise<void>((resolve) => {
-			server.closeAllConnections();
-			server.close(() => resolve());
-		})
-);
+afterAll(() => server.close());
 
 const open = (path: string) => fetchRun(`${base}${path}`, fetch);
 

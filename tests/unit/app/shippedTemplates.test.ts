@@ -123,6 +123,22 @@ describe('shipped chat templates', () => {
 		expect(await cache.get('Qwen/Qwen3-0.6B')).toBeUndefined();
 	});
 
+	it('a paper family copied into the repo loads with no network, named as a copy', async () => {
+		const calls: string[] = [];
+		const t = await loadTemplate(
+			{ kind: 'repo', repos: ['openai/gpt-oss-20b'] },
+			{
+				fetch: async (url) => {
+					calls.push(url);
+					throw new TypeError('Failed to fetch');
+				},
+				shipped: shippedTemplate
+			}
+		);
+		expect(calls).toEqual([]);
+		expect(t.provenance).toMatch(/^copy of Hugging Face openai\/gpt-oss-20b .*Apache-2\.0$/);
+	});
+
 	it('a model with no shipped template still goes to the Hub, and an unreachable Hub says so', async () => {
 		const calls: string[] = [];
 		const err = await loadTemplate(

@@ -186,7 +186,18 @@ describe('CPU engine worker handler', () => {
 		fake.failNext.open = new Error('Invalid model URL: http://x/y.bin; URL must ends with ".gguf"');
 		await expect(engine.load(['http://x/y.bin'])).rejects.toMatchObject({ code: 'bad_model' });
 		fake.failNext.open = new TypeError('Failed to fetch');
-		await expect(engine.load([URL_A])).rejects.toMatchObject({ code: 'network', retryable: true });
+		await expect(engine.load([URL_A])).rejects.toMatchObject({
+			code: 'network',
+			retryable: true,
+			recovery: expect.stringMatching(/^Check the URL/)
+		});
+		// A catalog model on a blocked Hub: nobody typed that URL, so the network is named instead.
+		const hub = 'https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/q.gguf';
+		fake.failNext.open = new TypeError('Failed to fetch');
+		const blocked = await engine.load([hub]).catch((e: unknown) => e);
+		expect(blocked).toMatchObject({ code: 'network', message: expect.stringContaining(hub) });
+		expect((blocked as { recovery: string }).recovery).toMatch(/huggingface\.co is blocked/);
+		expect((blocked as { recovery: string }).recovery).not.toMatch(/Check the URL/);
 		fake.failNext.open = new Error('llama_model_load: unknown model architecture');
 		await expect(engine.load([URL_A])).rejects.toMatchObject({
 			code: 'bad_model',

@@ -346,3 +346,71 @@ describe('errorHeading', () => {
 		);
 	});
 });
+
+/** The Hub blocked: the engine's load fails as web-llm's does behind a firewall. */
+class HubBlockedEngine extends ScriptedEngine {
+	override async load(): Promise<void> {
+		throw new EngineError(
+			'network',
+			'Downloading the model files from Hugging Face (huggingface.co) failed.',
+			'If huggingface.co is blocked on this network, models cannot download here.',
+			true
+		);
+	}
+}
+
+describe('RunController: a start that fails before making anything', () => {
+	it('asks to discard the new run when its models never load, and says it was not kept', async () => {
+		const h = harness();
+		const engine = new HubBlockedEngine({ script });
+		const calls: string[] = [];
+		const run = new RunController();
+		await run.start(
+			h.request(small({ judge_mode: 'rules' }), {
+				prepare: async () => ({ engine, judge: engine, template: fixtureTemplate() }),
+				discardIfEmpty: async () => {
+					calls.push('discard');
+					h.store.manifests.delete('run-1');
+					return true;
+				}
+			})
+		);
+		expect(calls).toEqual(['discard']);
+		expect(run.discarded).toBe(true);
+		expect(run.phase).toBe('failed');
+		expect(run.fatal?.message).toMatch(/huggingface\.co/);
+		expect(await h.store.getManifest('run-1')).toBeUndefined();
+	});
+
+	it('asks too when preparing the engines fails, and keeps the run when the discard says no', async () => {
+		const h = harness();
+		let asked = 0;
+		const run = new RunController();
+		await run.start(
+			h.request(small(), {
+				prepare: async () => {
+					throw new EngineError('network', 'The CPU engine could not start.');
+				},
+				discardIfEmpty: async () => (++asked, false)
+			})
+		);
+		expect(asked).toBe(1);
+		expect(run.discarded).toBe(false);
+		expect(run.phase).toBe('failed');
+	});
+
+	it('never discards a run the user paused, or one that finished', async () => {
+		const h = harness({ tokenDelayMs: 1 });
+		let asked = 0;
+		const run = new RunController();
+		const discardIfEmpty = async () => (++asked, true);
+		const started = run.start(h.request(small({ judge_mode: 'rules' }), { discardIfEmpty }));
+		run.pause();
+		await started;
+		expect(run.phase).toBe('paused');
+		await run.start(h.request(small({ judge_mode: 'rules' }), { discardIfEmpty }));
+		expect(run.phase).toBe('done');
+		expect(asked).toBe(0);
+		expect(run.discarded).toBe(false);
+	});
+});

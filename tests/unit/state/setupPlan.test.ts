@@ -253,6 +253,59 @@ describe('SetupPlan: downloads, cache and estimate', () => {
 	});
 });
 
+describe('SetupPlan: the classroom preset', () => {
+	it('on the GPU: one small model for both roles, its size before any download, a guessed time', () => {
+		const { plan: p, settings } = plan();
+		settings.engine.current = 'webgpu';
+		const model = p.classroom;
+		expect(model?.label).toMatch(/^Qwen2\.5 0\.5B Instruct · q4f16/);
+		// The catalog lists no download size; its GPU memory figure bounds it.
+		expect(model?.download_MB).toBeNull();
+		expect(model?.at_most_MB).toBeGreaterThan(500);
+		const e = p.classroomEstimate('same-model');
+		expect(e?.unknown_sizes).toEqual([model?.id]);
+		expect(e).toMatchObject({ answers: 10, user_turns: 10, judge_calls: { min: 0, max: 10 } });
+		expect(e?.speed_source).toBe('guess');
+		expect(p.classroomEstimate('rules')?.judge_calls).toEqual({ min: 0, max: 0 });
+		// Applying it makes the generator the judge: one model, one download, sharing memory.
+		model?.apply();
+		expect(settings.webgpu.judgeKey.current).toBe(settings.webgpu.generatorKey.current);
+		const hybrid = plan({ settings, values: { judge_mode: 'hybrid' } }).plan;
+		expect(hybrid.downloads.map((d) => d.id)).toEqual([model?.id, model?.id]);
+		expect(hybrid.estimate.unknown_sizes).toEqual([model?.id]);
+		expect(hybrid.phased).toBe(false);
+	});
+
+	it("on the CPU: the suggested generator judges too, and this device's benchmark sets the time", () => {
+		const settings = new EngineSettings(memoryStorage());
+		settings.engine.current = 'cpu';
+		const url = settings.cpu.classroom()?.id ?? '';
+		const history = [
+			{
+				engine: ENGINES.cpu.runtime,
+				model_id: url,
+				created_at: '2026-11-25T10:00:00Z',
+				results: { decode_tps: 4 }
+			}
+		];
+		const { plan: p } = plan({ settings, history: () => history });
+		const e = p.classroomEstimate('same-model');
+		expect(e).toMatchObject({ speed_source: 'measured', tokens_per_second: 4 });
+		// The catalog lists no size: said as unknown, never guessed.
+		expect(e?.unknown_sizes).toEqual([url]);
+		p.classroom?.apply();
+		expect(settings.cpu.judge().url).toBe(url);
+		expect(plan({ settings, values: { judge_mode: 'hybrid' } }).plan.phased).toBe(false);
+	});
+
+	it('a server suggests no classroom model', () => {
+		const { plan: p, settings } = plan();
+		settings.engine.current = 'server';
+		expect(p.classroom).toBeNull();
+		expect(p.classroomEstimate('rules')).toBeNull();
+	});
+});
+
 describe('SetupPlan: a sweep', () => {
 	it('runs the chosen model and the further ones, each once, and multiplies the time', () => {
 		const extra = ['b', 'a', 'c', ''];

@@ -3,7 +3,14 @@
  * typed (a bring-your-own file).
  */
 import type { TemplateSpec } from '../../probe/templateSource.ts';
-import type { Box, EngineModels, GpuFacts, ModelDownload, Persist } from '../provider.ts';
+import type {
+	Box,
+	ClassroomModel,
+	EngineModels,
+	GpuFacts,
+	ModelDownload,
+	Persist
+} from '../provider.ts';
 import {
 	cpuCanCoLoad,
 	DEFAULT_CPU_GENERATOR,
@@ -97,6 +104,21 @@ export class CpuModels implements EngineModels {
 			id: m.url,
 			download_MB: m.entry?.download_MB ?? null
 		}));
+	}
+
+	/** The suggested generator, for both roles: one small download, one model in memory. */
+	classroom(): ClassroomModel | null {
+		const entry = findGguf(DEFAULT_CPU_GENERATOR);
+		if (!entry) return null;
+		return {
+			id: ggufUrl(entry),
+			label: `${entry.label} · ${entry.quant}`,
+			download_MB: entry.download_MB,
+			apply: () => {
+				this.generatorKey.current = DEFAULT_CPU_GENERATOR;
+				this.judgeKey.current = DEFAULT_CPU_GENERATOR;
+			}
+		};
 	}
 
 	cacheIds(_device: GpuFacts, judgeNeeded: boolean): string[] {

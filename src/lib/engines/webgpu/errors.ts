@@ -7,6 +7,7 @@
 import { EngineError, type EngineErrorCode } from '../../probe/engine.ts';
 import { AbortError, AppError } from '../../errors/appError.ts';
 import type { WireError } from './protocol.ts';
+import { HUB_BLOCKED_RECOVERY } from '../../errors/hubBlocked.ts';
 
 interface Advice {
 	code: EngineErrorCode;
@@ -59,8 +60,7 @@ const ADVICE = {
 	network: {
 		code: 'network',
 		message: 'Downloading the model files from Hugging Face (huggingface.co) failed.',
-		recovery:
-			'If huggingface.co is blocked on this network (a school or office firewall) or this device is offline, models cannot download here: open a shared or example run (no GPU needed), or use an OpenAI-compatible server. Otherwise retry; files already downloaded stay cached.',
+		recovery: HUB_BLOCKED_RECOVERY,
 		retryable: true
 	},
 	bad_model: {

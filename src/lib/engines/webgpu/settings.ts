@@ -5,6 +5,7 @@
 import type { TemplateSpec } from '../../probe/templateSource.ts';
 import type {
 	Box,
+	ClassroomModel,
 	DeviceFacts,
 	EngineModels,
 	GpuFacts,
@@ -19,6 +20,8 @@ import type { ModelOption, PairFit } from './models.ts';
 /** Catalog keys the pickers start with. */
 export const DEFAULT_GENERATOR_KEY = SUGGESTED.generator.key;
 export const DEFAULT_JUDGE_KEY = SUGGESTED.judge.key;
+/** The classroom preset's one model: the suggested generator, small and its template shipped. */
+export const CLASSROOM_KEY = SUGGESTED.generator.key;
 
 export class WebgpuModels implements EngineModels {
 	readonly generatorKey: Box<string>;
@@ -114,6 +117,21 @@ export class WebgpuModels implements EngineModels {
 
 	thinking(device: GpuFacts): boolean | null {
 		return this.generator(device)?.thinking ?? null;
+	}
+
+	classroom(device: GpuFacts): ClassroomModel | null {
+		const m = modelOption(CLASSROOM_KEY, 'generator', device);
+		if (!m) return null;
+		return {
+			id: m.id,
+			label: `${m.label} · ${m.quant}`,
+			download_MB: m.download_MB,
+			...(m.vram_MB === null ? {} : { at_most_MB: Math.round(m.vram_MB) }),
+			apply: () => {
+				this.generatorKey.current = CLASSROOM_KEY;
+				this.judgeKey.current = CLASSROOM_KEY;
+			}
+		};
 	}
 
 	downloads(device: GpuFacts, judgeNeeded: boolean): ModelDownload[] {

@@ -15,6 +15,7 @@
  */
 import { EngineError } from '../../../probe/engine.ts';
 import { AbortError } from '../../../errors/appError.ts';
+import { HUB_BLOCKED_RECOVERY, isHubBlocked } from '../../../errors/hubBlocked.ts';
 import { assistantPrompt, stopSequences, type ChatTemplate } from '../../../probe/template.ts';
 import type { FinishReason, Usage } from '../../../probe/types.ts';
 import { toWireError } from '../../webgpu/errors.ts';
@@ -487,10 +488,15 @@ function toLoadError(err: unknown, url: string): unknown {
 		);
 	}
 	if (/fetch|network|download|HTTP|status/i.test(text)) {
+		const message = `Downloading ${url} failed (${text}).`;
+		// A catalog model's URL was not typed by anyone: when the Hub cannot be reached at all, the
+		// network is the cause, not the URL.
 		return new EngineError(
 			'network',
-			`Downloading ${url} failed (${text}).`,
-			'Check the URL and the connection (the host must allow cross-origin requests), then retry.',
+			message,
+			isHubBlocked(message)
+				? HUB_BLOCKED_RECOVERY
+				: 'Check the URL and the connection (the host must allow cross-origin requests), then retry.',
 			true
 		);
 	}

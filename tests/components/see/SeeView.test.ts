@@ -1,0 +1,51 @@
+/**
+ * See what the model sees, mounted as the app mounts it: no services, no engine, no network. The
+ * prompt shown is the run's own, and the label the rules' own with their reason.
+ */
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import SeeView from '../../../src/views/see/SeeView.svelte';
+
+afterEach(() => {
+	cleanup();
+	vi.unstubAllGlobals();
+});
+
+describe('SeeView', () => {
+	it('shows the exact probe prompt with no network, then labels a picked turn by the rules', async () => {
+		const fetch = vi.fn(() => Promise.reject(new TypeError('Failed to fetch')));
+		vi.stubGlobal('fetch', fetch);
+		render(SeeView, { params: { family: 'Qwen3' } });
+		const prompt = await screen.findByTestId('see-prompt', {}, { timeout: 10_000 });
+		expect(prompt.textContent).toContain('<|im_start|>user↵');
+		expect(prompt.textContent).toContain('Janet’s ducks');
+		expect(screen.getByTestId('see-takeover').textContent).toMatch(/as the user/);
+		expect(prompt.querySelectorAll('.special').length).toBeGreaterThan(3);
+		await fireEvent.click(screen.getByTestId('see-example-degenerate'));
+		const label = await screen.findByTestId('see-label');
+		expect(label.dataset.label).toBe('degenerate');
+		expect(label.textContent).toMatch(/repetition loop/);
+		expect(fetch).not.toHaveBeenCalled();
+	});
+
+	it('says the judge needs a model when no rule fires', async () => {
+		render(SeeView, { params: {} });
+		await screen.findByTestId('see-prompt', {}, { timeout: 10_000 });
+		await fireEvent.input(screen.getByTestId('see-turn'), {
+			target: { value: 'Why did you subtract the muffin eggs first?' }
+		});
+		const label = await screen.findByTestId('see-label');
+		expect(label.dataset.label).toBe('undecided');
+		expect(screen.getByTestId('see-judge').textContent).toMatch(/judge needs a model/);
+	});
+
+	it('renders another family when it is picked, from its own shipped copy', async () => {
+		render(SeeView, { params: { family: 'Qwen3' } });
+		await screen.findByTestId('see-prompt', {}, { timeout: 10_000 });
+		await fireEvent.click(screen.getByTestId('see-family-gpt-oss'));
+		await waitFor(() =>
+			expect(screen.getByTestId('see-prompt').textContent).toMatch(/<\|end\|><\|start\|>user▌/)
+		);
+		expect(screen.getByTestId('see-provenance').textContent).toMatch(/copy of .*Apache-2\.0/);
+	});
+});

@@ -1,0 +1,66 @@
+/**
+ * A new run that made nothing is removed when its start fails (launch.ts discardEmptyRun): Runs
+ * lists no empty paused run, and nothing of it is left in IndexedDB or localStorage. A run that
+ * holds work is kept for resume.
+ */
+import 'fake-indexeddb/auto';
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createAndStart, discardEmptyRun, storedLaunch } from '../../../src/lib/app/launch.ts';
+import { createAppServices } from '../../../src/lib/app/services.ts';
+import { loadRunInputs } from '../../../src/lib/setup/runInputs.ts';
+import type { RunController, RunStart } from '../../../src/lib/state/runner.svelte.ts';
+import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
+import { makeAnswer, runValues } from '../../helpers/factories.ts';
+import { fixtureTemplate } from '../../helpers/fixtures.ts';
+import { memoryStorage } from '../../helpers/memoryStorage.ts';
+
+describe('a failed start leaves no run', () => {
+	let mock: MockOpenAI;
+	beforeAll(async () => {
+		mock = await startMockOpenAI({ models: ['gen'] });
+		vi.stubGlobal('localStorage', memoryStorage());
+	});
+	afterAll(async () => {
+		vi.unstubAllGlobals();
+		await mock.close();
+	});
+
+	const services = createAppServices();
+	const template = () => {
+		const t = fixtureTemplate();
+		return { ...t, sha256: createHash('sha256').update(t.source).digest('hex') };
+	};
+	async function stored(run_id: string) {
+		const starts: RunStart[] = [];
+		const runner = {
+			active: false,
+			runId: null,
+			start: async (r: RunStart) => void starts.push(r)
+		} as unknown as RunController;
+		const { config } = await createAndStart(services, runner, {
+			values: runValues({ run_id, generator: { id: 'gen' }, judge: { id: 'gen' } }),
+			template: template(),
+			choice: { engine: 'server', base_url: mock.url }
+		});
+		return { config, start: starts[0] };
+	}
+
+	it('hands the runner a discard that removes the run, its inputs and its launch', async () => {
+		const { start } = await stored('empty-1');
+		expect(await services.runStore().getManifest('empty-1')).toBeDefined();
+		expect(storedLaunch('empty-1')).toBeDefined();
+		expect(await start.discardIfEmpty?.()).toBe(true);
+		expect(await services.runStore().getManifest('empty-1')).toBeUndefined();
+		expect(await loadRunInputs(services.runInputStore(), 'empty-1')).toBeUndefined();
+		expect(storedLaunch('empty-1')).toBeUndefined();
+	});
+
+	it('keeps a run that stored an answer: resume continues it', async () => {
+		const { config } = await stored('worked-1');
+		const item = config.items[0];
+		await services.runStore().putAnswer(makeAnswer({ run_id: 'worked-1', item_id: item.id }));
+		expect(await discardEmptyRun(services, 'worked-1', config.items)).toBe(false);
+		expect(await services.runStore().getManifest('worked-1')).toBeDefined();
+	});
+});
