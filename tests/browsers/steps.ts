@@ -376,7 +376,10 @@ const offline: Step = {
 		const before = await storedRuns(d);
 		// The server is gone for good: a reload is answered by the service worker alone.
 		await app.close();
+		// The runs view comes up before the reload: a reload while its lazy chunk is still loading
+		// aborts that fetch, and Firefox reports the aborted load as an error in the page.
 		await d.evaluate(() => (location.hash = '#/runs'), undefined);
+		await d.need('runs', 'run-row');
 		await d.reload();
 		await d.need('runs', 'run-row');
 		const rows = await d.count('run-row');
