@@ -17,8 +17,8 @@ export const webgpu: EngineProvider<'webgpu', WebgpuModels> = {
 		device.checked !== false && !device.canRunModels
 			? new EngineError(
 					'webgpu_unavailable',
-					'This device cannot run models in the browser (no WebGPU adapter).',
-					'Choose the OpenAI-compatible server engine.'
+					'This device cannot run models on its GPU (no WebGPU adapter).',
+					'Use “This device (CPU)” (slower, small models) or an OpenAI-compatible server.'
 				)
 			: null,
 	models: (persist) => new WebgpuModels(persist),
