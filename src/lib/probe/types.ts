@@ -211,6 +211,13 @@ export interface ProbeRecord {
 	label_source: 'rules' | 'judge' | null;
 	usage: Usage;
 	judge_usage?: Usage;
+	/** The human's real next user turn, copied from the item: views need no item lookup. */
+	reference_turn?: string;
+	/**
+	 * The judge's pairwise verdict: which user turn is more grounded in the assistant's answer (the
+	 * generated one, the human one, or equally); null when not compared; absent without a reference.
+	 */
+	reference_grounding?: 'generated' | 'reference' | 'tie' | null;
 	created_at: string;
 }
 
