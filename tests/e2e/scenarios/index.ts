@@ -15,6 +15,7 @@ import { nlpData } from './nlpData.ts';
 import { offlineHelp } from './offlineHelp.ts';
 import { phoneNumbers } from './phoneNumbers.ts';
 import { pooledLabels } from './pooledLabels.ts';
+import { referenceTurns } from './referenceTurns.ts';
 import { reliability } from './reliability.ts';
 import { resume } from './resume.ts';
 import { sweep } from './sweep.ts';
@@ -54,6 +55,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	xss,
 	annotation,
 	pooledLabels,
+	referenceTurns,
 	offline,
 	screenshots,
 	phone,
