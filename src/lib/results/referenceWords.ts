@@ -3,9 +3,7 @@
  * actually wrote next, and the judge's pairwise verdict on it. The sample view and the agreement
  * tab both print these, so the two never word the same verdict differently.
  */
-import type { ProbeRecord } from '../probe/types.ts';
-
-export type ReferenceGrounding = ProbeRecord['reference_grounding'];
+import type { ReferenceGrounding } from '../probe/types.ts';
 
 export const REFERENCE_HEADING = 'What the person actually wrote next';
 
@@ -13,7 +11,7 @@ export const REFERENCE_HEADING = 'What the person actually wrote next';
 export const REFERENCE_NOTE = 'a human wrote this, in the original conversation';
 
 /** The judge's verdict in one sentence; absent and null both mean it was not compared. */
-export function groundingWords(g: ReferenceGrounding): string {
+export function groundingWords(g: ReferenceGrounding | null | undefined): string {
 	switch (g) {
 		case 'generated':
 			return 'Judge: the generated turn is more grounded in the answer than the human one.';
@@ -22,6 +20,6 @@ export function groundingWords(g: ReferenceGrounding): string {
 		case 'tie':
 			return 'Judge: both turns are as grounded in the answer.';
 		default:
-			return 'Judge: not compared (rules only, a judge failure, or still pending).';
+			return 'Judge: not compared (rules only, no clear reply, or still pending).';
 	}
 }

@@ -60,6 +60,23 @@ describe('sample detail with a reference user turn', () => {
 		expect(verdict.dataset.grounding).toBe(grounding ?? 'none');
 	});
 
+	it('keeps the judge’s reply at hand when it named neither turn', () => {
+		render(SampleDetail, {
+			record: conversationRecord({
+				reference_grounding: null,
+				reference_grounding_raw: 'Both are fine, really.'
+			})
+		});
+		expect(screen.getByTestId('reference-grounding-raw').textContent).toBe(
+			'Both are fine, really.'
+		);
+		cleanup();
+		render(SampleDetail, {
+			record: conversationRecord({ reference_grounding: 'tie', reference_grounding_raw: 'TIE' })
+		});
+		expect(screen.queryByTestId('reference-grounding-raw')).toBeNull();
+	});
+
 	it('shows the human’s text as text, never as markup', () => {
 		const hostile = '<img src=x onerror=alert(1)><script>alert(1)</script>';
 		const { container } = render(SampleDetail, {
