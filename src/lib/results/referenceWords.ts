@@ -23,3 +23,17 @@ export function groundingWords(g: ReferenceGrounding | null | undefined): string
 			return 'Judge: not compared (rules only, no clear reply, or still pending).';
 	}
 }
+
+/** The verdict from the generated turn's side, for a column of several samples. */
+export function groundingShort(g: ReferenceGrounding | null | undefined): string {
+	switch (g) {
+		case 'generated':
+			return 'more grounded than the human turn';
+		case 'reference':
+			return 'less grounded than the human turn';
+		case 'tie':
+			return 'as grounded as the human turn';
+		default:
+			return 'not compared with the human turn';
+	}
+}

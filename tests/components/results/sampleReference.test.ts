@@ -122,4 +122,32 @@ describe('sample browser on a run with reference turns', () => {
 		expect(screen.getByTestId('sample-detail')).toBeTruthy();
 		expect(screen.queryByTestId('reference-turn')).toBeNull();
 	});
+
+	it('puts the human turn first among an item’s samples, each saying how it compares', async () => {
+		const records = [
+			...(['generated', 'tie', null] as const).map((g, sample) =>
+				conversationRecord({ sample, reference_grounding: g })
+			),
+			...[0, 1].map((sample) => makeRecord({ item_id: 'gsm8k-0', sample }))
+		];
+		render(SampleBrowserView, { browser: new SampleBrowser(() => records) });
+		await fireEvent.click(screen.getAllByTestId('sample-row')[0]);
+		const compare = screen.getByTestId('sample-compare');
+		expect(within(compare).getAllByTestId('compare-reference')).toHaveLength(1);
+		expect(within(compare).getByTestId('compare-reference').textContent).toContain(HUMAN);
+		const verdicts = within(compare)
+			.getAllByTestId('compare-grounding')
+			.map((p) => p.textContent?.replace(/\s+/g, ' ').trim());
+		expect(verdicts).toEqual([
+			'Judge: more grounded than the human turn',
+			'Judge: as grounded as the human turn',
+			'Judge: not compared with the human turn'
+		]);
+
+		await fireEvent.click(screen.getAllByTestId('sample-row')[3]);
+		const plain = screen.getByTestId('sample-compare');
+		expect(within(plain).getAllByTestId('compare-column')).toHaveLength(2);
+		expect(within(plain).queryByTestId('compare-reference')).toBeNull();
+		expect(within(plain).queryByTestId('compare-grounding')).toBeNull();
+	});
 });
