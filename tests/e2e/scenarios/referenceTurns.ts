@@ -4,7 +4,9 @@
  * the sample detail shows that human turn beside the generated one, marked as the human's; a blind
  * annotation sitting never has any reference text anywhere in the page (page.content(), at every
  * item); the agreement tab, which shows machine labels, may. At desktop width and at 390 px, the
- * page never scrolls sideways.
+ * page never scrolls sideways. Then a real run on the mock server over the same threads, uploaded
+ * in set-up: its samples show the human turns and its results the share of generated turns the
+ * judge rated at least as grounded, equal to what the stored records hold.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,9 +15,19 @@ import { readJsonl } from '../../helpers/fixtures.ts';
 import { makeManifest, makeRecord } from '../../helpers/factories.ts';
 import { bundleToRunFile } from '../../../src/lib/probe/runFile.ts';
 import type { Label, ProbeRecord } from '../../../src/lib/probe/types.ts';
-import { need, openView, UI_TIMEOUT_MS } from '../app.ts';
+import {
+	configureRun,
+	need,
+	openView,
+	setControl,
+	startRun,
+	UI_TIMEOUT_MS,
+	waitForDone
+} from '../app.ts';
 import { RESULTS_DIR, SHOTS_DIR, type E2EContext } from '../context.ts';
+import { templateSource } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
+import { storedRecords } from '../idb.ts';
 import { horizontalOverflow } from '../tour.ts';
 
 const RUN_ID = 'oasst-reference-import';
@@ -35,8 +47,8 @@ const chatml = (messages: Thread['messages']) =>
 	messages.map((m) => `<|im_start|>${m.role}\n${m.content}<|im_end|>\n`).join('') +
 	'<|im_start|>user\n';
 
-/** One record per thread and temperature, as a run over the threads would store them. */
-export function referenceRecords(): ProbeRecord[] {
+/** The first THREADS conversations ending [user, assistant, user]: the last turn is the human's. */
+function oasstThreads(): Thread[] {
 	const threads = readJsonl<Thread>(CONVERSATIONS).filter((t) => {
 		const roles = t.messages.map((m) => m.role).slice(-3);
 		return roles.join(',') === 'user,assistant,user';
@@ -45,7 +57,12 @@ export function referenceRecords(): ProbeRecord[] {
 		threads.length >= THREADS,
 		`only ${threads.length} OASST threads end user, assistant, user`
 	);
-	return threads.slice(0, THREADS).flatMap((t, i) => {
+	return threads.slice(0, THREADS);
+}
+
+/** One record per thread and temperature, as a run over the threads would store them. */
+export function referenceRecords(): ProbeRecord[] {
+	return oasstThreads().flatMap((t, i) => {
 		const history = t.messages.slice(0, -1);
 		const [question, answer, reference] = t.messages.slice(-3).map((m) => m.content);
 		return TEMPERATURES.map((temperature, j) => {
@@ -122,8 +139,13 @@ async function importRun(page: Page, ctx: E2EContext, file: string): Promise<voi
 }
 
 /** Picks samples in the list and reads the human turn each shows. */
-async function samplesShowReference(page: Page, ctx: E2EContext, records: ProbeRecord[]) {
-	await openView(page, ctx.app.url, `#/results/${RUN_ID}`);
+async function samplesShowReference(
+	page: Page,
+	ctx: E2EContext,
+	runId: string,
+	records: Pick<ProbeRecord, 'key' | 'user_turn' | 'reference_turn'>[]
+) {
+	await openView(page, ctx.app.url, `#/results/${encodeURIComponent(runId)}`);
 	await need(page, 'results', 'sample-list');
 	const byKey = new Map(records.map((r) => [r.key, r]));
 	for (const n of [0, 3]) {
@@ -191,7 +213,7 @@ async function atWidth(ctx: E2EContext, file: string, records: ProbeRecord[], wi
 	const { page } = await ctx.profile();
 	await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
 	await importRun(page, ctx, file);
-	await samplesShowReference(page, ctx, records);
+	await samplesShowReference(page, ctx, RUN_ID, records);
 	await page
 		.getByTestId('sample-detail')
 		.screenshot({ path: join(SHOTS_DIR, `reference-sample-${width}.png`) });
@@ -208,14 +230,87 @@ async function atWidth(ctx: E2EContext, file: string, records: ProbeRecord[], wi
 	ctx.note(`${width} px: samples show the human turn; ${labeled} items labeled blind, none leaked`);
 }
 
+/** The threads as a user's file: one conversation per line, in the chat-export shape. */
+function writeThreadFile(threads: Thread[]): string {
+	const dir = join(RESULTS_DIR, 'downloads');
+	mkdirSync(dir, { recursive: true });
+	const path = join(dir, 'oasst-threads.jsonl');
+	const lines = threads.map((t) =>
+		JSON.stringify({ id: `oasst-${t.message_tree_id}`, messages: t.messages })
+	);
+	writeFileSync(path, lines.join('\n') + '\n');
+	return path;
+}
+
+type Compared = Pick<ProbeRecord, 'key' | 'user_turn' | 'reference_turn' | 'reference_grounding'>;
+
+/**
+ * A real run on the mock server: the threads uploaded in set-up, each item's own assistant reply
+ * kept, the model writing the next user turn, the judge labelling it and comparing it with the
+ * human's. The samples show the human turn, and the results give the share the records hold.
+ */
+async function realRun(ctx: E2EContext): Promise<void> {
+	const threads = oasstThreads();
+	const { page } = await ctx.profile();
+	const mock = await ctx.mock('probe');
+	await openView(page, ctx.app.url, '#/setup');
+	await configureRun(page, {
+		mock,
+		template: templateSource(ctx),
+		items: threads.length,
+		temperatures: TEMPERATURES,
+		truncate: false,
+		samples: 1,
+		judgeMode: 'hybrid'
+	});
+	await setControl(await need(page, 'setup', 'dataset-select'), 'upload');
+	await (await need(page, 'setup', 'dataset-file')).setInputFiles(writeThreadFile(threads));
+	const read = (await (await need(page, 'setup', 'dataset-file-ok')).innerText()).trim();
+	check(read.includes(`${threads.length} items read`), `the uploaded threads read "${read}"`);
+	await setControl(await need(page, 'setup', 'n-items'), String(threads.length));
+	const runId = await startRun(page);
+	const planned = threads.length * TEMPERATURES.length;
+	await waitForDone(page, runId, planned);
+
+	const records = await storedRecords<Compared>(page, runId, [
+		'key',
+		'user_turn',
+		'reference_turn',
+		'reference_grounding'
+	]);
+	const humans = new Set(threads.map((t) => t.messages[t.messages.length - 1].content));
+	check(
+		records.length === planned && records.every((r) => humans.has(r.reference_turn ?? '')),
+		`of ${records.length} records, ${records.filter((r) => !humans.has(r.reference_turn ?? '')).length} lack their thread's human turn`
+	);
+	const compared = records.filter((r) => r.reference_grounding != null);
+	const atLeast = compared.filter((r) => r.reference_grounding !== 'reference').length;
+	check(compared.length > 0, 'the judge compared no generated turn with its human turn');
+
+	await samplesShowReference(page, ctx, runId, records);
+	const share = (await (await need(page, 'results', 'reference-share')).innerText()).replace(
+		/\s+/g,
+		' '
+	);
+	check(
+		share.includes('at least as grounded') &&
+			share.includes(`${atLeast} of ${compared.length} compared`),
+		`the results' reference share reads "${share}"; the records hold ${atLeast} of ${compared.length}`
+	);
+	await page.setViewportSize({ width: 390, height: 844 });
+	await noSidewaysScroll(page, 'the results view of the OASST run at 390 px');
+	ctx.note(`real run: ${planned} turns; results: ${share}`);
+}
+
 export const referenceTurns: Scenario<E2EContext> = {
 	id: 'reference-turns',
 	title:
-		'OASST threads: samples show the human’s real next turn; blind annotation never has it in the page; desktop and 390 px',
-	timeoutMs: 180_000,
+		'OASST threads: samples show the human’s real next turn, blind annotation never has it in the page (desktop and 390 px); a real run gives the at-least-as-grounded share',
+	timeoutMs: 240_000,
 	async run(ctx) {
 		const records = referenceRecords();
 		const file = writeRunFile(records);
 		for (const width of [1280, 390]) await atWidth(ctx, file, records, width);
+		await realRun(ctx);
 	}
 };
