@@ -55,7 +55,7 @@ export function precedenceSection(): string {
 const SPECIAL_OPENER = /<(?=[|｜/a-z_])|\[(?=\/?INST\])/gi;
 const ZWSP = '\u200b';
 
-function defuse(text: string): string {
+export function defuse(text: string): string {
 	return text.replace(SPECIAL_OPENER, (c) => c + ZWSP);
 }
 
@@ -246,7 +246,7 @@ function fromObject(value: JsonValue | undefined): JudgeVerdict | null {
 }
 
 /** Thinking models reason before answering; drafts in there are not the answer. */
-function stripThinking(raw: string): string {
+export function stripThinking(raw: string): string {
 	return raw.replace(/<think(?:ing)?>[\s\S]*?(?:<\/think(?:ing)?>|$)/gi, '');
 }
 

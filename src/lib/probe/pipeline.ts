@@ -12,8 +12,11 @@ import { mergeTokens, type ProbeEvent, type Stage } from './events.ts';
 import { EngineCalls, type GenerateRequest } from './requests.ts';
 import { judgePromptHash } from './judge.ts';
 import { planWork, recordKey, userTurnSeed, type Condition } from './plan.ts';
+import { awaitsComparison } from './referenceJudge.ts';
 import {
 	answerRecord,
+	comparedToReference,
+	fixedAnswerRecord,
 	labelledByJudge,
 	labelledByRules,
 	probeInput,
@@ -211,7 +214,7 @@ class ProbeRun {
 				this.#tasks.run(async () => {
 					try {
 						const record = await this.#userTurn(item, answer, cond, probeFor(cond.perturbation));
-						if (record.label === null) unlabeled.push(record);
+						if (this.#awaitsJudge(record)) unlabeled.push(record);
 					} catch (err) {
 						this.#onTaskError(err, 'user_turn', item.id, recordKey(item.id, cond));
 					}
@@ -230,6 +233,19 @@ class ProbeRun {
 		const conversation = taskConversation(item, c.task_prompt);
 		const prompt = assistantPrompt(this.#ctx.template, conversation, this.#render);
 		const seed = hashSeed(c.seed, item.id, 'answer');
+		if (item.fixed_answer !== undefined) {
+			// The conversation's own reply stands in for the model's: no engine call.
+			const fixed = fixedAnswerRecord({
+				run_id: c.run_id,
+				item: { ...item, fixed_answer: item.fixed_answer },
+				prompt,
+				seed,
+				created_at: this.#stamp()
+			});
+			await this.#ctx.store.putAnswer(fixed);
+			this.#emit({ type: 'answer', answer: fixed, cached: false });
+			return fixed;
+		}
 		this.#emit({ type: 'stage', stage: 'answer', item_id: item.id });
 		const res = await this.#generate('answer', item.id, undefined, {
 			prompt,
@@ -306,6 +322,7 @@ class ProbeRun {
 				source: 'rules',
 				rationale: rule.reason
 			});
+			if (!this.#phased) record = await this.#compareIfDue(record);
 		} else if (!this.#phased) {
 			// Stored (label pending) while the judge answers, so a crash redoes only the judge call.
 			// The write overlaps the judge request rather than delaying it, and lands before the
@@ -322,16 +339,46 @@ class ProbeRun {
 				this.#onTaskError(err, 'judge', item.id, key);
 				return record;
 			}
+			record = await this.#compareIfDue(record);
 		}
 		await this.#store(record);
 		return record;
 	}
 
+	/** Still needs the judge: a label, or the comparison with its reference turn. */
+	#awaitsJudge(record: ProbeRecord): boolean {
+		return record.label === null || awaitsComparison(record, this.#c.judge_mode);
+	}
+
 	async #judgeAndStore(record: ProbeRecord): Promise<void> {
 		try {
-			await this.#store(await this.#judge(record));
+			const labelled = record.label === null ? await this.#judge(record) : record;
+			await this.#store(await this.#compareIfDue(labelled));
 		} catch (err) {
 			this.#onTaskError(err, 'judge', record.item_id, record.key);
+		}
+	}
+
+	/**
+	 * The record compared with its reference turn when it has one still to compare. A failed call
+	 * leaves the comparison pending (reported, and redone by the judge phase or a resume); the
+	 * label stands either way.
+	 */
+	async #compareIfDue(record: ProbeRecord): Promise<ProbeRecord> {
+		if (!awaitsComparison(record, this.#c.judge_mode) || record.reference_turn === undefined) {
+			return record;
+		}
+		const { key, item_id } = record;
+		this.#emit({ type: 'stage', stage: 'judge', item_id, key });
+		try {
+			const comparison = await this.#calls.compare({
+				...record,
+				reference_turn: record.reference_turn
+			});
+			return comparedToReference(record, comparison);
+		} catch (err) {
+			this.#onTaskError(err, 'judge', item_id, key);
+			return record;
 		}
 	}
 
