@@ -80,7 +80,8 @@ const RECORD_FIELDS = new FieldNames([
  * or for the judge's comparison with its reference turn (resume redoes that comparison).
  */
 function indexLabel(r: Record<string, unknown>): Label | null {
-	const comparing = typeof r.reference_turn === 'string' && (r.reference_grounding_raw ?? null) === null;
+	const comparing =
+		typeof r.reference_turn === 'string' && (r.reference_grounding_raw ?? null) === null;
 	return !comparing && LABEL_SET.has(r.label) ? (r.label as Label) : null;
 }
 const ANSWER_FIELDS = new FieldNames(['run_id', 'item_id']);

@@ -103,7 +103,16 @@ Label the generated user turn. Reply with JSON only.`
  * pure-JS hash so the value can be checked with any sha256 tool.
  */
 export async function judgePromptHash(): Promise<string> {
-	const { id, system, template } = JUDGE_PROMPT;
+	return promptHash(JUDGE_PROMPT);
+}
+
+/** The same hash of any versioned prompt (referenceJudge.ts has the comparison's). */
+export async function promptHash(prompt: {
+	id: string;
+	system: string;
+	template: string;
+}): Promise<string> {
+	const { id, system, template } = prompt;
 	const bytes = new TextEncoder().encode(`${id}\n${system}\n${template}`);
 	const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
 	return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');

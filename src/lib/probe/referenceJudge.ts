@@ -8,7 +8,7 @@
  * parsed strictly: anything else is no verdict (null), its raw text kept.
  */
 import type { JsonChatRequest } from './engine.ts';
-import { defuse, stripThinking } from './judge.ts';
+import { defuse, promptHash, stripThinking } from './judge.ts';
 import { hashSeed } from './random.ts';
 import type { ChatMessage, JudgeMode, ProbeRecord, ReferenceGrounding } from './types.ts';
 
@@ -43,6 +43,11 @@ Rules:
 Which turn is more grounded in the assistant's answer? Reply with JSON only.`
 	});
 
+/** sha256 of the comparison prompt, in the run's identity when its items carry references. */
+export function referencePromptHash(): Promise<string> {
+	return promptHash(REFERENCE_PROMPT);
+}
+
 export const REFERENCE_CHOICES = ['A', 'B', 'SAME'] as const;
 export type ReferenceChoice = (typeof REFERENCE_CHOICES)[number];
 
@@ -64,7 +69,9 @@ type Compared = Pick<
 >;
 
 /** The system prompt and one user message holding the answer and both turns in the seed's order. */
-export function buildReferenceMessages(record: Compared & { reference_turn: string }): ChatMessage[] {
+export function buildReferenceMessages(
+	record: Compared & { reference_turn: string }
+): ChatMessage[] {
 	const generatedFirst = generatedIsTurnA(record);
 	const fields: Record<string, string> = {
 		question: record.question,
