@@ -13,6 +13,7 @@ import { REFERENCE_PROMPT } from '../../../src/lib/probe/referenceJudge.ts';
 import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { resultsSource } from '../../../src/lib/app/resultsSource.ts';
 import type { ResultsTable } from '../../../src/lib/results/resultsTable.ts';
+import type { Study } from '../../../src/lib/results/study.ts';
 import { RecordsCache, ResultsState } from '../../../src/lib/state/results.svelte.ts';
 import { readJsonl } from '../../helpers/fixtures.ts';
 import { fnv, type ScriptFn } from '../../helpers/script.ts';
@@ -124,5 +125,16 @@ describe('the reference share in summarize and the results view', () => {
 			at_least_as_grounded_k: String(overall?.at_least_as_grounded.k),
 			at_least_as_grounded_n: String(overall?.at_least_as_grounded.n)
 		});
+	});
+
+	it('gives each run of a study its share, the single run’s numbers', async () => {
+		const one = JSON.parse(await summarize(['--json'])) as ResultsTable;
+		const r = await runMain(['summarize', '--json', file, file]);
+		expect(r.code, r.stderr).toBe(0);
+		const study = JSON.parse(r.stdout) as Study;
+		expect(study.models.map((m) => m.reference)).toEqual([
+			one.reference?.overall,
+			one.reference?.overall
+		]);
 	});
 });
