@@ -65,7 +65,7 @@ export function answerRecord(a: {
  */
 export function fixedAnswerRecord(a: {
 	run_id: string;
-	item: DatasetItem & { fixed_answer: string };
+	item: DatasetItem;
 	prompt: string;
 	seed: number;
 	created_at: string;
@@ -74,7 +74,7 @@ export function fixedAnswerRecord(a: {
 		run_id: a.run_id,
 		item_id: a.item.id,
 		prompt: a.prompt,
-		answer: a.item.fixed_answer,
+		answer: a.item.fixed_answer ?? '',
 		finish_reason: 'stop',
 		correct: null,
 		score_detail: FIXED_ANSWER_DETAIL,
