@@ -7,7 +7,7 @@
  * as not compared and stay out of the share.
  */
 import type { ProbeRecord } from '../probe/types.ts';
-import { compareConditions, conditionKey, wilson } from '../stats/aggregate.ts';
+import { perCondition, wilson } from '../stats/aggregate.ts';
 import type { Condition, Rate } from '../stats/aggregate.ts';
 
 /** What the share reads of a record (facts carry it too). */
@@ -61,25 +61,17 @@ class Counts {
 
 /** The share, or undefined when no record has a reference turn (the table then has no such row). */
 export function referenceShare(records: readonly GroundedRecord[]): ReferenceShare | undefined {
+	const referenced = records.filter((r) => r.reference_grounding !== undefined);
+	if (referenced.length === 0) return undefined;
 	const overall = new Counts();
-	const groups = new Map<string, { condition: Condition; counts: Counts }>();
-	for (const r of records) {
-		if (r.reference_grounding === undefined) continue;
-		overall.add(r.reference_grounding);
-		const key = conditionKey(r);
-		let group = groups.get(key);
-		if (!group) {
-			const condition = { temperature: r.temperature, perturbation: r.perturbation };
-			group = { condition, counts: new Counts() };
-			groups.set(key, group);
-		}
-		group.counts.add(r.reference_grounding);
-	}
-	if (overall.records === 0) return undefined;
+	for (const r of referenced) overall.add(r.reference_grounding ?? null);
+	const groups = perCondition(
+		referenced,
+		() => new Counts(),
+		(counts, r) => counts.add(r.reference_grounding ?? null)
+	);
 	return {
 		overall: overall.tally(),
-		conditions: [...groups.values()]
-			.map((g) => ({ ...g.condition, ...g.counts.tally() }))
-			.sort(compareConditions)
+		conditions: groups.map(({ condition, acc }) => ({ ...condition, ...acc.tally() }))
 	};
 }

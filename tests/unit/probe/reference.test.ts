@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { collect } from '../../helpers/collect.ts';
 import { EngineError } from '../../../src/lib/probe/engine.ts';
-import { JUDGE_PROMPT } from '../../../src/lib/probe/judge.ts';
+import { JUDGE_PROMPT, judgePromptHash } from '../../../src/lib/probe/judge.ts';
 import { runProbe, type ProbeContext } from '../../../src/lib/probe/pipeline.ts';
 import {
 	buildReferenceMessages,
@@ -77,6 +77,14 @@ function pick(side: 'generated' | 'human' | 'same'): (req: ScriptRequest) => str
 }
 
 describe('reference comparison prompt', () => {
+	it('leaves the label prompt, its id and its hash as they were before comparisons', async () => {
+		expect(JUDGE_PROMPT.id).toBe('utp-judge-v3');
+		expect(await judgePromptHash()).toBe(
+			'82d263e4000678a12a89dc2dae551133ca685010c995101f54e8784df3a47176'
+		);
+		expect(REFERENCE_PROMPT.id).not.toBe(JUDGE_PROMPT.id);
+	});
+
 	const record = {
 		seed: 0,
 		question: 'What is the capital of France?',
