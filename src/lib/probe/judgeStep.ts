@@ -5,7 +5,7 @@
  */
 import type { ProbeEvent } from './events.ts';
 import { comparedToReference, labelledByJudge } from './records.ts';
-import { awaitsComparison } from './referenceJudge.ts';
+import { awaitsComparison } from './plan.ts';
 import type { EngineCalls } from './requests.ts';
 import type { JudgeMode, ProbeRecord } from './types.ts';
 

@@ -1,8 +1,7 @@
 /** What a run will make, as plain data: the conditions, their keys, and what is already stored. */
 import { hashSeed } from './random.ts';
-import { awaitsComparison } from './referenceJudge.ts';
 import type { StoredRecord } from './store.ts';
-import type { Perturbation, ProbeConfig, ProbeRecord } from './types.ts';
+import type { JudgeMode, Perturbation, ProbeConfig, ProbeRecord } from './types.ts';
 
 export interface Condition {
 	temperature: number;
@@ -90,4 +89,19 @@ export function planWork(config: ProbeConfig, existing: readonly StoredRecord[])
 		if (todo.length > 0) missing.set(item.id, todo);
 	}
 	return { conditions, total: items.size * distinct.length, missing, unlabeled, labeled };
+}
+
+/**
+ * Whether a record still waits for the judge's comparison with its reference turn: it has one, a
+ * judge compares (not rules only), and no reply was ever stored (referenceJudge.ts asks).
+ */
+export function awaitsComparison(
+	record: Pick<ProbeRecord, 'reference_turn' | 'reference_grounding_raw'>,
+	judgeMode: JudgeMode
+): boolean {
+	return (
+		judgeMode !== 'rules' &&
+		record.reference_turn !== undefined &&
+		(record.reference_grounding_raw ?? null) === null
+	);
 }

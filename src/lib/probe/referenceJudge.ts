@@ -10,7 +10,7 @@
 import type { JsonChatRequest } from './engine.ts';
 import { defuse, promptHash, QUESTION_AND_ANSWER, stripThinking } from './judge.ts';
 import { hashSeed } from './random.ts';
-import type { ChatMessage, JudgeMode, ProbeRecord, ReferenceGrounding } from './types.ts';
+import type { ChatMessage, ProbeRecord, ReferenceGrounding } from './types.ts';
 
 /** Bump the id whenever the wording changes: records store it beside the verdict. */
 export const REFERENCE_PROMPT: Readonly<{ id: string; system: string; template: string }> =
@@ -153,16 +153,4 @@ export function groundingOf(
 	if (choice === 'SAME') return 'tie';
 	const pickedA = choice === 'A';
 	return pickedA === generatedIsTurnA(record) ? 'generated' : 'reference';
-}
-
-/** Whether a record still waits for its comparison: it has a reference and the judge never replied. */
-export function awaitsComparison(
-	record: Pick<ProbeRecord, 'reference_turn' | 'reference_grounding_raw'>,
-	judgeMode: JudgeMode
-): boolean {
-	return (
-		judgeMode !== 'rules' &&
-		record.reference_turn !== undefined &&
-		(record.reference_grounding_raw ?? null) === null
-	);
 }

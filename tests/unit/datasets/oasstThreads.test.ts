@@ -5,7 +5,7 @@ import { OASST_FIRST_TURNS_WHERE } from '../../../src/lib/datasets/tasks/convers
 import {
 	childrenWhere,
 	PARENT_IDS_PER_CALL
-} from '../../../src/lib/datasets/tasks/oasstThreads.ts';
+} from '../../../src/lib/datasets/tasks/oasstThreadsLoad.ts';
 import { duckWhere, fakeHfServer, recordingSleep } from './fakeHfServer.ts';
 import { oasstMessageRows } from './hfFixtureRows.ts';
 
