@@ -219,6 +219,24 @@ describe('runs over items with the conversation’s own answer and a reference t
 		}
 	});
 
+	it('compares in the judge phase when generator and judge take turns in memory', async () => {
+		const engine = new ScriptedEngine({
+			script: scriptWith(pick('same')),
+			canCoLoad: (models) => models.length < 2
+		});
+		const c = ctx(engine);
+		const events = await collect(runProbe(config({ judge_mode: 'hybrid' }), c));
+		expect(events.find((e) => e.type === 'plan')).toMatchObject({ phased: true });
+		// Every comparison came after the generator made way for the judge.
+		const firstComparison = engine.calls.findIndex((x) =>
+			x.prompt.includes(REFERENCE_PROMPT.system)
+		);
+		const lastTurn = engine.calls.findLastIndex((x) => x.kind === 'complete');
+		expect(firstComparison).toBeGreaterThan(lastTurn);
+		const records = await c.store.getRecords('run-1');
+		expect(records.every((r) => r.reference_grounding === 'tie')).toBe(true);
+	});
+
 	it('leaves records of items without a reference as they were', async () => {
 		const engine = new ScriptedEngine({ script: scriptWith(pick('generated')) });
 		const c = ctx(engine);
