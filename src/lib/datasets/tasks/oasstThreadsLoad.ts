@@ -49,8 +49,8 @@ interface Message {
  * A message row, and whether it may be part of a thread. Left out: deleted messages, ones human
  * reviewers rejected (`review_result: false`), blank texts, and `synthetic` ones (written by a
  * model for the project, not by a volunteer). The synthetic rule is what makes the reference a
- * person's turn, and a thread is kept human at every step so the assistant reply is one a person
- * answered as written, the situation the paper's comparison describes.
+ * person's turn; it applies at every step, so each thread is people throughout and the comparison
+ * is always a model's user turn against a person's, after an answer a person wrote.
  * @throws DatasetError when message_id or text is not a string (the schema changed).
  */
 export function oasstMessage({ row, row_idx }: HfRow): Message {
