@@ -15,7 +15,7 @@ import { RunActiveError } from '../state/runner.svelte.ts';
 import type { EngineSettings } from '../state/settings.svelte.ts';
 import type { SetupState, StartStep } from '../state/setup.svelte.ts';
 import { generatorContextWindow } from './contextWindow.ts';
-import { startWithLock } from './runLocks.ts';
+import { heldRuns, startWithLock, type LocksLike } from './runLocks.ts';
 import { browserAnswersOpaque, checkServer, type ServerCheckDeps } from './serverCheck.ts';
 import { formRunValues, newRunId } from '../setup/runForm.ts';
 import {
@@ -29,7 +29,14 @@ import {
 	type RunLaunch
 } from '../setup/runInputs.ts';
 import { APP_VERSION, type AppServices } from './services.ts';
-import { saveSweep, sweepOfRun, type SweepRecord } from '../setup/sweeps.ts';
+import {
+	clearDriving,
+	isDriving,
+	markDriving,
+	saveSweep,
+	sweepOfRun,
+	type SweepRecord
+} from '../setup/sweeps.ts';
 
 export interface EngineChoice {
 	engine: EngineKind;
@@ -241,6 +248,15 @@ function storage(): Storage | undefined {
 	}
 }
 
+/** This tab's own storage, which a reload keeps and another tab never sees. */
+function session(): Storage | undefined {
+	try {
+		return typeof sessionStorage === 'undefined' ? undefined : sessionStorage;
+	} catch {
+		return undefined;
+	}
+}
+
 export interface NewRunRequest {
 	services: AppServices;
 	runner: RunController;
@@ -382,6 +398,12 @@ export interface SweepEvents {
 	onError?(err: unknown): void;
 }
 
+/**
+ * Sweeps this page load has driven: their mark is this page's own, not one a reload left (the
+ * run view of the sweep's next run opens while the sweep drives it).
+ */
+const drivenHere = new Set<string>();
+
 /** continueSweep in the background, its end reported through `on`. */
 export async function driveSweep(
 	services: AppServices,
@@ -390,12 +412,33 @@ export async function driveSweep(
 	choice: EngineChoice,
 	on: SweepEvents
 ): Promise<void> {
+	// Marked while it drives: a reload of this tab ends this call without a word, so the mark
+	// stays and the reloaded tab goes on (sweepToContinue). Any other end clears it.
+	markDriving(session(), sweep.id);
+	drivenHere.add(sweep.id);
 	try {
-		if ((await continueSweep(services, runner, sweep, choice, on.onRun)) === 'done')
-			on.onDone(sweep);
+		const end = await continueSweep(services, runner, sweep, choice, on.onRun);
+		clearDriving(session(), sweep.id);
+		if (end === 'done') on.onDone(sweep);
 	} catch (err) {
+		clearDriving(session(), sweep.id);
 		on.onError?.(err);
 	}
+}
+
+/**
+ * The sweep to go on with by itself when this run's view opens: this tab was driving it when it
+ * was reloaded (a mark only this tab's sessionStorage holds), and no other tab runs the run now.
+ * Another tab, a fresh visit, or a sweep that was paused, failed or finished waits for Resume.
+ */
+export async function sweepToContinue(
+	runId: string,
+	locks?: LocksLike
+): Promise<SweepRecord | undefined> {
+	const sweep = storedSweep(runId);
+	if (!sweep || drivenHere.has(sweep.id) || !isDriving(session(), sweep.id)) return undefined;
+	if ((await heldRuns(locks)).includes(runId)) return undefined;
+	return sweep;
 }
 
 /** The sweep a stored run belongs to, if it was started as one. */

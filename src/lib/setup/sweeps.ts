@@ -43,3 +43,39 @@ export function sweepOfRun(
 		return undefined;
 	}
 }
+
+/**
+ * The sweep this tab is driving, in sessionStorage: it survives a reload of this tab and nothing
+ * else (another tab, a fresh visit), so only a reload of the driving tab goes on by itself.
+ */
+const DRIVING_KEY = 'utp:sweep-driving';
+
+/** This tab drives the sweep: a reload of it continues the sweep without a click. */
+export function markDriving(storage: Pick<Storage, 'setItem'> | undefined, sweepId: string): void {
+	try {
+		storage?.setItem(DRIVING_KEY, sweepId);
+	} catch {
+		// Storage disabled: a reload waits for Resume, as in another tab.
+	}
+}
+
+/** The sweep stopped in a way a reload must not undo (done, paused, failed): Resume decides. */
+export function clearDriving(
+	storage: Pick<Storage, 'getItem' | 'removeItem'> | undefined,
+	sweepId: string
+): void {
+	try {
+		if (storage?.getItem(DRIVING_KEY) === sweepId) storage.removeItem(DRIVING_KEY);
+	} catch {
+		// Nothing stored to clear.
+	}
+}
+
+/** Was this tab driving the sweep when it was reloaded? */
+export function isDriving(storage: Pick<Storage, 'getItem'> | undefined, sweepId: string): boolean {
+	try {
+		return storage?.getItem(DRIVING_KEY) === sweepId;
+	} catch {
+		return false;
+	}
+}

@@ -6,10 +6,16 @@
 import 'fake-indexeddb/auto';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { continueSweep, createAndStart } from '../../../src/lib/app/launch.ts';
+import {
+	continueSweep,
+	createAndStart,
+	driveSweep,
+	sweepToContinue
+} from '../../../src/lib/app/launch.ts';
+import type { LocksLike } from '../../../src/lib/app/runLocks.ts';
 import { createAppServices } from '../../../src/lib/app/services.ts';
 import { RunController } from '../../../src/lib/state/runner.svelte.ts';
-import { saveSweep, sweepOfRun } from '../../../src/lib/setup/sweeps.ts';
+import { isDriving, markDriving, saveSweep, sweepOfRun } from '../../../src/lib/setup/sweeps.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { memoryStorage } from '../../helpers/memoryStorage.ts';
 import { runValues } from '../../helpers/factories.ts';
@@ -97,5 +103,73 @@ describe('a sweep in the browser', () => {
 		expect(shown).toEqual(ids.slice(1));
 		expect(generatorCalls('small')).toBe(smallCalls);
 		for (const id of ids) expect((await services.runStore().getManifest(id))?.status).toBe('done');
+	});
+
+	describe('after a reload', () => {
+		/** Locks as another tab holding these runs leaves them. */
+		const heldBy = (...ids: string[]): LocksLike => ({
+			request: async () => undefined,
+			query: async () => ({ held: ids.map((id) => ({ name: `utp-run:${id}` })) })
+		});
+		function tab(): {
+			local: ReturnType<typeof memoryStorage>;
+			session: ReturnType<typeof memoryStorage>;
+		} {
+			const local = memoryStorage();
+			const session = memoryStorage();
+			vi.stubGlobal('localStorage', local);
+			vi.stubGlobal('sessionStorage', session);
+			return { local, session };
+		}
+
+		it('the tab that was driving the sweep goes on with it by itself', async () => {
+			const { local, session } = tab();
+			const sweep = saveSweep(local, ['r1', 'r2', 'r3']);
+			markDriving(session, sweep.id);
+			expect(await sweepToContinue('r2', heldBy())).toEqual(sweep);
+			vi.unstubAllGlobals();
+		});
+
+		it('another tab or a fresh visit, without the mark, waits for Resume', async () => {
+			const { local } = tab();
+			saveSweep(local, ['r1', 'r2', 'r3']);
+			expect(await sweepToContinue('r2', heldBy())).toBeUndefined();
+			vi.unstubAllGlobals();
+		});
+
+		it('a run another tab holds is never taken over, mark or not', async () => {
+			const { local, session } = tab();
+			const sweep = saveSweep(local, ['r1', 'r2', 'r3']);
+			markDriving(session, sweep.id);
+			expect(await sweepToContinue('r2', heldBy('r2'))).toBeUndefined();
+			vi.unstubAllGlobals();
+		});
+
+		it('a sweep that ended (paused here) clears its mark: a reload then waits for Resume', async () => {
+			const { session } = tab();
+			const ids = await storeRuns('mark');
+			const sweep = saveSweep(localStorage, ids);
+			const runner = new RunController({ schedule: (fn) => void fn() });
+			mock.tokenDelayMs = 5;
+			let marked = false;
+			await driveSweep(services, runner, sweep, choice(), {
+				onRun: () => {
+					marked = isDriving(session, sweep.id);
+					const timer = setInterval(() => {
+						if (runner.phase !== 'running') return;
+						clearInterval(timer);
+						runner.pause();
+					}, 1);
+				},
+				onDone: () => {}
+			});
+			mock.tokenDelayMs = 0;
+			expect(marked).toBe(true);
+			expect(isDriving(session, sweep.id)).toBe(false);
+			// This page drove it: its own view of the next run never starts it a second time.
+			markDriving(session, sweep.id);
+			expect(await sweepToContinue(ids[0], heldBy())).toBeUndefined();
+			vi.unstubAllGlobals();
+		});
 	});
 });
