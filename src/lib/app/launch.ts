@@ -9,13 +9,13 @@ import { checkResume, describeVanished, type ModelFingerprint } from '../probe/i
 import { prepareConfig, prepareRun, type PreparedRun } from '../probe/prepare.ts';
 import type { RunValues } from '../probe/runConfig.ts';
 import type { ChatTemplate } from '../probe/template.ts';
-import type { DatasetItem } from '../probe/types.ts';
+import type { DatasetItem, RunManifest } from '../probe/types.ts';
 import type { RunController, RunSetup } from '../state/runner.svelte.ts';
 import { RunActiveError } from '../state/runner.svelte.ts';
 import type { EngineSettings } from '../state/settings.svelte.ts';
 import type { SetupState, StartStep } from '../state/setup.svelte.ts';
 import { generatorContextWindow } from './contextWindow.ts';
-import { heldRuns, startWithLock, type LocksLike } from './runLocks.ts';
+import { heldRuns, RunElsewhereError, startWithLock, type LocksLike } from './runLocks.ts';
 import { browserAnswersOpaque, checkServer, type ServerCheckDeps } from './serverCheck.ts';
 import { formRunValues, newRunId } from '../setup/runForm.ts';
 import {
@@ -35,8 +35,12 @@ import {
 	markDriving,
 	saveSweep,
 	sweepOfRun,
+	type SkippedModel,
 	type SweepRecord
 } from '../setup/sweeps.ts';
+import { judgeBetweenRuns } from '../setup/sweepPlan.ts';
+import { readTemplateCheck, type TemplateCheck } from '../setup/templateCheck.ts';
+import { errorText } from '../errors/describe.ts';
 
 export interface EngineChoice {
 	engine: EngineKind;
@@ -278,17 +282,25 @@ export interface NewRunRequest {
  */
 export async function startFromSetup(r: NewRunRequest): Promise<string> {
 	const generator = r.settings.generatorId(r.gpu);
-	const [run] = await runsFromSetup(r, [generator]);
+	const {
+		runs: [run]
+	} = await runsFromSetup(r, [generator]);
 	r.step('storing');
 	const { config } = await createAndStart(r.services, r.runner, run);
 	return config.run_id;
 }
 
 /**
- * One run per generator model, all else the same (items, seeds, conditions, judge, template):
- * the server is checked for every model, the template and the dataset are read once.
+ * One run per generator model, all else the same (items, seeds, conditions, judge): the server is
+ * checked for every model and the dataset read once. A server's models share the chosen template;
+ * on this device each model has its own, as a single run of it would read it, and a model whose
+ * template cannot be read is left out of the sweep and said so (as the CLI goes on past a model).
+ * @throws as startFromSetup when the chosen generator's (the first) cannot start.
  */
-async function runsFromSetup(r: NewRunRequest, generators: readonly string[]): Promise<NewRun[]> {
+async function runsFromSetup(
+	r: NewRunRequest,
+	generators: readonly string[]
+): Promise<{ runs: NewRun[]; skipped: SkippedModel[] }> {
 	const { services, settings, setup, gpu } = r;
 	const provider = settings.provider;
 	const unavailable = provider.unavailable(gpu);
@@ -345,7 +357,20 @@ async function runsFromSetup(r: NewRunRequest, generators: readonly string[]): P
 		datasetNote = DATASETS[choice].note;
 	}
 	const contextWindow = await generatorContextWindow(services, settings, gpu, r.signal);
-	return generators.map((generator) => {
+	const chosen = settings.generatorId(gpu);
+	const runs: NewRun[] = [];
+	const skipped: SkippedModel[] = [];
+	for (const generator of generators) {
+		let own: { check: TemplateCheck; contextWindow?: number } = { check, contextWindow };
+		if (provider.onDevice && generator !== chosen) {
+			r.step('template');
+			const found = await ownTemplate(r, generator);
+			if ('reason' in found) {
+				skipped.push(found);
+				continue;
+			}
+			own = found;
+		}
 		// Rules-only runs never call a judge; the generator stands in so the manifest is complete.
 		const judge = values.judge_mode === 'rules' ? generator : settings.judgeId(gpu);
 		const runValues = formRunValues(values, {
@@ -353,19 +378,44 @@ async function runsFromSetup(r: NewRunRequest, generators: readonly string[]): P
 			dataset: datasetName,
 			dataset_note: datasetNote,
 			items,
-			generator: { id: generator, template_repo: check.template.repo },
+			generator: { id: generator, template_repo: own.check.template.repo },
 			judge: { id: judge },
-			thinking_default: check.thinking,
-			user_header_default: check.markup.headerDefault,
-			reasoning_effort_default: check.markup.effortDefault,
-			context_window: contextWindow
+			thinking_default: own.check.thinking,
+			user_header_default: own.check.markup.headerDefault,
+			reasoning_effort_default: own.check.markup.effortDefault,
+			context_window: own.contextWindow
 		});
-		return {
+		runs.push({
 			values: runValues,
-			template: check.template,
+			template: own.check.template,
 			choice: { engine: settings.engine.current, ...conn, adapter: gpu.adapter }
+		});
+	}
+	return { runs, skipped };
+}
+
+/**
+ * A sweep's further model on this device: its own chat template (the catalog's repo, or the
+ * file's own) and context window, or why it is left out.
+ * @throws AbortError when the start is stopped.
+ */
+async function ownTemplate(
+	r: NewRunRequest,
+	generator: string
+): Promise<{ check: TemplateCheck; contextWindow?: number } | SkippedModel> {
+	const found = r.settings.chosen.sweepGenerator?.(generator, r.gpu);
+	if (!found?.template)
+		return { model: generator, reason: 'not a model this engine loads, or no chat template known' };
+	try {
+		const template = await r.services.appTemplate(found.template, r.signal);
+		return {
+			check: await readTemplateCheck(JSON.stringify(found.template), template),
+			contextWindow: found.context_window
 		};
-	});
+	} catch (err) {
+		if (r.signal.aborted) throw err;
+		return { model: generator, reason: `its chat template could not be read: ${errorText(err)}` };
+	}
 }
 
 /**
@@ -380,11 +430,11 @@ export async function startSweepFromSetup(
 	on: SweepEvents
 ): Promise<SweepRecord> {
 	if (r.runner.active) throw new RunActiveError(r.runner.runId ?? '?');
-	const runs = await runsFromSetup(r, generators);
+	const { runs, skipped } = await runsFromSetup(r, generators);
 	r.step('storing');
 	const ids: string[] = [];
 	for (const run of runs) ids.push((await createStored(r.services, run)).config.run_id);
-	const sweep = saveSweep(storage(), ids);
+	const sweep = saveSweep(storage(), ids, skipped);
 	void driveSweep(r.services, r.runner, sweep, runs[0].choice, on);
 	return sweep;
 }
@@ -392,8 +442,8 @@ export async function startSweepFromSetup(
 export interface SweepEvents {
 	/** A run of the sweep starts (or resumes): the view follows it. */
 	onRun(runId: string): void;
-	/** Every run is done: the study is ready. */
-	onDone(sweep: SweepRecord): void;
+	/** Every run was tried: the study is ready (`failed`: runs an error stopped, to resume later). */
+	onDone(sweep: SweepRecord, failed: string[]): void;
 	/** A run could not start (another tab holds it, its server is gone): it waits for Resume. */
 	onError?(err: unknown): void;
 }
@@ -419,7 +469,7 @@ export async function driveSweep(
 	try {
 		const end = await continueSweep(services, runner, sweep, choice, on.onRun);
 		clearDriving(session(), sweep.id);
-		if (end === 'done') on.onDone(sweep);
+		if (!('stopped' in end)) on.onDone(sweep, end.failed);
 	} catch (err) {
 		clearDriving(session(), sweep.id);
 		on.onError?.(err);
@@ -448,9 +498,11 @@ export function storedSweep(runId: string): SweepRecord | undefined {
 
 /**
  * Runs the sweep's runs that are not done, in order, each resumed as Resume would (its stored
- * work kept), one at a time so one model is in memory at a time. Stops where a run stops
- * (paused, failed, another tab): the same call later continues from there.
- * @returns 'done' when every run is done; else the run it stopped at.
+ * work kept), one at a time so one generator is in memory at a time. A run an error stops (a
+ * model that cannot download, a server gone) is reported and the next one runs, as the CLI's
+ * sweep goes on; a run the user pauses or cancels, or another tab holds, stops the sweep there.
+ * The same call later continues from where it stopped.
+ * @returns the runs an error stopped once every run was tried; else the run it stopped at.
  */
 export async function continueSweep(
 	services: AppServices,
@@ -458,14 +510,48 @@ export async function continueSweep(
 	sweep: SweepRecord,
 	choice: EngineChoice,
 	onRun: (runId: string) => void = () => {}
-): Promise<'done' | { stopped: string }> {
+): Promise<{ failed: string[] } | { stopped: string }> {
+	const failed: string[] = [];
+	let previous: RunManifest | undefined;
 	for (const runId of sweep.run_ids) {
 		const manifest = await services.runStore().getManifest(runId);
 		if (manifest?.status === 'done') continue;
+		if (previous && manifest) await betweenRuns(services, choice, previous, manifest);
 		onRun(runId);
-		await resumeRun(services, runner, runId, choice);
+		try {
+			await resumeRun(services, runner, runId, choice);
+		} catch (err) {
+			if (err instanceof RunActiveError || err instanceof RunElsewhereError) throw err;
+			failed.push(runId);
+			continue;
+		}
 		await runner.finished;
-		if (runner.phase !== 'done') return { stopped: runId };
+		if (runner.phase !== 'done') {
+			if (!runner.fatal) return { stopped: runId };
+			failed.push(runId);
+		}
+		previous = manifest;
 	}
-	return 'done';
+	return { failed };
+}
+
+/**
+ * Between two runs on this device: the generator is let go before the next one loads. The judge
+ * stays when it fits beside both (the next run's load swaps only the generator; judgeBetweenRuns);
+ * otherwise everything is let go, and the next run loads what it needs.
+ */
+async function betweenRuns(
+	services: AppServices,
+	choice: EngineChoice,
+	done: RunManifest,
+	next: RunManifest
+): Promise<void> {
+	const provider = providerOf(choice.engine);
+	const device = provider.device?.(services);
+	if (!device) return;
+	const judge = next.config.judge_mode === 'rules' ? null : next.config.judge.id;
+	// The engine's own memory rule, as the run applies it (web-llm's budget, one wasm model).
+	const { can_co_load } = device.engine.capabilities();
+	const generators = [done.config.generator.id, next.config.generator.id];
+	if (judgeBetweenRuns(generators, judge, can_co_load) !== 'kept') await device.unload();
 }

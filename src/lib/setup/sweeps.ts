@@ -6,17 +6,27 @@
 /** One key per run, so a run finds its sweep in one read. */
 const SWEEP_PREFIX = 'utp:sweep-of:';
 
+/** A model set-up left out of the sweep, and why (its chat template could not be read). */
+export interface SkippedModel {
+	model: string;
+	reason: string;
+}
+
 export interface SweepRecord {
 	id: string;
 	/** In the order they run. */
 	run_ids: string[];
+	/** Models left out before any run was stored; absent: none. */
+	skipped?: SkippedModel[];
 }
 
 export function saveSweep(
 	storage: Pick<Storage, 'getItem' | 'setItem'> | undefined,
-	runIds: readonly string[]
+	runIds: readonly string[],
+	skipped: readonly SkippedModel[] = []
 ): SweepRecord {
-	const sweep = { id: `sweep-${runIds[0] ?? 'empty'}`, run_ids: [...runIds] };
+	const sweep: SweepRecord = { id: `sweep-${runIds[0] ?? 'empty'}`, run_ids: [...runIds] };
+	if (skipped.length > 0) sweep.skipped = [...skipped];
 	try {
 		for (const id of runIds) storage?.setItem(SWEEP_PREFIX + id, JSON.stringify(sweep));
 	} catch {
@@ -37,7 +47,10 @@ export function sweepOfRun(
 		const ids = v?.run_ids;
 		if (typeof v?.id !== 'string' || !Array.isArray(ids)) return undefined;
 		if (!ids.every((x) => typeof x === 'string') || !ids.includes(runId)) return undefined;
-		return { id: v.id, run_ids: ids };
+		const skipped = Array.isArray(v.skipped)
+			? v.skipped.filter((m) => typeof m?.model === 'string' && typeof m.reason === 'string')
+			: [];
+		return skipped.length > 0 ? { id: v.id, run_ids: ids, skipped } : { id: v.id, run_ids: ids };
 	} catch {
 		// Unreadable storage or a hand-edited value: the run stands alone.
 		return undefined;

@@ -68,7 +68,7 @@ describe('a sweep in the browser', () => {
 		const runner = new RunController({ schedule: (fn) => void fn() });
 		const shown: string[] = [];
 		const end = await continueSweep(services, runner, sweep, choice(), (id) => shown.push(id));
-		expect(end).toBe('done');
+		expect(end).toEqual({ failed: [] });
 		expect(shown).toEqual(ids);
 		for (const id of ids) {
 			const m = await services.runStore().getManifest(id);
@@ -99,10 +99,32 @@ describe('a sweep in the browser', () => {
 
 		const shown: string[] = [];
 		const end = await continueSweep(services, runner, sweep, choice(), (id) => shown.push(id));
-		expect(end).toBe('done');
+		expect(end).toEqual({ failed: [] });
 		expect(shown).toEqual(ids.slice(1));
 		expect(generatorCalls('small')).toBe(smallCalls);
 		for (const id of ids) expect((await services.runStore().getManifest(id))?.status).toBe('done');
+	});
+
+	it('reports a model that fails and goes on with the next, as the CLI does', async () => {
+		const ids = await storeRuns('fail');
+		const sweep = saveSweep(memoryStorage(), ids);
+		const runner = new RunController({ schedule: (fn) => void fn() });
+		mock.faultPlan = (_n, req) =>
+			(req.body as { model?: string } | null)?.model === 'medium'
+				? { status: 404, body: JSON.stringify({ error: { message: 'model medium not found' } }) }
+				: undefined;
+		const end = await continueSweep(services, runner, sweep, choice());
+		mock.faultPlan = undefined;
+		expect(end).toEqual({ failed: [ids[1]] });
+		const status = async (id: string) => (await services.runStore().getManifest(id))?.status;
+		expect([await status(ids[0]), await status(ids[2])]).toEqual(['done', 'done']);
+		expect(await status(ids[1])).not.toBe('done');
+		// The same call later resumes only the failed one.
+		const shown: string[] = [];
+		expect(await continueSweep(services, runner, sweep, choice(), (id) => shown.push(id))).toEqual({
+			failed: []
+		});
+		expect(shown).toEqual([ids[1]]);
 	});
 
 	describe('after a reload', () => {
