@@ -72,7 +72,9 @@ export const sweep: Scenario<E2EContext> = {
 			check(seen !== 'running' && seen !== 'starting', `the second tab drives the run (${seen})`);
 			check((await other.getByTestId('pause-run').count()) === 0, 'the second tab can pause it');
 		}
-		ctx.note(`second tab checked on ${/#\/run\//.test(other.url()) ? 'the third run' : 'nothing (the sweep had ended)'}`);
+		ctx.note(
+			`second tab checked on ${/#\/run\//.test(other.url()) ? 'the third run' : 'nothing (the sweep had ended)'}`
+		);
 		await other.close();
 		try {
 			await page.waitForURL(/#\/study\?runs=/, { timeout: 180_000 });
