@@ -432,11 +432,36 @@ export async function startSweepFromSetup(
 	if (r.runner.active) throw new RunActiveError(r.runner.runId ?? '?');
 	const { runs, skipped } = await runsFromSetup(r, generators);
 	r.step('storing');
-	const ids: string[] = [];
-	for (const run of runs) ids.push((await createStored(r.services, run)).config.run_id);
+	const ids = await storeSweepRuns(r.services, runs);
 	const sweep = saveSweep(storage(), ids, skipped);
 	void driveSweep(r.services, r.runner, sweep, runs[0].choice, on);
 	return sweep;
+}
+
+/**
+ * Stores every run of a sweep, or none: a store that fails midway (storage full) removes the runs
+ * it had stored, so no part of a sweep that never started is left in Runs.
+ * @returns their ids in order.
+ * @throws the store's error, once the stored runs are removed.
+ */
+export async function storeSweepRuns(
+	services: AppServices,
+	runs: readonly NewRun[]
+): Promise<string[]> {
+	const ids: string[] = [];
+	try {
+		for (const run of runs) ids.push((await createStored(services, run)).config.run_id);
+	} catch (err) {
+		for (const id of ids) {
+			await services
+				.runStore()
+				.deleteRun(id)
+				.catch(() => {});
+			forgetLaunch(storage(), id);
+		}
+		throw err;
+	}
+	return ids;
 }
 
 export interface SweepEvents {
