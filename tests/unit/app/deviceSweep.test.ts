@@ -57,8 +57,7 @@ async function sweepOf(
 			judge_mode: 'llm',
 			temperatures: [0],
 			perturbations: ['none'],
-			samples: 1,
-			n: 2
+			samples: 1
 		});
 		const run = { values, template, choice: { engine: 'webgpu' as const } };
 		ids.push((await createAndStart(h.services, idle as never, run)).config.run_id);
