@@ -19,7 +19,7 @@ import type { RunBundle } from '../probe/exchange.ts';
 import { bundleToRunFile, isRunFile, runFileToBundle } from '../probe/runFile.ts';
 import { isLabelsFile, labelsFromFile, labelsToFile } from '../probe/labelsFile.ts';
 import { isStudyFile, parseStudyFile, studyRunBundles } from '../probe/studyFile.ts';
-import { storeStudy, type StoredStudy } from '../db/storeStudy.ts';
+import { storeStudy, type StoredStudy } from '../results/storeStudy.ts';
 import type { Annotation } from '../probe/exchange.ts';
 import type { LabelMerge } from '../annotate/merge.ts';
 import type { AnswerRecord, ProbeRecord } from '../probe/types.ts';

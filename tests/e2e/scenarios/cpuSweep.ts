@@ -25,8 +25,9 @@ export const cpuSweep: Scenario<E2EContext> = {
 		const model = await buildTinyModel({ seed: 16 });
 		let files: GgufServer | undefined;
 		try {
-			files = await serveGguf({ 'tiny-a.gguf': model.path, 'tiny-b.gguf': model.path });
-			const [a, b, gone] = ['tiny-a.gguf', 'tiny-b.gguf', 'gone.gguf'].map((f) => files!.url(f));
+			const served = await serveGguf({ 'tiny-a.gguf': model.path, 'tiny-b.gguf': model.path });
+			files = served;
+			const [a, b, gone] = ['tiny-a.gguf', 'tiny-b.gguf', 'gone.gguf'].map((f) => served.url(f));
 			const { page } = await ctx.freshProfile({ webgpu: false });
 			await openView(page, ctx.app.url, '#/setup');
 			await configureCpuRun(page, a, { items: PLANNED, temperatures: '0' });

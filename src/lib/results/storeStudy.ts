@@ -5,8 +5,8 @@
  * full) removes the runs it had added, so no part of the study is left behind.
  */
 import type { RunBundle } from '../probe/exchange.ts';
-import type { ImportConflict } from './transfer.ts';
-import { RunExistsError } from './errors.ts';
+import type { ImportConflict } from '../db/transfer.ts';
+import { RunExistsError } from '../db/errors.ts';
 
 export interface StudyStore {
 	importRun(bundle: RunBundle, opts?: { onConflict?: ImportConflict }): Promise<string>;
