@@ -4,17 +4,15 @@
  * budget (only the generator changes between runs), and let go when it cannot stay.
  */
 import 'fake-indexeddb/auto';
-import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { continueSweep, createAndStart } from '../../../src/lib/app/launch.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { continueSweep } from '../../../src/lib/app/launch.ts';
 import { createWebgpuDevice } from '../../../src/lib/app/deviceEngine.ts';
 import { createAppServices } from '../../../src/lib/app/services.ts';
 import { RunController } from '../../../src/lib/state/runner.svelte.ts';
 import { saveSweep } from '../../../src/lib/setup/sweeps.ts';
 import { fakeEngine } from '../../helpers/fakeWebLLM.ts';
 import { memoryStorage } from '../../helpers/memoryStorage.ts';
-import { runValues } from '../../helpers/factories.ts';
-import { fixtureTemplate } from '../../helpers/fixtures.ts';
+import { storeSweep } from '../../helpers/sweepRuns.ts';
 
 const SMALL = 'SmolLM2-360M-Instruct-q4f16_1-MLC';
 const MEDIUM = 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC';
@@ -45,23 +43,13 @@ async function sweepOf(
 	judge: string,
 	generators = [SMALL, MEDIUM]
 ) {
-	const idle = { active: false, runId: null, start: vi.fn(async () => {}) };
-	const t = fixtureTemplate();
-	const template = { ...t, sha256: createHash('sha256').update(t.source).digest('hex') };
-	const ids: string[] = [];
-	for (const model of generators) {
-		const values = runValues({
-			run_id: `${prefix}-${model}`,
-			generator: { id: model },
-			judge: { id: judge },
-			judge_mode: 'llm',
-			temperatures: [0],
-			perturbations: ['none'],
-			samples: 1
-		});
-		const run = { values, template, choice: { engine: 'webgpu' as const } };
-		ids.push((await createAndStart(h.services, idle as never, run)).config.run_id);
-	}
+	const ids = await storeSweep(h.services, {
+		prefix,
+		generators,
+		judge,
+		choice: { engine: 'webgpu' },
+		values: { temperatures: [0] }
+	});
 	return saveSweep(memoryStorage(), ids);
 }
 

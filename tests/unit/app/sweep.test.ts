@@ -4,22 +4,15 @@
  * (the finished run untouched, the stopped one resumed, the rest after it).
  */
 import 'fake-indexeddb/auto';
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-	continueSweep,
-	createAndStart,
-	driveSweep,
-	sweepToContinue
-} from '../../../src/lib/app/launch.ts';
+import { continueSweep, driveSweep, sweepToContinue } from '../../../src/lib/app/launch.ts';
 import type { LocksLike } from '../../../src/lib/app/runLocks.ts';
 import { createAppServices } from '../../../src/lib/app/services.ts';
 import { RunController } from '../../../src/lib/state/runner.svelte.ts';
 import { isDriving, markDriving, saveSweep, sweepOfRun } from '../../../src/lib/setup/sweeps.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { memoryStorage } from '../../helpers/memoryStorage.ts';
-import { runValues } from '../../helpers/factories.ts';
-import { fixtureTemplate } from '../../helpers/fixtures.ts';
+import { storeSweep } from '../../helpers/sweepRuns.ts';
 
 const MODELS = ['small', 'medium', 'large'];
 
@@ -31,31 +24,17 @@ describe('a sweep in the browser', () => {
 	afterAll(async () => mock.close());
 
 	const services = createAppServices();
-	const template = () => {
-		const t = fixtureTemplate();
-		return { ...t, sha256: createHash('sha256').update(t.source).digest('hex') };
-	};
 	const choice = () => ({ engine: 'server' as const, base_url: mock.url });
 
-	/** Stored, not started: a runner that never runs (as set-up stores every run first). */
-	async function storeRuns(prefix: string): Promise<string[]> {
-		const idle = { active: false, runId: null, start: vi.fn(async () => {}) };
-		const ids: string[] = [];
-		for (const model of MODELS) {
-			const values = runValues({
-				run_id: `${prefix}-${model}`,
-				generator: { id: model },
-				judge: { id: model },
-				judge_mode: 'rules',
-				temperatures: [0, 1],
-				perturbations: ['none'],
-				samples: 1
-			});
-			const run = { values, template: template(), choice: choice() };
-			ids.push((await createAndStart(services, idle as never, run)).config.run_id);
-		}
-		return ids;
-	}
+	/** Stored, not started (as set-up stores every run first). */
+	const storeRuns = (prefix: string) =>
+		storeSweep(services, {
+			prefix,
+			generators: MODELS,
+			judge: null,
+			choice: choice(),
+			values: { temperatures: [0, 1] }
+		});
 
 	const generatorCalls = (model: string) =>
 		mock.requests.filter((r) => (r.body as { model?: string } | null)?.model === model).length;
