@@ -1,13 +1,16 @@
 /**
  * A sweep of three served models from one set-up: three runs, one after another; a reload during
  * the second stops it and the reloaded tab goes on from there by itself (the first run untouched);
- * a second tab never drives it; the end opens the study view with one line and band per model in every chart, each with its data table.
+ * a second tab never drives it; the end opens the study view with one line and band per model in
+ * every chart, each with its data table; its one file, imported in a fresh browser, opens it again.
  */
-import { configureRun, need, openView, setControl, startRun } from '../app.ts';
+import { mkdirSync } from 'node:fs';
+import { configureRun, need, openView, setControl, startRun, UI_TIMEOUT_MS } from '../app.ts';
 import { MOCK_MODEL, type E2EContext } from '../context.ts';
 import { plannedRecords, SMALL_PLAN, templateSource } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
 import { pollRun, recordStamps, storedRuns } from '../idb.ts';
+import { download, DOWNLOADS_DIR } from './transfer.ts';
 
 const OTHERS = ['sweep-b', 'sweep-c'];
 /** Slow enough that the reload lands inside the second run. */
@@ -112,5 +115,27 @@ export const sweep: Scenario<E2EContext> = {
 		check(/^Across 3 models/.test(sentence), `study sentence reads "${sentence}"`);
 		ctx.note(`3 runs × ${planned} records; study: ${rows} rows; ${sentence}`);
 		ctx.note(`screenshot: ${await ctx.screenshot(page, 'study')}`);
+
+		// The study as one file, imported on the Runs page of a fresh browser: the same study opens.
+		mkdirSync(DOWNLOADS_DIR, { recursive: true });
+		const file = await download(page, page.locator('body'), 'study-share');
+		const fresh = (await ctx.freshProfile()).page;
+		await openView(fresh, ctx.app.url, '#/runs');
+		await (await need(fresh, 'runs', 'import-files')).setInputFiles(file);
+		try {
+			await fresh.waitForURL(/#\/study\?runs=/, { timeout: UI_TIMEOUT_MS });
+			await fresh
+				.getByTestId('study-row')
+				.nth(rows - 1)
+				.waitFor({ timeout: UI_TIMEOUT_MS });
+		} catch {
+			const error = await fresh.getByTestId('import-error').allInnerTexts();
+			throw new E2EFailure(
+				`importing ${file} opened no study: ${error.join(' | ') || fresh.url()}`
+			);
+		}
+		const imported = await fresh.getByTestId('study-row').count();
+		check(imported === rows, `the imported study has ${imported} rows, expected ${rows}`);
+		check((await storedRuns(fresh)).length === 3, 'the import did not store three runs');
 	}
 };
