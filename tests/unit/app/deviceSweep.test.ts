@@ -5,7 +5,7 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { continueSweep } from '../../../src/lib/app/launch.ts';
+import { continueSweep } from '../../../src/lib/app/sweepLaunch.ts';
 import { createWebgpuDevice } from '../../../src/lib/app/deviceEngine.ts';
 import { createAppServices } from '../../../src/lib/app/services.ts';
 import { RunController } from '../../../src/lib/state/runner.svelte.ts';

@@ -6,12 +6,8 @@
 import 'fake-indexeddb/auto';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-	createAndStart,
-	discardEmptyRun,
-	storedLaunch,
-	storeSweepRuns
-} from '../../../src/lib/app/launch.ts';
+import { createAndStart, discardEmptyRun, storedLaunch } from '../../../src/lib/app/launch.ts';
+import { storeSweepRuns } from '../../../src/lib/app/sweepLaunch.ts';
 import { createAppServices } from '../../../src/lib/app/services.ts';
 import { loadRunInputs } from '../../../src/lib/setup/runInputs.ts';
 import type { RunController, RunStart } from '../../../src/lib/state/runner.svelte.ts';

@@ -5,7 +5,7 @@
  */
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { continueSweep, driveSweep, sweepToContinue } from '../../../src/lib/app/launch.ts';
+import { continueSweep, driveSweep, sweepToContinue } from '../../../src/lib/app/sweepLaunch.ts';
 import type { LocksLike } from '../../../src/lib/app/runLocks.ts';
 import { createAppServices } from '../../../src/lib/app/services.ts';
 import { RunController } from '../../../src/lib/state/runner.svelte.ts';
