@@ -48,6 +48,7 @@ export const cpuSweep: Scenario<E2EContext> = {
 			check(/^3 runs/.test(estimate) && /downloads/.test(estimate), `estimate: "${estimate}"`);
 			check(/takes turns/.test(estimate), `the CPU judge must take turns: "${estimate}"`);
 			ctx.note(`set-up: ${estimate}`);
+			ctx.note(`screenshot: ${await ctx.screenshot(page, 'cpu-sweep-setup')}`);
 			const first = await startRun(page);
 
 			const skipped = await (await need(page, 'run', 'sweep-skipped')).innerText();
