@@ -7,7 +7,6 @@ import { DatasetError, DatasetImportError } from '../datasets/errors.ts';
 import { errorText } from '../errors/describe.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { DatasetItem } from '../probe/types.ts';
-import type { TemplateMarkup } from '../probe/markup.ts';
 import {
 	DEFAULT_FORM,
 	conditionCount,
@@ -15,6 +14,9 @@ import {
 	type RunFormValues
 } from '../setup/runForm.ts';
 import type { TemplateSpec } from '../setup/templates.ts';
+import { readTemplateCheck, type TemplateCheck } from '../setup/templateCheck.ts';
+
+export type { TemplateCheck } from '../setup/templateCheck.ts';
 import { Persisted, browserStorage, type KeyValueStorage } from './persisted.svelte.ts';
 
 export type DatasetChoice = DatasetName | 'upload';
@@ -24,24 +26,7 @@ export interface UploadedDataset {
 	items: DatasetItem[];
 }
 
-export interface TemplateCheck {
-	spec: string;
-	template: ChatTemplate;
-	/** The bare user header the probe ends with, e.g. "<|im_start|>user\n". */
-	header: string;
-	/** The template's enable_thinking default; null where it ignores the flag. */
-	thinking: boolean | null;
-	/** Its header cuts and reasoning effort, for the conditions' controls. */
-	markup: TemplateMarkup;
-}
-
 export type StartStep = 'idle' | 'server' | 'template' | 'dataset' | 'storing' | 'failed';
-
-/** A two-turn exchange to read the template's user header off. */
-const SAMPLE_EXCHANGE = [
-	{ role: 'user' as const, content: 'What is 2 + 2?' },
-	{ role: 'assistant' as const, content: '2 + 2 = 4.' }
-];
 
 export class SetupState {
 	readonly values: Persisted<RunFormValues>;
@@ -158,19 +143,7 @@ export class SetupState {
 		this.#templateBusy = true;
 		this.#templateError = null;
 		try {
-			const template = await load(spec);
-			// The renderer (Jinja) loads with the first template, not with the set-up view.
-			const [{ thinkingDefault, userHeader }, { templateMarkup }] = await Promise.all([
-				import('../probe/template.ts'),
-				import('../probe/markup.ts')
-			]);
-			const check: TemplateCheck = {
-				spec: key,
-				template,
-				header: userHeader(template, SAMPLE_EXCHANGE),
-				thinking: thinkingDefault(template),
-				markup: templateMarkup(template, SAMPLE_EXCHANGE)
-			};
+			const check = await readTemplateCheck(key, await load(spec));
 			this.#template = check;
 			return check;
 		} catch (err) {

@@ -5,6 +5,7 @@ import { annotation } from './annotate.ts';
 import { capability } from './capability.ts';
 import { classLink } from './classLink.ts';
 import { cpuRun } from './cpuRun.ts';
+import { cpuSweep } from './cpuSweep.ts';
 import { customMlc } from './customMlc.ts';
 import { serverRealRun } from './serverRealRun.ts';
 import { deviceBench } from './deviceBench.ts';
@@ -48,6 +49,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	offlineHelp,
 	nlpData,
 	cpuRun,
+	cpuSweep,
 	isolation,
 	transfer,
 	shareLink,
