@@ -19,9 +19,9 @@ import {
 	configureRun,
 	need,
 	openView,
-	setControl,
 	startRun,
 	UI_TIMEOUT_MS,
+	uploadDataset,
 	waitForDone
 } from '../app.ts';
 import { RESULTS_DIR, SHOTS_DIR, type E2EContext } from '../context.ts';
@@ -263,11 +263,7 @@ async function realRun(ctx: E2EContext): Promise<void> {
 		samples: 1,
 		judgeMode: 'hybrid'
 	});
-	await setControl(await need(page, 'setup', 'dataset-select'), 'upload');
-	await (await need(page, 'setup', 'dataset-file')).setInputFiles(writeThreadFile(threads));
-	const read = (await (await need(page, 'setup', 'dataset-file-ok')).innerText()).trim();
-	check(read.includes(`${threads.length} items read`), `the uploaded threads read "${read}"`);
-	await setControl(await need(page, 'setup', 'n-items'), String(threads.length));
+	await uploadDataset(page, writeThreadFile(threads), threads.length);
 	const runId = await startRun(page);
 	const planned = threads.length * TEMPERATURES.length;
 	await waitForDone(page, runId, planned);
