@@ -1,6 +1,5 @@
 /** The columns of DataTable.svelte: each says its header once, and how its cells show. */
 import type { Snippet } from 'svelte';
-import type { ClassValue } from 'svelte/elements';
 
 export interface Column<T> {
 	/** The header, and the name above the cell on a phone's card. */
@@ -12,7 +11,7 @@ export interface Column<T> {
 	/** Right-aligned tabular numbers. */
 	num?: boolean;
 	/** Classes on the cell: `wide` takes a card's whole width; a function marks one row's state. */
-	class?: ClassValue | ((row: T) => ClassValue);
+	class?: string | ((row: T) => string);
 	/** Negative: this cell comes first on a phone's card (the condition, then its rate). */
 	cardOrder?: number;
 	/** The cell names its row for screen readers (`<th scope="row">`). */

@@ -8,7 +8,7 @@ import { interval, percent } from './format';
 
 /** A count that should be zero, shown in red when it is not. */
 export function countColumn<T>(head: string, count: (row: T) => number): Column<T> {
-	return { head, num: true, class: (r) => ({ warn: count(r) > 0 }), value: count };
+	return { head, num: true, class: (r) => (count(r) > 0 ? 'warn' : ''), value: count };
 }
 
 /**
