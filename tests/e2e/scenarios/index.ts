@@ -4,6 +4,7 @@ import type { Scenario } from '../harness.ts';
 import { annotation } from './annotate.ts';
 import { capability } from './capability.ts';
 import { classLink } from './classLink.ts';
+import { classroomPreset } from './classroomPreset.ts';
 import { cpuRun } from './cpuRun.ts';
 import { customMlc } from './customMlc.ts';
 import { serverRealRun } from './serverRealRun.ts';
@@ -47,6 +48,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	offlineHelp,
 	nlpData,
 	cpuRun,
+	classroomPreset,
 	isolation,
 	transfer,
 	shareLink,
