@@ -11,8 +11,9 @@ import type { Route } from 'playwright-core';
 import { DEFAULT_CPU_GENERATOR, findGguf, ggufUrl } from '../../../src/lib/engines/cpu/catalog.ts';
 import { serveGguf, type GgufServer } from '../../helpers/ggufServer.ts';
 import { buildTinyModel } from '../../helpers/tinyModel/index.ts';
-import { need, openView, startRun, UI_TIMEOUT_MS, waitForDone } from '../app.ts';
+import { need, openView, startRun, waitForDone } from '../app.ts';
 import type { E2EContext } from '../context.ts';
+import { cpuByDefault } from './cpuRun.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
 import { storedRecords, storedRuns } from '../idb.ts';
 
@@ -57,13 +58,7 @@ export const classroomPreset: Scenario<E2EContext> = {
 			const weightGets = () => files?.requests.filter((r) => r.startsWith('GET ')).length ?? 0;
 
 			await openView(page, ctx.app.url, '#/setup');
-			await page.waitForFunction(
-				() =>
-					(document.querySelector('[data-testid="engine-cpu"]') as HTMLInputElement | null)
-						?.checked === true,
-				undefined,
-				{ timeout: UI_TIMEOUT_MS }
-			);
+			await cpuByDefault(page);
 			const preset = await need(page, V, 'classroom');
 			const named = await (await need(preset, V, 'classroom-model')).innerText();
 			check(named.includes(entry.label), `the preset names "${named}", not ${entry.label}`);
