@@ -15,13 +15,7 @@ const REQ = {
 describe('request fields', () => {
 	it('streams a completion with its usage, sampling as asked, and the stop list', () => {
 		expect(completionFields(REQ)).toEqual({
-			model: 'm',
-			prompt: '<|im_start|>user\n',
-			temperature: 1,
-			top_p: 0.95,
-			seed: 7,
-			max_tokens: 256,
-			stop: ['<|im_end|>'],
+			...REQ,
 			stream: true,
 			stream_options: { include_usage: true }
 		});
