@@ -1,17 +1,18 @@
 /**
  * The classroom preset on a device without WebGPU (the CPU engine): before anything downloads it
  * names its one small model and a time on this device, and says its size is not known yet (the
- * CPU catalog lists none; nothing is fetched to find out); applying it fills set-up (that model
- * answers and judges, 10 items, T=1, no perturbation, one sample, rules then the same model). With Hugging Face blocked, Start shows the
- * one blocked message; once it answers, the preset's run completes on real llama.cpp in
- * WebAssembly. The Hub's file for the preset's model is served as the suite's tiny GGUF, so the
+ * CPU catalog lists none; nothing is fetched to find out). Applying it fills set-up (that model
+ * answers and judges, 10 items, T=1, no perturbation, one sample, rules then the same model).
+ * With Hugging Face blocked, Start shows the one blocked message; once it answers, the preset's
+ * run completes on real llama.cpp in WebAssembly, and set-up then says nothing is left to
+ * download. The Hub's file for the preset's model is served as the suite's tiny GGUF, so the
  * preset runs unchanged with nothing leaving this machine.
  */
 import type { Route } from 'playwright-core';
 import { DEFAULT_CPU_GENERATOR, findGguf, ggufUrl } from '../../../src/lib/engines/cpu/catalog.ts';
 import { serveGguf, type GgufServer } from '../../helpers/ggufServer.ts';
 import { buildTinyModel } from '../../helpers/tinyModel/index.ts';
-import { need, openView, startRun, waitForDone } from '../app.ts';
+import { need, openView, startRun, UI_TIMEOUT_MS, waitForDone } from '../app.ts';
 import type { E2EContext } from '../context.ts';
 import { cpuByDefault } from './cpuRun.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
@@ -137,6 +138,15 @@ export const classroomPreset: Scenario<E2EContext> = {
 				head.includes(`${url} ·`) && head.includes(`judge: ${url} (hybrid)`),
 				`the run view does not show ${url} as generator and judge`
 			);
+			// Downloaded by the run, the preset's model is in this browser: nothing left to download.
+			await openView(page, ctx.app.url, '#/setup');
+			const after = page.getByTestId('classroom-size');
+			await after
+				.getByText('none: already in this browser')
+				.waitFor({ timeout: UI_TIMEOUT_MS })
+				.catch(async () => {
+					throw new E2EFailure(`after the run the size reads "${await after.innerText()}"`);
+				});
 			ctx.note(
 				`${done.records} records at T=1; ${weightGets()} GETs of the model file; ${files.requests.length} requests in all`
 			);
