@@ -67,7 +67,23 @@ export function readManifest(path: string): RunManifest | undefined {
 
 const LABEL_SET = new Set<unknown>(LABELS);
 /** All that indexing reads of a line; the rest of it stays bytes on disk. */
-const RECORD_FIELDS = new FieldNames(['run_id', 'key', 'label']);
+const RECORD_FIELDS = new FieldNames([
+	'run_id',
+	'key',
+	'label',
+	'reference_turn',
+	'reference_grounding_raw'
+]);
+
+/**
+ * The label the index keeps, null for a record resume must read whole: one waiting for its label,
+ * or for the judge's comparison with its reference turn (resume redoes that comparison).
+ */
+function indexLabel(r: Record<string, unknown>): Label | null {
+	const comparing =
+		typeof r.reference_turn === 'string' && (r.reference_grounding_raw ?? null) === null;
+	return !comparing && LABEL_SET.has(r.label) ? (r.label as Label) : null;
+}
 const ANSWER_FIELDS = new FieldNames(['run_id', 'item_id']);
 
 export class JsonlStore implements RunStore {
@@ -92,8 +108,7 @@ export class JsonlStore implements RunStore {
 		const store = new JsonlStore(out);
 		const records = await index(store.paths.records, store.#records, RECORD_FIELDS, (r) => {
 			if (typeof r.key !== 'string' || typeof r.run_id !== 'string') return undefined;
-			const label = LABEL_SET.has(r.label) ? (r.label as Label) : null;
-			return { run_id: r.run_id, key: r.key, label };
+			return { run_id: r.run_id, key: r.key, label: indexLabel(r) };
 		});
 		store.#recordsSize = records.size;
 		store.#rewrites = records.lines - store.#records.size;
@@ -144,7 +159,8 @@ export class JsonlStore implements RunStore {
 	async putRecord(record: ProbeRecord): Promise<void> {
 		const at = append(this.paths.records, record, this.#recordsSize);
 		this.#recordsSize = at.end + 1;
-		if (this.#records.set(record.run_id, record.key, record.label, at.start, at.end)) {
+		const label = indexLabel(record as unknown as Record<string, unknown>);
+		if (this.#records.set(record.run_id, record.key, label, at.start, at.end)) {
 			this.#rewrites++;
 		}
 	}
@@ -156,7 +172,7 @@ export class JsonlStore implements RunStore {
 		);
 	}
 
-	/** Labeled records as key and label only; the few waiting for a label, whole. */
+	/** Labeled records as key and label only; the few waiting for the judge, whole. */
 	async getResumeRecords(runId: string): Promise<StoredRecord[]> {
 		const labeled: StoredRecord[] = [];
 		const pending: IndexEntry[] = [];

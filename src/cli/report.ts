@@ -9,13 +9,15 @@ import type { Annotation } from '../lib/probe/exchange.ts';
 import { RUN_FILE_FORMAT } from '../lib/probe/runFile.ts';
 import {
 	LABELS,
+	REFERENCE_GROUNDINGS,
 	VERDICTS,
 	type FinishReason,
 	type ModelRef,
 	type ProbeRecord
 } from '../lib/probe/types.ts';
 import { collectLabelings, pairwiseAgreement } from '../lib/stats/agreement.ts';
-import type { Tally } from '../lib/stats/aggregate.ts';
+import type { Condition, Tally } from '../lib/stats/aggregate.ts';
+import type { ReferenceTally } from '../lib/results/referenceShare.ts';
 import {
 	answerFacts,
 	COUNT_DEFAULTS,
@@ -55,6 +57,7 @@ export type ReportRecord = Pick<
 	| 'correct'
 	| 'rule_label'
 	| 'judge_label'
+	| 'reference_grounding'
 >;
 
 /** The manifest's part `summarize` reads: who generated the run, on what, with which seed. */
@@ -83,6 +86,7 @@ const isNum = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
 const isStr = (v: unknown) => typeof v === 'string' && v !== '';
 const LABEL_SET = new Set<unknown>(LABELS);
 const VERDICT_SET = new Set<unknown>(VERDICTS);
+const GROUNDING_SET = new Set<unknown>(REFERENCE_GROUNDINGS);
 const FINISH_SET = new Set<unknown>(['stop', 'length', 'abort', 'error'] satisfies FinishReason[]);
 const CHECKS: [keyof ReportRecord, (v: unknown) => boolean][] = [
 	['run_id', isStr],
@@ -95,7 +99,8 @@ const CHECKS: [keyof ReportRecord, (v: unknown) => boolean][] = [
 	['correct', (v) => v === null || typeof v === 'boolean'],
 	['rule_label', (v) => LABEL_SET.has(v)],
 	['judge_label', (v) => v === null || v === undefined || LABEL_SET.has(v)],
-	['verdict', (v) => v === null || v === undefined || VERDICT_SET.has(v)]
+	['verdict', (v) => v === null || v === undefined || VERDICT_SET.has(v)],
+	['reference_grounding', (v) => v === null || v === undefined || GROUNDING_SET.has(v)]
 ];
 
 /** An item's answer fields as a record carries them, when it does (records since answer limits). */
@@ -184,7 +189,14 @@ export async function readRun(file: string): Promise<RunReport> {
 			verdict: (value.verdict ?? null) as ReportRecord['verdict'],
 			correct: value.correct as boolean | null,
 			rule_label: value.rule_label as ReportRecord['rule_label'],
-			judge_label: (value.judge_label ?? null) as ReportRecord['judge_label']
+			judge_label: (value.judge_label ?? null) as ReportRecord['judge_label'],
+			// Absent (not null) on a record without a reference turn: it is not part of the share.
+			...(value.reference_turn === undefined
+				? {}
+				: {
+						reference_grounding: (value.reference_grounding ??
+							null) as ReportRecord['reference_grounding']
+					})
 		};
 		latest.set(`${r.run_id}\u0000${r.key}`, r);
 		const answer = answerOfRecord(value);
@@ -252,6 +264,8 @@ with each perturbation's paired effect against "none" and the label shares.
   --include-cut-reasoning   count the probes of answers cut while still reasoning (empty answers)
                             in follow-up rates (default: left out)
 Turns the rules left undecided (--judge-mode rules) are counted in "undecided", never in the rate.
+Runs whose items carry the person's real next turn (oasst_threads, imported conversations) add a
+table: the share of generated turns the judge rated at least as grounded in the answer as the human's.
 The answers file beside FILE (FILE.answers.jsonl) says which answers were cut; FILE may also be a
 whole-run file (.run.jsonl, what the app's Share makes).`;
 
@@ -322,12 +336,49 @@ export function tallyCells(t: Tally): (number | string)[] {
  * with no records empty, then the count of each label (label_<id>).
  */
 export function resultsCsv(table: ResultsTable): string {
-	const fields = ['temperature', 'perturbation', ...TALLY_FIELDS];
+	const ref = table.reference;
+	const fields = ['temperature', 'perturbation', ...TALLY_FIELDS, ...(ref ? REFERENCE_FIELDS : [])];
+	const refCells = (c: Condition | undefined) => {
+		if (!ref) return [];
+		const t = c
+			? ref.conditions.find(
+					(r) => r.temperature === c.temperature && r.perturbation === c.perturbation
+				)
+			: ref.overall;
+		return t ? referenceCells(t) : REFERENCE_FIELDS.map(() => '');
+	};
 	const data = [
-		...table.conditions.map((c) => [c.temperature, c.perturbation, ...tallyCells(c)]),
-		['all', 'all', ...tallyCells(table.overall)]
+		...table.conditions.map((c) => [
+			c.temperature,
+			c.perturbation,
+			...tallyCells(c),
+			...refCells(c)
+		]),
+		['all', 'all', ...tallyCells(table.overall), ...refCells(undefined)]
 	];
 	return Papa.unparse({ fields, data }, { newline: '\n' }) + '\n';
+}
+
+/** The CSV columns of the reference share, present only for runs whose items carry references. */
+export const REFERENCE_FIELDS: readonly string[] = [
+	'reference_records',
+	'reference_generated',
+	'reference_reference',
+	'reference_tie',
+	'reference_uncompared',
+	...rateFields('at_least_as_grounded')
+];
+
+function referenceCells(t: ReferenceTally): (number | string)[] {
+	const r = t.at_least_as_grounded;
+	return [
+		t.records,
+		t.generated,
+		t.reference,
+		t.tie,
+		t.uncompared,
+		...[r.p, r.lo, r.hi, r.k, r.n].map(finite)
+	];
 }
 
 export const finite = (x: number) => (Number.isFinite(x) ? x : '');
@@ -371,7 +422,45 @@ export function summarizeText(t: ResultsTable): string {
 		rows
 	);
 	const plain = tableSentences(t).map((line) => `${line}\n`);
-	return body + notes(t).join('') + '\n' + plain.join('');
+	return body + notes(t).join('') + referenceText(t) + '\n' + plain.join('');
+}
+
+/**
+ * The reference share, for runs whose items carry the human's next turn: per condition and for
+ * the whole run, generated turns the judge rated at least as grounded as the human's.
+ */
+export function referenceText(t: ResultsTable): string {
+	const ref = t.reference;
+	if (!ref) return '';
+	const row = (name: string, r: ReferenceTally) => [
+		name,
+		String(r.records),
+		rateCell(r.at_least_as_grounded),
+		String(r.generated),
+		String(r.tie),
+		String(r.reference),
+		String(r.uncompared)
+	];
+	const body = table(
+		[
+			'condition',
+			'with reference',
+			'at least as grounded (95% CI)',
+			'generated',
+			'same',
+			'human',
+			'not compared'
+		],
+		[
+			...ref.conditions.map((r) => row(`T=${r.temperature} ${r.perturbation}`, r)),
+			row('all', ref.overall)
+		]
+	);
+	const none =
+		ref.overall.uncompared === ref.overall.records
+			? 'No turn was compared with the human one: that needs a judge (--judge-mode llm or hybrid).\n'
+			: '';
+	return `\nGenerated user turn vs the human's real next turn (judge: which is more grounded in the answer)\n${body}${none}`;
 }
 
 /** What the defaults left out, and how to count it, below the table. */

@@ -29,7 +29,9 @@ import {
 	type RunLaunch
 } from '../setup/runInputs.ts';
 import { APP_VERSION, type AppServices } from './services.ts';
-import { saveSweep, sweepOfRun, type SweepRecord } from '../setup/sweeps.ts';
+import type { SkippedModel } from '../setup/sweeps.ts';
+import { readTemplateCheck, type TemplateCheck } from '../setup/templateCheck.ts';
+import { errorText } from '../errors/describe.ts';
 
 export interface EngineChoice {
 	engine: EngineKind;
@@ -93,7 +95,7 @@ export interface NewRun {
 }
 
 /** Prepares and stores a run whole (manifest, items, template, launch) without starting it. */
-async function createStored(services: AppServices, run: NewRun): Promise<PreparedRun> {
+export async function createStored(services: AppServices, run: NewRun): Promise<PreparedRun> {
 	const { template, choice } = run;
 	const models = await modelsOf(services, run.values.generator.id, run.values.judge.id, choice);
 	const prepared = await prepareRun({ ...run.values, template_sha256: template.sha256, models });
@@ -233,7 +235,8 @@ function launchOf(choice: EngineChoice): RunLaunch {
 		: { engine: choice.engine, base_url: choice.base_url };
 }
 
-function storage(): Storage | undefined {
+/** This browser's localStorage, where a run's launch and its sweep are kept; none in Node. */
+export function storage(): Storage | undefined {
 	try {
 		return typeof localStorage === 'undefined' ? undefined : localStorage;
 	} catch {
@@ -262,17 +265,25 @@ export interface NewRunRequest {
  */
 export async function startFromSetup(r: NewRunRequest): Promise<string> {
 	const generator = r.settings.generatorId(r.gpu);
-	const [run] = await runsFromSetup(r, [generator]);
+	const {
+		runs: [run]
+	} = await runsFromSetup(r, [generator]);
 	r.step('storing');
 	const { config } = await createAndStart(r.services, r.runner, run);
 	return config.run_id;
 }
 
 /**
- * One run per generator model, all else the same (items, seeds, conditions, judge, template):
- * the server is checked for every model, the template and the dataset are read once.
+ * One run per generator model, all else the same (items, seeds, conditions, judge): the server is
+ * checked for every model and the dataset read once. A server's models share the chosen template;
+ * on this device each model has its own, as a single run of it would read it, and a model whose
+ * template cannot be read is left out of the sweep and said so (as the CLI goes on past a model).
+ * @throws as startFromSetup when the chosen generator's (the first) cannot start.
  */
-async function runsFromSetup(r: NewRunRequest, generators: readonly string[]): Promise<NewRun[]> {
+export async function runsFromSetup(
+	r: NewRunRequest,
+	generators: readonly string[]
+): Promise<{ runs: NewRun[]; skipped: SkippedModel[] }> {
 	const { services, settings, setup, gpu } = r;
 	const provider = settings.provider;
 	const unavailable = provider.unavailable(gpu);
@@ -329,7 +340,20 @@ async function runsFromSetup(r: NewRunRequest, generators: readonly string[]): P
 		datasetNote = DATASETS[choice].note;
 	}
 	const contextWindow = await generatorContextWindow(services, settings, gpu, r.signal);
-	return generators.map((generator) => {
+	const chosen = settings.generatorId(gpu);
+	const runs: NewRun[] = [];
+	const skipped: SkippedModel[] = [];
+	for (const generator of generators) {
+		let own: { check: TemplateCheck; contextWindow?: number } = { check, contextWindow };
+		if (provider.onDevice && generator !== chosen) {
+			r.step('template');
+			const found = await ownTemplate(r, generator);
+			if ('reason' in found) {
+				skipped.push(found);
+				continue;
+			}
+			own = found;
+		}
 		// Rules-only runs never call a judge; the generator stands in so the manifest is complete.
 		const judge = values.judge_mode === 'rules' ? generator : settings.judgeId(gpu);
 		const runValues = formRunValues(values, {
@@ -337,92 +361,42 @@ async function runsFromSetup(r: NewRunRequest, generators: readonly string[]): P
 			dataset: datasetName,
 			dataset_note: datasetNote,
 			items,
-			generator: { id: generator, template_repo: check.template.repo },
+			generator: { id: generator, template_repo: own.check.template.repo },
 			judge: { id: judge },
-			thinking_default: check.thinking,
-			user_header_default: check.markup.headerDefault,
-			reasoning_effort_default: check.markup.effortDefault,
-			context_window: contextWindow
+			thinking_default: own.check.thinking,
+			user_header_default: own.check.markup.headerDefault,
+			reasoning_effort_default: own.check.markup.effortDefault,
+			context_window: own.contextWindow
 		});
-		return {
+		runs.push({
 			values: runValues,
-			template: check.template,
+			template: own.check.template,
 			choice: { engine: settings.engine.current, ...conn, adapter: gpu.adapter }
-		};
-	});
+		});
+	}
+	return { runs, skipped };
 }
 
 /**
- * A sweep from set-up: one stored run per generator model, then run one after another in this
- * tab (sweep.ts). Resolves once every run is stored and the first has started.
- * @returns the sweep, whose first run the caller shows.
- * @throws as startFromSetup, before anything is stored.
+ * A sweep's further model on this device: its own chat template (the catalog's repo, or the
+ * file's own) and context window, or why it is left out.
+ * @throws AbortError when the start is stopped.
  */
-export async function startSweepFromSetup(
+async function ownTemplate(
 	r: NewRunRequest,
-	generators: readonly string[],
-	on: SweepEvents
-): Promise<SweepRecord> {
-	if (r.runner.active) throw new RunActiveError(r.runner.runId ?? '?');
-	const runs = await runsFromSetup(r, generators);
-	r.step('storing');
-	const ids: string[] = [];
-	for (const run of runs) ids.push((await createStored(r.services, run)).config.run_id);
-	const sweep = saveSweep(storage(), ids);
-	void driveSweep(r.services, r.runner, sweep, runs[0].choice, on);
-	return sweep;
-}
-
-export interface SweepEvents {
-	/** A run of the sweep starts (or resumes): the view follows it. */
-	onRun(runId: string): void;
-	/** Every run is done: the study is ready. */
-	onDone(sweep: SweepRecord): void;
-	/** A run could not start (another tab holds it, its server is gone): it waits for Resume. */
-	onError?(err: unknown): void;
-}
-
-/** continueSweep in the background, its end reported through `on`. */
-export async function driveSweep(
-	services: AppServices,
-	runner: RunController,
-	sweep: SweepRecord,
-	choice: EngineChoice,
-	on: SweepEvents
-): Promise<void> {
+	generator: string
+): Promise<{ check: TemplateCheck; contextWindow?: number } | SkippedModel> {
+	const found = r.settings.chosen.sweepGenerator?.(generator, r.gpu);
+	if (!found?.template)
+		return { model: generator, reason: 'not a model this engine loads, or no chat template known' };
 	try {
-		if ((await continueSweep(services, runner, sweep, choice, on.onRun)) === 'done')
-			on.onDone(sweep);
+		const template = await r.services.appTemplate(found.template, r.signal);
+		return {
+			check: await readTemplateCheck(JSON.stringify(found.template), template),
+			contextWindow: found.context_window
+		};
 	} catch (err) {
-		on.onError?.(err);
+		if (r.signal.aborted) throw err;
+		return { model: generator, reason: `its chat template could not be read: ${errorText(err)}` };
 	}
-}
-
-/** The sweep a stored run belongs to, if it was started as one. */
-export function storedSweep(runId: string): SweepRecord | undefined {
-	return sweepOfRun(storage(), runId);
-}
-
-/**
- * Runs the sweep's runs that are not done, in order, each resumed as Resume would (its stored
- * work kept), one at a time so one model is in memory at a time. Stops where a run stops
- * (paused, failed, another tab): the same call later continues from there.
- * @returns 'done' when every run is done; else the run it stopped at.
- */
-export async function continueSweep(
-	services: AppServices,
-	runner: RunController,
-	sweep: SweepRecord,
-	choice: EngineChoice,
-	onRun: (runId: string) => void = () => {}
-): Promise<'done' | { stopped: string }> {
-	for (const runId of sweep.run_ids) {
-		const manifest = await services.runStore().getManifest(runId);
-		if (manifest?.status === 'done') continue;
-		onRun(runId);
-		await resumeRun(services, runner, runId, choice);
-		await runner.finished;
-		if (runner.phase !== 'done') return { stopped: runId };
-	}
-	return 'done';
 }

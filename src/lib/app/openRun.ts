@@ -8,7 +8,7 @@ import { AppError } from '../errors/appError.ts';
 import { ExchangeError, filesToBundle } from '../probe/exchange.ts';
 import type { RunBundle } from '../probe/exchange.ts';
 import { isRunFile, runFileToBundle } from '../probe/runFile.ts';
-import { isStudyFile, parseStudyFile } from '../probe/studyFile.ts';
+import { isStudyFile, parseStudyFile, studyRunBundles } from '../probe/studyFile.ts';
 
 /** A link that cannot be opened, said so a person knows what to do. */
 export class OpenRunError extends AppError {
@@ -203,12 +203,7 @@ export async function fetchShared(
 		return { kind: 'run', bundle: await runOfText(url, text, fetchFn, signal, timeoutMs) };
 	const study = named(fileName(url), () => parseStudyFile(text));
 	if (study.kind === 'inline')
-		return {
-			kind: 'study',
-			bundles: study.runs.map((run, i) =>
-				named(`${fileName(url)}, run ${i + 1}`, () => runFileToBundle(run))
-			)
-		};
+		return { kind: 'study', bundles: studyRunBundles(study.runs, fileName(url)) };
 	const bundles: RunBundle[] = [];
 	for (const link of study.links) {
 		let target: URL;

@@ -1,8 +1,8 @@
 /**
  * One record of a user's file (a parsed JSON line or CSV row) → a DatasetItem, or the list of
  * what is wrong with it. Accepts the shapes people already have on disk: GSM8K lines, IFEval
- * lines, `{prompt, gold, task}`, multiple choice `{question, choices, answer}` and chat
- * `{messages}` exports.
+ * lines, `{prompt, gold, task}`, multiple choice `{question, choices, answer}`, chat
+ * `{messages}` exports and HealthBench's `{prompt_id, prompt: [messages]}` conversations.
  */
 import { TASK_KINDS, type ChatMessage, type DatasetItem, type TaskKind } from '../probe/types.ts';
 import { isGsm8kGold, isTaskKind, itemProblems } from './items.ts';
@@ -32,7 +32,7 @@ export function recordToItem(record: unknown, fallbackId: string): RecordResult 
 		else problems.push(`'task' must be one of ${TASK_KINDS.join(', ')}, got ${describe(r.task)}`);
 	}
 
-	const { prompt, history } = readPrompt(r, problems);
+	const { prompt, history, fixed_answer, reference_turn } = readPrompt(r, problems);
 	const goldRaw = r.gold ?? r.answer;
 	let gold: string | undefined;
 	if (goldRaw !== undefined) {
@@ -59,32 +59,28 @@ export function recordToItem(record: unknown, fallbackId: string): RecordResult 
 		}
 	}
 	if (history && history.length > 0) item.history = history;
+	if (fixed_answer !== undefined) item.fixed_answer = fixed_answer;
+	if (reference_turn !== undefined) item.reference_turn = reference_turn;
 	if (problems.length > 0) return { problems };
 	const rest = itemProblems(item);
 	return rest.length > 0 ? { problems: rest } : { item };
 }
 
+/** What a record says about the conversation: the prompt, earlier turns, and any fixed reply. */
+type PromptParts = Pick<DatasetItem, 'history' | 'fixed_answer' | 'reference_turn'> & {
+	prompt?: string;
+};
+
 /**
- * The user's message and any earlier turns: from `messages` (chat exports), else `prompt` or
- * `question`, with an optional `history` (the app's own item format, so exports re-import).
+ * The user's message and any earlier turns: from `messages` (chat exports) or a list in `prompt`
+ * (HealthBench), else `prompt` or `question`, with an optional `history` and the conversation's
+ * own `fixed_answer` and `reference_turn` (the app's own item format, so exports re-import).
  */
-function readPrompt(
-	r: Record<string, unknown>,
-	problems: string[]
-): { prompt?: string; history?: ChatMessage[] } {
-	if (r.messages !== undefined) {
-		const messages = readChat(r.messages, 'messages', problems);
-		if (!messages) return {};
-		if (messages.length === 0) {
-			problems.push("'messages' must be a non-empty list");
-			return {};
-		}
-		const last = messages[messages.length - 1];
-		if (last.role !== 'user' || last.content.trim() === '') {
-			problems.push("'messages' must end with a non-empty user message (the prompt)");
-			return {};
-		}
-		return { prompt: last.content, history: messages.slice(0, -1) };
+function readPrompt(r: Record<string, unknown>, problems: string[]): PromptParts {
+	if (r.messages !== undefined || Array.isArray(r.prompt)) {
+		const field = r.messages !== undefined ? 'messages' : 'prompt';
+		const messages = readChat(r[field], field, problems);
+		return messages ? fromConversation(messages, field, problems) : {};
 	}
 	if (r.prompt === undefined && r.question === undefined) {
 		problems.push("missing 'question' or 'prompt'");
@@ -93,10 +89,63 @@ function readPrompt(
 	const field = r.prompt !== undefined ? 'prompt' : 'question';
 	const text = r[field];
 	const history = r.history === undefined ? [] : readChat(r.history, 'history', problems);
+	const fixed = readFixedReply(r, problems);
 	if (typeof text !== 'string') problems.push(`'${field}' must be a string`);
 	else if (text.trim() === '') problems.push(`'${field}' is empty`);
-	else return { prompt: text, history };
+	else return { prompt: text, history, ...fixed };
 	return {};
+}
+
+/**
+ * A conversation's turns as an item. One ending [..., user, assistant, user] is a conversation
+ * with its own assistant reply and the person's real answer to it: the reply becomes the fixed
+ * answer (not generated) and the last turn the reference the generated user turn is compared
+ * with. One ending on a user turn any other way is a plain item: the last turn is the prompt the
+ * model answers. One ending on an assistant turn has no prompt and is a problem, named by line.
+ */
+function fromConversation(messages: ChatMessage[], field: string, problems: string[]): PromptParts {
+	if (messages.length === 0) {
+		problems.push(`'${field}' must be a non-empty list`);
+		return {};
+	}
+	const [prompt, answer, next] = messages.slice(-3);
+	const last = messages[messages.length - 1];
+	if (last.role !== 'user' || last.content.trim() === '') {
+		problems.push(`'${field}' must end with a non-empty user message (the prompt)`);
+		return {};
+	}
+	const replied =
+		messages.length >= 3 &&
+		prompt.role === 'user' &&
+		prompt.content.trim() !== '' &&
+		answer.role === 'assistant' &&
+		answer.content.trim() !== '';
+	if (!replied) return { prompt: last.content, history: messages.slice(0, -1) };
+	return {
+		prompt: prompt.content,
+		history: messages.slice(0, -3),
+		fixed_answer: answer.content,
+		reference_turn: next.content
+	};
+}
+
+/** `fixed_answer` and `reference_turn` on a record with a text prompt (this app's export). */
+function readFixedReply(
+	r: Record<string, unknown>,
+	problems: string[]
+): Pick<DatasetItem, 'fixed_answer' | 'reference_turn'> {
+	const out: Pick<DatasetItem, 'fixed_answer' | 'reference_turn'> = {};
+	for (const field of ['fixed_answer', 'reference_turn'] as const) {
+		const value = r[field];
+		if (value === undefined) continue;
+		if (typeof value !== 'string' || value.trim() === '') {
+			problems.push(`'${field}' must be a non-empty string`);
+		} else out[field] = value;
+	}
+	if (out.reference_turn !== undefined && r.fixed_answer === undefined) {
+		problems.push("a 'reference_turn' answers a 'fixed_answer': the record needs both");
+	}
+	return out;
 }
 
 /**
@@ -128,7 +177,8 @@ function applyChoices(
 }
 
 function readId(r: Record<string, unknown>, fallback: string, problems: string[]): string {
-	const raw = r.id;
+	// HealthBench names its conversations `prompt_id`.
+	const raw = r.id ?? (typeof r.prompt_id === 'string' ? r.prompt_id : undefined);
 	if (raw === undefined) {
 		// IFEval lines carry `key`; the IFEval dataset names the same prompts by it.
 		const isIfeval = r.instruction_id_list !== undefined || r.instruction_ids !== undefined;

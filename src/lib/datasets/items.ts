@@ -40,6 +40,14 @@ export function itemProblems(value: unknown): string[] {
 	) {
 		problems.push("a multiple_choice 'gold' must be a capital letter");
 	}
+	for (const field of ['fixed_answer', 'reference_turn'] as const) {
+		if (item[field] !== undefined && typeof item[field] !== 'string') {
+			problems.push(`'${field}' must be a string`);
+		}
+	}
+	if (item.reference_turn !== undefined && item.fixed_answer === undefined) {
+		problems.push("a 'reference_turn' needs the 'fixed_answer' it replies to");
+	}
 	if (item.task === 'ifeval' && !Array.isArray(item.instruction_ids)) {
 		problems.push("an ifeval item needs 'instruction_ids'");
 	}

@@ -18,7 +18,8 @@ export const FACT_FIELDS = [
 	'rule_label',
 	'judge_label',
 	'correct',
-	'finish_reason'
+	'finish_reason',
+	'reference_grounding'
 ] as const;
 
 export type RecordFacts = Pick<ProbeRecord, (typeof FACT_FIELDS)[number]>;
@@ -47,8 +48,17 @@ interface PackedFacts {
 
 type PackedField = Exclude<(typeof FACT_FIELDS)[number], 'run_id'>;
 
-/** 3: facts carry the verdict; a format-2 pack is rebuilt from the records (which may lack it). */
-export const PACK_FORMAT = 3;
+/**
+ * 3: facts carry the verdict; a format-2 pack is rebuilt from the records (which may lack it).
+ * 4: facts carry the reference comparison (referenceShare.ts); a format-3 pack is rebuilt.
+ */
+export const PACK_FORMAT = 4;
+
+/**
+ * The pack is JSON, where undefined becomes null, but a record without a reference turn (absent)
+ * is not one whose comparison is pending (null): the pack keeps the absence as this value.
+ */
+const NO_REFERENCE = 'none';
 
 const PACKED_FIELDS = FACT_FIELDS.filter((f): f is PackedField => f !== 'run_id');
 
@@ -58,7 +68,7 @@ export function packFacts(runId: string, facts: readonly RecordFacts[]): FactsPa
 		const values: unknown[] = [];
 		const seen = new Map<unknown, number>();
 		const index = facts.map((f) => {
-			const v = f[field];
+			const v = f[field] === undefined && field === 'reference_grounding' ? NO_REFERENCE : f[field];
 			let i = seen.get(v);
 			if (i === undefined) {
 				i = values.push(v) - 1;
@@ -100,7 +110,8 @@ export function unpackFacts(row: FactsPackRow): RecordFacts[] | undefined {
 			rule_label: at('rule_label', i),
 			judge_label: at('judge_label', i),
 			correct: at('correct', i),
-			finish_reason: at('finish_reason', i)
+			finish_reason: at('finish_reason', i),
+			reference_grounding: referenceOf(c.reference_grounding.values[c.reference_grounding.index[i]])
 		};
 	}
 	return out;
@@ -122,6 +133,13 @@ export function recordFacts(r: RecordFacts): RecordFacts {
 		rule_label: r.rule_label,
 		judge_label: r.judge_label,
 		correct: r.correct,
-		finish_reason: r.finish_reason
+		finish_reason: r.finish_reason,
+		reference_grounding: r.reference_grounding
 	};
+}
+
+function referenceOf(packed: unknown): RecordFacts['reference_grounding'] {
+	return packed === NO_REFERENCE || packed === undefined
+		? undefined
+		: (packed as RecordFacts['reference_grounding']);
 }

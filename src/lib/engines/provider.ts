@@ -36,6 +36,20 @@ export interface ModelDownload {
 	download_MB: number | null;
 }
 
+/** A generator a sweep on this device may add: the catalog's, or the user's own. */
+export interface SweepOption extends ModelDownload {
+	/** e.g. "Qwen2.5 0.5B Instruct · Q4_K_M". */
+	label: string;
+}
+
+/** What one generator of a sweep on this device needs: its download and its own chat template. */
+export interface SweepGenerator extends ModelDownload {
+	/** Where its template comes from, as a single run of it would read it; null: nothing says. */
+	template: TemplateSpec | null;
+	/** Its context window when the catalog says. */
+	context_window?: number;
+}
+
 /** The classroom preset's one small model on an engine, answering and judging. */
 export interface ClassroomModel {
 	/** The engine-specific id (what downloads and what a benchmark names). */
@@ -79,6 +93,12 @@ export interface EngineModels {
 	 * same rule the engine's `can_co_load` applies, so set-up and the run agree.
 	 */
 	shareMemory(device: GpuFacts, judgeNeeded: boolean): boolean;
+	/** Whether these models stay in memory together: the rule the engine's `can_co_load` applies. */
+	canCoLoad(models: string[]): boolean;
+	/** The generators a sweep may add on this device; absent: a server (its own list). */
+	sweepOptions?(device: GpuFacts): SweepOption[];
+	/** Any generator id this engine loads (an option, or a typed GGUF URL); null: not one. */
+	sweepGenerator?(id: string, device: GpuFacts): SweepGenerator | null;
 	/** The classroom preset's model on this engine; absent or null: none to suggest (a server). */
 	classroom?(device: GpuFacts): ClassroomModel | null;
 }

@@ -61,7 +61,14 @@ export const MAX_PROBLEMS = 20;
 
 /** Problems with one record, [] if it is a valid ProbeRecord. Unknown extra fields are allowed. */
 export function validateRecord(x: unknown): string[] {
-	return checkShape(x, RECORD);
+	const problems = checkShape(x, RECORD);
+	// A comparison with no reference turn compared nothing: the file was edited or is broken.
+	if (problems.length === 0 && isObject(x) && x.reference_turn === undefined) {
+		if (x.reference_grounding !== undefined && x.reference_grounding !== null) {
+			problems.push('field reference_grounding needs a reference_turn');
+		}
+	}
+	return problems;
 }
 
 /** Problems with a manifest, [] if it is a valid RunManifest. Unknown extra fields are allowed. */

@@ -6,6 +6,7 @@ import {
 	LABELS,
 	PERTURBATIONS,
 	REASONING_EFFORTS,
+	REFERENCE_GROUNDINGS,
 	TASK_KINDS,
 	USER_HEADER_CUTS,
 	VERDICTS
@@ -94,6 +95,10 @@ export const RECORD: Shape = {
 	label_source: nullable(oneOf(['rules', 'judge'])),
 	usage: object(USAGE),
 	judge_usage: optional(object(USAGE)),
+	reference_turn: optional(STRING),
+	reference_grounding: optional(nullable(oneOf(REFERENCE_GROUNDINGS))),
+	reference_grounding_raw: optional(nullable(STRING)),
+	reference_prompt_id: optional(nullable(STRING)),
 	created_at: STRING
 };
 

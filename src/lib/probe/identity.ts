@@ -35,6 +35,8 @@ export interface IdentityInputs {
 	template_sha256?: string;
 	/** Needed only when a judge labels (judge_mode llm or hybrid). */
 	judge_prompt_hash?: string;
+	/** The comparison prompt's hash, when a judge compares turns with reference turns. */
+	reference_prompt_hash?: string;
 	/** sha256 of the whole dataset as loaded (`datasetSha256`; the rule above): an edit is told apart. */
 	dataset_sha256?: string;
 	generator?: ModelFingerprint;
@@ -69,7 +71,9 @@ export function runIdentity(inp: IdentityInputs): RunIdentity {
 		judge_mode: c.judge_mode,
 		judge: usesJudge ? c.judge.id : undefined,
 		...(usesJudge ? prefixed('judge', inp.judge) : {}),
-		judge_prompt_hash: usesJudge ? inp.judge_prompt_hash : undefined
+		judge_prompt_hash: usesJudge ? inp.judge_prompt_hash : undefined,
+		// Absent for items without reference turns, so their runs' identities are as before.
+		reference_prompt_hash: usesJudge ? inp.reference_prompt_hash : undefined
 	};
 	const clean: RunIdentity = {};
 	for (const [k, v] of Object.entries(out)) if (v !== undefined) clean[k] = v;

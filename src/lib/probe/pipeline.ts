@@ -12,9 +12,10 @@ import { mergeTokens, type ProbeEvent, type Stage } from './events.ts';
 import { EngineCalls, type GenerateRequest } from './requests.ts';
 import { judgePromptHash } from './judge.ts';
 import { planWork, recordKey, userTurnSeed, type Condition } from './plan.ts';
+import { JudgeStep } from './judgeStep.ts';
 import {
 	answerRecord,
-	labelledByJudge,
+	fixedAnswerRecord,
 	labelledByRules,
 	probeInput,
 	renderOptions,
@@ -76,10 +77,10 @@ class ProbeRun {
 	readonly #stop: string[];
 	readonly #answerStop: string[];
 	readonly #calls: EngineCalls;
+	readonly #judge: JudgeStep;
 	/** Whole user-turn tasks (generate, label, store) in flight: one at a time keeps order readable. */
 	readonly #tasks: Semaphore;
 	#phased = false;
-	#judgeHash = '';
 	#started = 0;
 	readonly #tally = new RunTally();
 	readonly #fatal = new FatalLatch();
@@ -96,6 +97,10 @@ class ProbeRun {
 		this.#answerStop = answerStopSequences(ctx.template);
 		this.#calls = new EngineCalls(ctx, c, { events, signal, fatal: this.#fatal });
 		this.#tasks = new Semaphore(this.#calls.concurrency);
+		this.#judge = new JudgeStep(this.#calls, c.judge_mode, {
+			emit: (e) => this.#emit(e),
+			onError: (err, r) => this.#onTaskError(err, 'judge', r.item_id, r.key)
+		});
 	}
 
 	/** Never rejects: failures become `error` events, and the manifest says where the run stands. */
@@ -107,7 +112,7 @@ class ProbeRun {
 		const pair = [...new Set([c.generator.id, c.judge.id])];
 		this.#phased =
 			needsJudge && shared && pair.length > 1 && !this.#ctx.engine.capabilities().can_co_load(pair);
-		this.#judgeHash = needsJudge ? await judgePromptHash() : '';
+		this.#judge.promptHash = needsJudge ? await judgePromptHash() : '';
 		const store = this.#ctx.store;
 		const existing = await (store.getResumeRecords?.(c.run_id) ?? store.getRecords(c.run_id));
 		const plan = planWork(c, existing);
@@ -211,7 +216,7 @@ class ProbeRun {
 				this.#tasks.run(async () => {
 					try {
 						const record = await this.#userTurn(item, answer, cond, probeFor(cond.perturbation));
-						if (record.label === null) unlabeled.push(record);
+						if (this.#judge.awaits(record)) unlabeled.push(record);
 					} catch (err) {
 						this.#onTaskError(err, 'user_turn', item.id, recordKey(item.id, cond));
 					}
@@ -230,26 +235,23 @@ class ProbeRun {
 		const conversation = taskConversation(item, c.task_prompt);
 		const prompt = assistantPrompt(this.#ctx.template, conversation, this.#render);
 		const seed = hashSeed(c.seed, item.id, 'answer');
-		this.#emit({ type: 'stage', stage: 'answer', item_id: item.id });
-		const res = await this.#generate('answer', item.id, undefined, {
-			prompt,
-			temperature: c.answer_temperature,
-			seed,
-			max_tokens: c.answer_max_tokens,
-			stop: this.#answerStop
-		});
-		const answer = answerRecord({
-			run_id: c.run_id,
-			item,
-			prompt,
-			seed,
-			result: res,
-			created_at: this.#stamp(),
-			nlp: this.#ctx.nlp
-		});
+		// The conversation's own reply (fixed_answer) stands in for the model's: no engine call.
+		const answer =
+			item.fixed_answer === undefined
+				? await this.#generateAnswer(item, prompt, seed)
+				: fixedAnswerRecord({ run_id: c.run_id, item, prompt, seed, created_at: this.#stamp() });
 		await this.#ctx.store.putAnswer(answer);
 		this.#emit({ type: 'answer', answer, cached: false });
 		return answer;
+	}
+
+	async #generateAnswer(item: DatasetItem, prompt: string, seed: number): Promise<AnswerRecord> {
+		this.#emit({ type: 'stage', stage: 'answer', item_id: item.id });
+		const { run_id, answer_temperature: temperature, answer_max_tokens: max_tokens } = this.#c;
+		const req = { prompt, temperature, seed, max_tokens, stop: this.#answerStop };
+		const result = await this.#generate('answer', item.id, undefined, req);
+		const { nlp } = this.#ctx;
+		return answerRecord({ run_id, item, prompt, seed, result, created_at: this.#stamp(), nlp });
 	}
 
 	async #userTurn(
@@ -306,12 +308,13 @@ class ProbeRun {
 				source: 'rules',
 				rationale: rule.reason
 			});
+			if (!this.#phased) record = await this.#judge.compareIfDue(record);
 		} else if (!this.#phased) {
 			// Stored (label pending) while the judge answers, so a crash redoes only the judge call.
 			// The write overlaps the judge request rather than delaying it, and lands before the
 			// labelled one below.
 			const pending = this.#store(record, false);
-			const judging = this.#judge(record);
+			const judging = this.#judge.label(record);
 			// Handled below once the write is done; until then a rejection must not count as unhandled.
 			judging.catch(() => {});
 			await pending;
@@ -322,6 +325,7 @@ class ProbeRun {
 				this.#onTaskError(err, 'judge', item.id, key);
 				return record;
 			}
+			record = await this.#judge.compareIfDue(record);
 		}
 		await this.#store(record);
 		return record;
@@ -329,19 +333,11 @@ class ProbeRun {
 
 	async #judgeAndStore(record: ProbeRecord): Promise<void> {
 		try {
-			await this.#store(await this.#judge(record));
+			const labelled = record.label === null ? await this.#judge.label(record) : record;
+			await this.#store(await this.#judge.compareIfDue(labelled));
 		} catch (err) {
 			this.#onTaskError(err, 'judge', record.item_id, record.key);
 		}
-	}
-
-	async #judge(record: ProbeRecord): Promise<ProbeRecord> {
-		const { key, item_id } = record;
-		this.#emit({ type: 'stage', stage: 'judge', item_id, key });
-		const { verdict, usage } = await this.#calls.judge(record);
-		const { label, rationale } = verdict;
-		this.#emit({ type: 'judged', key, label, source: 'judge', rationale });
-		return labelledByJudge(record, verdict, this.#judgeHash, usage);
 	}
 
 	async #generate(stage: Stage, itemId: string, key: string | undefined, req: GenerateRequest) {
@@ -388,7 +384,7 @@ class ProbeRun {
 		const manifest = runManifest(this.#c, {
 			engine: this.#ctx.engine.name,
 			template_sha256: this.#ctx.template.sha256,
-			judge_prompt_hash: this.#judgeHash || (await judgePromptHash()),
+			judge_prompt_hash: this.#judge.promptHash || (await judgePromptHash()),
 			status,
 			now: this.#stamp,
 			app_version: this.#ctx.appVersion,

@@ -1,7 +1,7 @@
 /** What a run will make, as plain data: the conditions, their keys, and what is already stored. */
 import { hashSeed } from './random.ts';
 import type { StoredRecord } from './store.ts';
-import type { Perturbation, ProbeConfig, ProbeRecord } from './types.ts';
+import type { JudgeMode, Perturbation, ProbeConfig, ProbeRecord } from './types.ts';
 
 export interface Condition {
 	temperature: number;
@@ -51,7 +51,10 @@ export interface WorkPlan {
 	total: number;
 	/** Per item, the conditions not yet stored. Items with none are skipped entirely. */
 	missing: Map<string, Condition[]>;
-	/** Stored records still waiting for a label (the judge had not run when the run stopped). */
+	/**
+	 * Stored records still waiting for the judge (it had not run when the run stopped): for a label,
+	 * or for the comparison with their reference turn.
+	 */
 	unlabeled: ProbeRecord[];
 	labeled: number;
 }
@@ -77,9 +80,28 @@ export function planWork(config: ProbeConfig, existing: readonly StoredRecord[])
 			const r = stored.get(recordKey(item.id, c));
 			if (r === undefined) todo.push(c);
 			else if (r.label === null) unlabeled.push(r as ProbeRecord);
-			else labeled++;
+			else {
+				labeled++;
+				// Labelled but never compared with its reference turn: the judge phase compares it.
+				if ('reference_turn' in r && awaitsComparison(r, config.judge_mode)) unlabeled.push(r);
+			}
 		}
 		if (todo.length > 0) missing.set(item.id, todo);
 	}
 	return { conditions, total: items.size * distinct.length, missing, unlabeled, labeled };
+}
+
+/**
+ * Whether a record still waits for the judge's comparison with its reference turn: it has one, a
+ * judge compares (not rules only), and no reply was ever stored (referenceJudge.ts asks).
+ */
+export function awaitsComparison(
+	record: Pick<ProbeRecord, 'reference_turn' | 'reference_grounding_raw'>,
+	judgeMode: JudgeMode
+): boolean {
+	return (
+		judgeMode !== 'rules' &&
+		record.reference_turn !== undefined &&
+		(record.reference_grounding_raw ?? null) === null
+	);
 }

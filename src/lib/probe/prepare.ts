@@ -14,6 +14,7 @@ import {
 } from './identity.ts';
 import { judgePromptHash } from './judge.ts';
 import type { ManifestExtras } from './records.ts';
+import { referencePromptHash } from './referenceJudge.ts';
 import { runConfig, type RunValues } from './runConfig.ts';
 import { itemsUseNlp } from './scoring/index.ts';
 import type { ProbeConfig } from './types.ts';
@@ -53,6 +54,9 @@ export async function prepareConfig(inp: {
 		config,
 		template_sha256: inp.template_sha256,
 		judge_prompt_hash: await judgePromptHash(),
+		reference_prompt_hash: config.items.some((i) => i.reference_turn !== undefined)
+			? await referencePromptHash()
+			: undefined,
 		dataset_sha256: inp.dataset_sha256,
 		...inp.models
 	});

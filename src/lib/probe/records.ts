@@ -8,6 +8,7 @@ import { JUDGE_PROMPT, type JudgeVerdict } from './judge.ts';
 import { verdictOf } from './labels.ts';
 import { perturbAnswer, type PerturbParams } from './perturb.ts';
 import { recordKey, samplesAt, type Condition } from './plan.ts';
+import { REFERENCE_PROMPT } from './referenceJudge.ts';
 import type { RuleDecision } from './rules.ts';
 import { scoreAnswer, type NlpSupport } from './scoring/index.ts';
 import { taskConversation } from './taskPrompt.ts';
@@ -21,6 +22,7 @@ import type {
 	Perturbation,
 	ProbeConfig,
 	ProbeRecord,
+	ReferenceGrounding,
 	RunManifest,
 	Usage
 } from './types.ts';
@@ -54,6 +56,36 @@ export function answerRecord(a: {
 		created_at: a.created_at
 	};
 }
+
+/**
+ * An item's own assistant reply (DatasetItem.fixed_answer), standing where a generated answer
+ * would: nothing was generated, so no usage, and nothing is scored (the reply is the
+ * conversation's, not the model's). `prompt` is the rendered prompt the answer follows, as for a
+ * generated one, so the sample view shows the same conversation.
+ */
+export function fixedAnswerRecord(a: {
+	run_id: string;
+	item: DatasetItem;
+	prompt: string;
+	seed: number;
+	created_at: string;
+}): AnswerRecord {
+	return {
+		run_id: a.run_id,
+		item_id: a.item.id,
+		prompt: a.prompt,
+		answer: a.item.fixed_answer ?? '',
+		finish_reason: 'stop',
+		correct: null,
+		score_detail: FIXED_ANSWER_DETAIL,
+		seed: a.seed,
+		usage: { prompt_tokens: 0, completion_tokens: 0 },
+		created_at: a.created_at
+	};
+}
+
+/** The score detail of an answer the dataset gave: why it has no score. */
+export const FIXED_ANSWER_DETAIL = "the conversation's own reply: not generated, not scored";
 
 /**
  * How a run renders its prompts: thinking and reasoning effort as configured, the pinned date, and
@@ -130,7 +162,32 @@ export function userTurnRecord(r: {
 		verdict: null,
 		label_source: null,
 		usage: res.usage,
+		...referenceFields(item),
 		created_at: r.created_at
+	};
+}
+
+/** A reference turn and its comparison, still pending; nothing for an item without one. */
+function referenceFields(item: DatasetItem): Partial<ProbeRecord> {
+	if (item.reference_turn === undefined) return {};
+	return {
+		reference_turn: item.reference_turn,
+		reference_grounding: null,
+		reference_grounding_raw: null,
+		reference_prompt_id: null
+	};
+}
+
+/** The record with the judge's comparison of its turn and the reference turn. */
+export function comparedToReference(
+	record: ProbeRecord,
+	comparison: { grounding: ReferenceGrounding | null; raw: string }
+): ProbeRecord {
+	return {
+		...record,
+		reference_grounding: comparison.grounding,
+		reference_grounding_raw: comparison.raw,
+		reference_prompt_id: REFERENCE_PROMPT.id
 	};
 }
 

@@ -10,7 +10,8 @@ import type { CompletionRequest, CompletionResult } from './engine.ts';
 import type { ProbeEvent, Stage } from './events.ts';
 import type { FatalLatch } from './failures.ts';
 import { judgeRequest, judgeWithRetries } from './judge.ts';
-import type { ProbeConfig, ProbeRecord, Usage } from './types.ts';
+import { groundingOf, parseReferenceOutput, referenceRequest } from './referenceJudge.ts';
+import type { ProbeConfig, ProbeRecord, ReferenceGrounding, Usage } from './types.ts';
 
 /** What a stage asks of the generator; the model, top_p and signal are the run's. */
 export type GenerateRequest = Pick<
@@ -82,6 +83,21 @@ export class EngineCalls {
 			return res.text;
 		});
 		return { verdict, usage };
+	}
+
+	/**
+	 * The judge's comparison of a record's turn with its reference turn: asked once, greedy. A reply
+	 * that names no turn is kept raw with a null verdict (asking again would only sample until some
+	 * answer came out); a call that throws leaves the comparison pending.
+	 */
+	async compare(
+		record: ProbeRecord & { reference_turn: string }
+	): Promise<{ grounding: ReferenceGrounding | null; raw: string }> {
+		const run = { model: this.#c.judge.id, seed: this.#c.seed, signal: this.#signal };
+		const res = await this.#gated(this.#judge, () =>
+			this.#ctx.judge.chatJson(referenceRequest(record, run))
+		);
+		return { grounding: groundingOf(parseReferenceOutput(res.text), record), raw: res.text };
 	}
 
 	#gated<T>(pool: Semaphore, call: () => Promise<T>): Promise<T> {

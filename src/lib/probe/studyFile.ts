@@ -8,7 +8,8 @@
  */
 import { ExchangeError } from './exchange.ts';
 import { isObject } from './exchangeShapes.ts';
-import { isRunFile, RUN_FILE_FORMAT } from './runFile.ts';
+import type { RunBundle } from './exchange.ts';
+import { isRunFile, runFileToBundle, RUN_FILE_FORMAT } from './runFile.ts';
 
 export const STUDY_FILE_FORMAT = 'user-turn-probe-study';
 export const STUDY_FILE_VERSION = 1;
@@ -91,4 +92,26 @@ export function parseStudyFile(text: string): StudyFile {
 		lines.slice(start, starts[k + 1] ?? lines.length).join('\n')
 	);
 	return { kind: 'inline', runs: out };
+}
+
+/**
+ * A study's inline runs, each read exactly as Import reads a run file, every one before any is
+ * stored: a bad run is named by its place and id ("study.jsonl, run 2 (abc), line 3: …").
+ * @throws ExchangeError with every problem of every bad run.
+ */
+export function studyRunBundles(runs: readonly string[], fileName: string): RunBundle[] {
+	const problems: string[] = [];
+	const bundles = runs.map((text, i) => {
+		try {
+			return runFileToBundle(text);
+		} catch (e) {
+			if (!(e instanceof ExchangeError)) throw e;
+			const id = /"run_id"\s*:\s*"([^"]+)"/.exec(text.slice(0, text.indexOf('\n') >>> 0))?.[1];
+			const where = `${fileName}, run ${i + 1}${id ? ` (${id})` : ''}`;
+			problems.push(...e.problems.map((p) => `${where}, ${p}`));
+			return undefined;
+		}
+	});
+	if (problems.length > 0) throw new ExchangeError(problems);
+	return bundles as RunBundle[];
 }

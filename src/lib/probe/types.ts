@@ -35,7 +35,18 @@ export interface DatasetItem {
 	kwargs?: Record<string, unknown>[];
 	/** Earlier turns of an open conversation, placed before `prompt`. */
 	history?: ChatMessage[];
+	/**
+	 * The conversation's own assistant reply (e.g. OASST's): the run puts it after `prompt` instead
+	 * of generating one, so the model only writes the user turn. Not scored (correct is null).
+	 */
+	fixed_answer?: string;
+	/** The human's real next user turn, written in reply to `fixed_answer`. */
+	reference_turn?: string;
 }
+
+/** The judge's pairwise verdict: which user turn is more grounded in the assistant's answer. */
+export const REFERENCE_GROUNDINGS = ['generated', 'reference', 'tie'] as const;
+export type ReferenceGrounding = (typeof REFERENCE_GROUNDINGS)[number];
 
 /**
  * The answer edits this app offers: none, and truncate and append, the two perturbations the paper
@@ -211,6 +222,18 @@ export interface ProbeRecord {
 	label_source: 'rules' | 'judge' | null;
 	usage: Usage;
 	judge_usage?: Usage;
+	/** The item's reference_turn (the human's real next turn); absent for items without one. */
+	reference_turn?: string;
+	/**
+	 * Which user turn the judge found more grounded in the answer (judge.ts REFERENCE_PROMPT): null
+	 * when not compared (rules-only mode, a reply that named neither turn, still pending); absent on
+	 * records without a reference.
+	 */
+	reference_grounding?: ReferenceGrounding | null;
+	/** The judge's reply to the comparison, kept whatever it said; null until it was asked. */
+	reference_grounding_raw?: string | null;
+	/** The comparison prompt's id, set with the reply. */
+	reference_prompt_id?: string | null;
 	created_at: string;
 }
 

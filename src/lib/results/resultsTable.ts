@@ -11,6 +11,7 @@
 import type { AnswerRecord } from '../probe/types.ts';
 import { summarize, tally } from '../stats/aggregate.ts';
 import type { ConditionSummary, CountedRecord, Exclusions, Tally } from '../stats/aggregate.ts';
+import { referenceShare, type GroundedRecord, type ReferenceShare } from './referenceShare.ts';
 
 export interface CountOptions {
 	/** Count answers cut at the token limit in accuracy. */
@@ -67,6 +68,11 @@ export interface ResultsTable {
 	cut_answers: number;
 	/** Of them, items cut while still reasoning, whose probes saw an empty assistant turn. */
 	cut_reasoning_items: number;
+	/**
+	 * Generated turns at least as grounded as the human's next turn (referenceShare.ts); absent
+	 * when no record has a reference turn, so runs without references read as before.
+	 */
+	reference?: ReferenceShare;
 }
 
 /**
@@ -74,16 +80,18 @@ export interface ResultsTable {
  * @note Pure and linear in the records: the view recomputes it on every toggle.
  */
 export function resultsTable(
-	records: readonly CountedRecord[],
+	records: readonly (CountedRecord & Partial<GroundedRecord>)[],
 	answers: readonly AnswerFacts[],
 	options: CountOptions = COUNT_DEFAULTS
 ): ResultsTable {
 	const ex = exclusionsFor(answers, options);
-	return {
+	const table: ResultsTable = {
 		options: { ...options },
 		overall: tally(records, ex),
 		conditions: summarize(records, ex),
 		cut_answers: answers.filter((a) => a.cut !== null).length,
 		cut_reasoning_items: answers.filter((a) => a.cut === 'reasoning').length
 	};
+	const reference = referenceShare(records);
+	return reference === undefined ? table : { ...table, reference };
 }

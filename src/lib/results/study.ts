@@ -10,6 +10,7 @@ import type { ModelRef, ProbeConfig } from '../probe/types.ts';
 import { LABELS, type Label } from '../probe/types.ts';
 import { conditionKey } from '../stats/aggregate.ts';
 import type { ConditionSummary, CountedRecord, Tally } from '../stats/aggregate.ts';
+import type { ReferenceTally } from './referenceShare.ts';
 import { pairedDelta, perturbationPairs, type PairedDelta } from './resultsData.ts';
 import {
 	COUNT_DEFAULTS,
@@ -67,6 +68,8 @@ export interface StudyModel {
 	overall: Tally;
 	cut_answers: number;
 	cut_reasoning_items: number;
+	/** The run's reference share (referenceShare.ts), when its items carry the human's next turn. */
+	reference?: ReferenceTally;
 }
 
 export interface Study {
@@ -127,7 +130,8 @@ export function study(runs: readonly StudyRun[], options: CountOptions = COUNT_D
 			dataset: run.dataset,
 			overall: table.overall,
 			cut_answers: table.cut_answers,
-			cut_reasoning_items: table.cut_reasoning_items
+			cut_reasoning_items: table.cut_reasoning_items,
+			...(table.reference ? { reference: table.reference.overall } : {})
 		});
 		for (const c of table.conditions)
 			rows.push({

@@ -10,6 +10,7 @@ import type { RunRow, RunStatus } from '../db/schema.ts';
 import type { ImportConflict } from '../db/transfer.ts';
 import {
 	bundleToFiles,
+	ExchangeError,
 	filesToBundle,
 	parseAnswersJsonl,
 	recordsToCsv
@@ -17,6 +18,8 @@ import {
 import type { RunBundle } from '../probe/exchange.ts';
 import { bundleToRunFile, isRunFile, runFileToBundle } from '../probe/runFile.ts';
 import { isLabelsFile, labelsFromFile, labelsToFile } from '../probe/labelsFile.ts';
+import { isStudyFile, parseStudyFile, studyRunBundles } from '../probe/studyFile.ts';
+import { storeStudy, type StoredStudy } from '../results/storeStudy.ts';
 import type { Annotation } from '../probe/exchange.ts';
 import type { LabelMerge } from '../annotate/merge.ts';
 import type { AnswerRecord, ProbeRecord } from '../probe/types.ts';
@@ -114,6 +117,7 @@ export class RunsState {
 	#importFailure = $state.raw<ImportFailure | null>(null);
 	#imported = $state<string | null>(null);
 	#merged = $state.raw<MergedLabels | null>(null);
+	#importedStudy = $state.raw<StoredStudy | null>(null);
 	/** Share files carry the human labels only when asked: students then annotate blind. */
 	#shareLabels = $state(false);
 	/** The parsed bundle waiting for a conflict decision (copy, replace or merge its labels). */
@@ -153,6 +157,10 @@ export class RunsState {
 	}
 	get comparison(): Comparison | null {
 		return this.#comparison;
+	}
+	/** The runs of the last study file imported, in its order: the view opens their study. */
+	get importedStudy(): StoredStudy | null {
+		return this.#importedStudy;
 	}
 	/** The last labels merge, shown until the next import. */
 	get merged(): MergedLabels | null {
@@ -263,12 +271,14 @@ export class RunsState {
 	/**
 	 * Imports a run from its picked files (records .jsonl + .manifest.json, optionally the CLI's
 	 * .answers.jsonl), or from the one run file a Share makes (a records file carrying its
-	 * manifest): all of it or nothing. Failures land in `importFailure`, never thrown.
+	 * manifest), or a study file's runs (`importedStudy`): all of it or nothing. Failures land in
+	 * `importFailure`, never thrown.
 	 */
 	async importFiles(files: readonly FileLike[]): Promise<void> {
 		this.#importFailure = null;
 		this.#imported = null;
 		this.#merged = null;
+		this.#importedStudy = null;
 		this.#pending = null;
 		if (files.length === 1 && /\.jsonl?$/i.test(files[0].name)) {
 			const file = files[0];
@@ -281,6 +291,10 @@ export class RunsState {
 						(p) => `${file.name}, ${p}`
 					);
 					await this.#merge(labels.run_id, labels.annotations, file.name);
+					return;
+				}
+				if (isStudyFile(text)) {
+					await this.#storeStudy(text, file.name);
 					return;
 				}
 				if (isRunFile(text)) {
@@ -363,6 +377,23 @@ export class RunsState {
 	dismissImport(): void {
 		this.#importFailure = null;
 		this.#pending = null;
+	}
+
+	/**
+	 * A study file's runs, every one checked before any is stored, then stored all or none
+	 * (storeStudy.ts: one already here stands in for itself).
+	 */
+	async #storeStudy(text: string, name: string): Promise<void> {
+		const study = located(
+			() => parseStudyFile(text),
+			(p) => `${name}, ${p}`
+		);
+		if (study.kind === 'links')
+			throw new ExchangeError([
+				`${name} lists its runs by address, which a file on this device cannot reach: open the study by its link instead.`
+			]);
+		this.#importedStudy = await storeStudy(this.#source, studyRunBundles(study.runs, name));
+		await this.load();
 	}
 
 	async #merge(runId: string, annotations: readonly Annotation[], from: string): Promise<void> {

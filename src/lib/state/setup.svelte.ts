@@ -8,7 +8,6 @@ import { AbortError } from '../errors/appError.ts';
 import { errorText } from '../errors/describe.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { DatasetItem } from '../probe/types.ts';
-import type { TemplateMarkup } from '../probe/markup.ts';
 import {
 	DEFAULT_FORM,
 	conditionCount,
@@ -16,6 +15,9 @@ import {
 	type RunFormValues
 } from '../setup/runForm.ts';
 import type { TemplateSpec } from '../setup/templates.ts';
+import { readTemplateCheck, type TemplateCheck } from '../setup/templateCheck.ts';
+
+export type { TemplateCheck } from '../setup/templateCheck.ts';
 import { Persisted, browserStorage, type KeyValueStorage } from './persisted.svelte.ts';
 
 export type DatasetChoice = DatasetName | 'upload';
@@ -25,24 +27,7 @@ export interface UploadedDataset {
 	items: DatasetItem[];
 }
 
-export interface TemplateCheck {
-	spec: string;
-	template: ChatTemplate;
-	/** The bare user header the probe ends with, e.g. "<|im_start|>user\n". */
-	header: string;
-	/** The template's enable_thinking default; null where it ignores the flag. */
-	thinking: boolean | null;
-	/** Its header cuts and reasoning effort, for the conditions' controls. */
-	markup: TemplateMarkup;
-}
-
 export type StartStep = 'idle' | 'server' | 'template' | 'dataset' | 'storing' | 'failed';
-
-/** A two-turn exchange to read the template's user header off. */
-const SAMPLE_EXCHANGE = [
-	{ role: 'user' as const, content: 'What is 2 + 2?' },
-	{ role: 'assistant' as const, content: '2 + 2 = 4.' }
-];
 
 export class SetupState {
 	readonly values: Persisted<RunFormValues>;
@@ -180,18 +165,7 @@ export class SetupState {
 		try {
 			const template = await load(spec, abort.signal);
 			if (abort.signal.aborted) throw new AbortError();
-			// The renderer (Jinja) loads with the first template, not with the set-up view.
-			const [{ thinkingDefault, userHeader }, { templateMarkup }] = await Promise.all([
-				import('../probe/template.ts'),
-				import('../probe/markup.ts')
-			]);
-			const check: TemplateCheck = {
-				spec: key,
-				template,
-				header: userHeader(template, SAMPLE_EXCHANGE),
-				thinking: thinkingDefault(template),
-				markup: templateMarkup(template, SAMPLE_EXCHANGE)
-			};
+			const check = await readTemplateCheck(key, template);
 			this.#template = check;
 			return check;
 		} catch (err) {

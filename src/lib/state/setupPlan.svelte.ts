@@ -14,7 +14,13 @@ import type {
 import type { EngineKind } from '../engines/registry.ts';
 import type { EngineProvider } from '../engines/provider.ts';
 import type { ServerContextWindow } from '../engines/server/contextWindow.ts';
-import { estimateRun, measuredSpeed, type Estimate, type ModelCost } from '../setup/estimate.ts';
+import {
+	estimateRun,
+	measuredSpeed,
+	type Estimate,
+	type EstimateInput,
+	type ModelCost
+} from '../setup/estimate.ts';
 import { answerTokenLimit } from '../probe/runConfig.ts';
 import type { RunFormValues } from '../setup/runForm.ts';
 import {
@@ -49,18 +55,8 @@ export interface SetupPlanDeps {
 		created_at: string;
 		results: Record<string, number>;
 	}[];
-	/** The sweep's further generator models, after the chosen one (none: a single run). */
-	sweepModels?: () => readonly string[];
 	/** Tests shorten it. */
 	askDelayMs?: number;
-}
-
-/** A sweep's cost: every model's run is the chosen one's size, one after another. */
-export interface SweepEstimate {
-	/** The chosen generator first, then the sweep's others, repeats dropped. */
-	models: string[];
-	/** The single run's estimate times the models. */
-	seconds: { min: number; max: number };
 }
 
 export class SetupPlan {
@@ -122,22 +118,28 @@ export class SetupPlan {
 	}
 
 	get estimate(): Estimate {
+		return estimateRun(this.estimateInput);
+	}
+
+	/** What the estimate is worked out from; a sweep's (sweepPlan.ts) swaps the models per run. */
+	get estimateInput(): EstimateInput {
 		const values = this.#deps.values();
 		const device = this.#deps.device();
-		return estimateRun({
+		return {
 			items: this.#deps.items(),
 			conditions: this.#deps.conditions(),
 			judge_mode: values.judge_mode,
 			guess_tps: this.provider.guessTps,
 			models: this.downloads,
-			measured: measuredSpeed(
-				this.#deps.history(),
-				this.provider.runtime,
-				this.#models.generatorId(device)
-			),
+			measured: this.speedOf(this.#models.generatorId(device)),
 			answer_max_tokens: answerTokenLimit(values, this.contextWindow),
 			max_tokens: values.max_tokens
-		});
+		};
+	}
+
+	/** This device's benchmarked speed of a model on this engine, when there is one. */
+	speedOf(model: string): EstimateInput['measured'] {
+		return measuredSpeed(this.#deps.history(), this.provider.runtime, model);
 	}
 
 	/** The classroom preset's model on this engine; null where the engine suggests none. */
@@ -167,33 +169,15 @@ export class SetupPlan {
 					cached: cache.cached[model.id]
 				}
 			],
-			measured: measuredSpeed(this.#deps.history(), this.provider.runtime, model.id),
+			measured: this.speedOf(model.id),
 			answer_max_tokens: answerTokenLimit(values, this.contextWindow),
 			max_tokens: values.max_tokens
 		});
 	}
 
-	/**
-	 * Only an engine elsewhere sweeps from set-up: the server lists its models and holds them; on
-	 * this device each model would need its own download size and template, which set-up does
-	 * not work out yet.
-	 */
+	/** A server sweeps over the models it serves; this device over its catalog and own models. */
 	get canSweep(): boolean {
-		return !this.provider.onDevice;
-	}
-
-	/** The sweep set-up would run, or null for a single run. */
-	get sweep(): SweepEstimate | null {
-		if (!this.canSweep) return null;
-		const first = this.#models.generatorId(this.#deps.device());
-		const all = [first, ...(this.#deps.sweepModels?.() ?? [])].filter(Boolean);
-		const models = all.filter((m, i) => all.indexOf(m) === i);
-		if (models.length < 2) return null;
-		const { seconds } = this.estimate;
-		return {
-			models,
-			seconds: { min: seconds.min * models.length, max: seconds.max * models.length }
-		};
+		return !this.provider.onDevice || this.#models.sweepGenerator !== undefined;
 	}
 
 	/**
@@ -238,14 +222,14 @@ export class SetupPlan {
 	}
 
 	/**
-	 * Ask this device's engine which offered models are cached, for the badges and the estimate.
-	 * Only where the engine can run here: asking starts its worker.
+	 * Ask this device's engine which offered models (and a sweep's `extra` ones) are cached, for
+	 * the badges and the estimate. Only where the engine can run here: asking starts its worker.
 	 */
-	refreshCached(): void {
+	refreshCached(extra: readonly string[] = []): void {
 		const device = this.#deps.device();
 		const local = this.provider.device;
 		if (!local || device.checked === false || this.provider.unavailable(device)) return;
-		const ids = this.#models.cacheIds(device, this.judgeNeeded);
+		const ids = [...this.#models.cacheIds(device, this.judgeNeeded), ...extra];
 		if (ids.length === 0) return;
 		const { hosts, cache } = this.#deps;
 		void cache.refresh(ids, (id) => local(hosts).isCached(id));

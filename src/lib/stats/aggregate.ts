@@ -157,20 +157,36 @@ export function summarize(
 	exclusions: Exclusions = {}
 ): ConditionSummary[] {
 	const ex = fullExclusions(exclusions);
-	const groups = new Map<string, { condition: Condition; acc: Accumulator }>();
+	return perCondition(
+		records,
+		() => new Accumulator(),
+		(acc, r) => acc.add(r, ex)
+	).map(({ condition, acc }) => ({ ...condition, ...acc.tally() }));
+}
+
+/**
+ * One accumulator per temperature × perturbation present in `records`, fed in record order, and
+ * returned in condition order (temperature, then PERTURBATIONS order).
+ */
+export function perCondition<R extends Condition, A>(
+	records: readonly R[],
+	make: () => A,
+	add: (acc: A, r: R) => void
+): { condition: Condition; acc: A }[] {
+	const groups = new Map<string, { condition: Condition; acc: A }>();
 	for (const r of records) {
 		const key = conditionKey(r);
 		let group = groups.get(key);
 		if (!group) {
-			const condition = { temperature: r.temperature, perturbation: r.perturbation };
-			group = { condition, acc: new Accumulator() };
+			group = {
+				condition: { temperature: r.temperature, perturbation: r.perturbation },
+				acc: make()
+			};
 			groups.set(key, group);
 		}
-		group.acc.add(r, ex);
+		add(group.acc, r);
 	}
-	return [...groups.values()]
-		.map((g) => ({ ...g.condition, ...g.acc.tally() }))
-		.sort(compareConditions);
+	return [...groups.values()].sort((a, b) => compareConditions(a.condition, b.condition));
 }
 
 /** The whole group pooled, with the same counting rules as summarize(). */

@@ -344,6 +344,32 @@ describe('results view', () => {
 		expect(screen.getByTestId('counts').textContent).not.toContain('left out');
 	});
 
+	it('shows the reference share with its interval and n only for runs whose items carry references', async () => {
+		const groundings = ['generated', 'tie', 'reference', 'reference', null] as const;
+		const threads = groundings.map((g, i) =>
+			makeRecord({
+				run_id: 'run-ref',
+				key: `t${i}|0|none|0`,
+				item_id: `t${i}`,
+				reference_turn: 'Does that count the suburbs?',
+				reference_grounding: g
+			})
+		);
+		await new DexieRunStore(dbRef.current as ProbeDB).importRun({
+			manifest: makeManifest({ run_id: 'run-ref' }),
+			records: threads
+		});
+		renderResults('run-ref');
+		const line = await screen.findByTestId('reference-share');
+		expect(line.textContent?.replace(/\s+/g, ' ')).toContain(
+			"50.0% of generated user turns were at least as grounded in the answer as the human's real next turn, by the judge (95% CI 15.0–85.0% · 2 of 4 compared · 1 not compared)"
+		);
+		cleanup();
+		renderResults('run-a');
+		await screen.findByTestId('results-table');
+		expect(screen.queryByTestId('reference-share')).toBeNull();
+	});
+
 	it('says when the run is not in this browser', async () => {
 		renderResults('elsewhere');
 		expect((await screen.findByRole('alert')).textContent).toContain('No run “elsewhere”');

@@ -6,6 +6,7 @@ import { capability } from './capability.ts';
 import { classLink } from './classLink.ts';
 import { classroomPreset } from './classroomPreset.ts';
 import { cpuRun } from './cpuRun.ts';
+import { cpuSweep } from './cpuSweep.ts';
 import { customMlc } from './customMlc.ts';
 import { serverRealRun } from './serverRealRun.ts';
 import { deviceBench } from './deviceBench.ts';
@@ -49,6 +50,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	nlpData,
 	cpuRun,
 	classroomPreset,
+	cpuSweep,
 	isolation,
 	transfer,
 	shareLink,

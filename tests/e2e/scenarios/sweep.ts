@@ -1,13 +1,16 @@
 /**
  * A sweep of three served models from one set-up: three runs, one after another; a reload during
- * the second stops it, Resume goes on from there (the first run untouched), and the end opens the
- * study view with one line and band per model in every chart, each with its data table.
+ * the second stops it and the reloaded tab goes on from there by itself (the first run untouched);
+ * a second tab never drives it; the end opens the study view with one line and band per model in
+ * every chart, each with its data table; its one file, imported in a fresh browser, opens it again.
  */
-import { configureRun, need, openView, setControl, startRun } from '../app.ts';
+import { mkdirSync } from 'node:fs';
+import { configureRun, need, openView, setControl, startRun, UI_TIMEOUT_MS } from '../app.ts';
 import { MOCK_MODEL, type E2EContext } from '../context.ts';
 import { plannedRecords, SMALL_PLAN, templateSource } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
 import { pollRun, recordStamps, storedRuns } from '../idb.ts';
+import { download, DOWNLOADS_DIR } from './transfer.ts';
 
 const OTHERS = ['sweep-b', 'sweep-c'];
 /** Slow enough that the reload lands inside the second run. */
@@ -15,10 +18,11 @@ const TOKEN_DELAY_MS = 25;
 
 export const sweep: Scenario<E2EContext> = {
 	id: 'sweep',
-	title: 'a sweep of three models: three runs, reload mid-sweep resumes, a study with three series',
+	title:
+		'a sweep of three models: three runs, reload mid-sweep resumes by itself, a study with three series',
 	timeoutMs: 240_000,
 	async run(ctx) {
-		const { page } = await ctx.profile();
+		const { page, context } = await ctx.profile();
 		const models = [MOCK_MODEL, ...OTHERS];
 		const mock = await ctx.mock('probe', { tokenDelayMs: TOKEN_DELAY_MS, models });
 		const planned = plannedRecords(SMALL_PLAN);
@@ -28,6 +32,7 @@ export const sweep: Scenario<E2EContext> = {
 		const estimate = await (await need(page, 'setup', 'sweep-estimate')).innerText();
 		check(/^3 runs/.test(estimate), `set-up's sweep estimate reads "${estimate}"`);
 		const first = await startRun(page);
+		const sweepId = `sweep-${first}`;
 
 		// The sweep moves on to the second run by itself once the first is done.
 		try {
@@ -43,16 +48,42 @@ export const sweep: Scenario<E2EContext> = {
 		const firstStamps = await recordStamps(page, first);
 		await page.reload();
 
+		// This tab was driving the sweep: it goes on by itself, with no click on Resume.
 		const position = await (await need(page, 'run', 'sweep-position')).innerText();
 		check(/Run 2 of 3 of a sweep/.test(position), `run view after reload reads "${position}"`);
 		const before = mock.requests.length;
-		await (await need(page, 'run', 'resume-run')).click();
+		const resumed = await pollRun(page, second, (r) => r.status === 'done', 120_000, 100);
+		check(
+			resumed?.status === 'done',
+			`the second run did not go on after the reload: ${JSON.stringify(resumed)}`
+		);
+		check(mock.requests.length > before, 'the reloaded tab sent no requests');
+
+		// Another tab of the same browser, even one carrying the driving mark (a duplicated tab
+		// copies sessionStorage), follows the run the first tab holds and never drives it.
+		const other = await context.newPage();
+		await other.addInitScript((id) => sessionStorage.setItem('utp:sweep-driving', id), sweepId);
+		await page.waitForURL((u) => /#\/(run|study)/.test(u.hash) && !u.hash.includes(second), {
+			timeout: 60_000
+		});
+		if (/#\/run\//.test(page.url())) {
+			await openView(other, ctx.app.url, new URL(page.url()).hash);
+			const status = other.getByTestId('run-status');
+			await status.waitFor();
+			await other.waitForTimeout(1_500);
+			const seen = await status.getAttribute('data-status');
+			check(seen !== 'running' && seen !== 'starting', `the second tab drives the run (${seen})`);
+			check((await other.getByTestId('pause-run').count()) === 0, 'the second tab can pause it');
+		}
+		ctx.note(
+			`second tab checked on ${/#\/run\//.test(other.url()) ? 'the third run' : 'nothing (the sweep had ended)'}`
+		);
+		await other.close();
 		try {
 			await page.waitForURL(/#\/study\?runs=/, { timeout: 180_000 });
 		} catch {
 			throw new E2EFailure(`the resumed sweep never opened its study (url ${page.url()})`);
 		}
-		check(mock.requests.length > before, 'Resume sent no requests');
 
 		const runs = (await storedRuns(page)).filter((r) => r.status === 'done');
 		check(runs.length === 3, `${runs.length} runs done, expected 3`);
@@ -84,5 +115,27 @@ export const sweep: Scenario<E2EContext> = {
 		check(/^Across 3 models/.test(sentence), `study sentence reads "${sentence}"`);
 		ctx.note(`3 runs × ${planned} records; study: ${rows} rows; ${sentence}`);
 		ctx.note(`screenshot: ${await ctx.screenshot(page, 'study')}`);
+
+		// The study as one file, imported on the Runs page of a fresh browser: the same study opens.
+		mkdirSync(DOWNLOADS_DIR, { recursive: true });
+		const file = await download(page, page.locator('body'), 'study-share');
+		const fresh = (await ctx.freshProfile()).page;
+		await openView(fresh, ctx.app.url, '#/runs');
+		await (await need(fresh, 'runs', 'import-files')).setInputFiles(file);
+		try {
+			await fresh.waitForURL(/#\/study\?runs=/, { timeout: UI_TIMEOUT_MS });
+			await fresh
+				.getByTestId('study-row')
+				.nth(rows - 1)
+				.waitFor({ timeout: UI_TIMEOUT_MS });
+		} catch {
+			const error = await fresh.getByTestId('import-error').allInnerTexts();
+			throw new E2EFailure(
+				`importing ${file} opened no study: ${error.join(' | ') || fresh.url()}`
+			);
+		}
+		const imported = await fresh.getByTestId('study-row').count();
+		check(imported === rows, `the imported study has ${imported} rows, expected ${rows}`);
+		check((await storedRuns(fresh)).length === 3, 'the import did not store three runs');
 	}
 };

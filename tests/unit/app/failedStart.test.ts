@@ -7,6 +7,7 @@ import 'fake-indexeddb/auto';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAndStart, discardEmptyRun, storedLaunch } from '../../../src/lib/app/launch.ts';
+import { storeSweepRuns } from '../../../src/lib/app/sweepLaunch.ts';
 import { createAppServices } from '../../../src/lib/app/services.ts';
 import { loadRunInputs } from '../../../src/lib/setup/runInputs.ts';
 import type { RunController, RunStart } from '../../../src/lib/state/runner.svelte.ts';
@@ -62,5 +63,47 @@ describe('a failed start leaves no run', () => {
 		await services.runStore().putAnswer(makeAnswer({ run_id: 'worked-1', item_id: item.id }));
 		expect(await discardEmptyRun(services, 'worked-1', config.items)).toBe(false);
 		expect(await services.runStore().getManifest('worked-1')).toBeDefined();
+	});
+});
+
+describe('a sweep that cannot be stored whole', () => {
+	let mock: MockOpenAI;
+	beforeAll(async () => {
+		mock = await startMockOpenAI({ models: ['a', 'b', 'c'] });
+		vi.stubGlobal('localStorage', memoryStorage());
+	});
+	afterAll(async () => {
+		vi.unstubAllGlobals();
+		await mock.close();
+	});
+
+	it('removes the runs it had stored when storage fills up midway', async () => {
+		const services = createAppServices();
+		const real = services.runInputStore();
+		let puts = 0;
+		const full = new Proxy(real, {
+			get(target, key, receiver) {
+				const value = Reflect.get(target, key, receiver) as unknown;
+				if (typeof value !== 'function') return value;
+				return (...args: unknown[]) => {
+					if (key === 'createRun' && ++puts === 3)
+						throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+					return (value as (...a: unknown[]) => unknown).apply(target, args);
+				};
+			}
+		});
+		const withFull = { ...services, runInputStore: () => full };
+		const t = fixtureTemplate();
+		const template = { ...t, sha256: createHash('sha256').update(t.source).digest('hex') };
+		const runs = ['a', 'b', 'c'].map((m) => ({
+			values: runValues({ run_id: `full-${m}`, generator: { id: m }, judge: { id: m } }),
+			template,
+			choice: { engine: 'server' as const, base_url: mock.url }
+		}));
+		await expect(storeSweepRuns(withFull, runs)).rejects.toThrow(/quota/);
+		for (const m of ['a', 'b', 'c']) {
+			expect(await services.runStore().getManifest(`full-${m}`)).toBeUndefined();
+			expect(storedLaunch(`full-${m}`)).toBeUndefined();
+		}
 	});
 });

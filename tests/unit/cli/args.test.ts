@@ -106,7 +106,7 @@ describe('run inputs that do not exist', () => {
 		const r = await runMain(args);
 		expect(r.code).toBe(2);
 		expect(r.stderr).toMatch(
-			/--dataset: "gsm8kk" is neither a dataset name \(demo, gsm8k, ifeval, ifbench, conversations, gpqa_diamond, gpqa_main\) nor a file/
+			/--dataset: "gsm8kk" is neither a dataset name \(demo, gsm8k, ifeval, ifbench, conversations, oasst_threads, gpqa_diamond, gpqa_main\) nor a file/
 		);
 		expect(r.stderr).not.toMatch(/ENOENT/);
 	});

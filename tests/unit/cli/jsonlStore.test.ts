@@ -110,6 +110,21 @@ describe('JsonlStore', () => {
 		expect(got).toHaveLength(2);
 	});
 
+	it('gives a labelled record whose reference comparison never came back whole, for resume to redo', async () => {
+		const out = tmp();
+		const a = await JsonlStore.open(out);
+		const reference = { reference_turn: 'And the suburbs?', reference_grounding: null };
+		const waiting = makeRecord({ key: 'waiting', ...reference, reference_grounding_raw: null });
+		const compared = makeRecord({ key: 'compared', ...reference, reference_grounding_raw: 'x' });
+		await a.putRecord(waiting);
+		await a.putRecord(compared);
+		for (const store of [a, await JsonlStore.open(out)]) {
+			const got = await store.getResumeRecords('run-a');
+			expect(got).toContainEqual(waiting);
+			expect(got).toContainEqual({ key: 'compared', label: compared.label });
+		}
+	});
+
 	it('reads answers back by offset, after a restart too', async () => {
 		const out = tmp();
 		const a = await JsonlStore.open(out);

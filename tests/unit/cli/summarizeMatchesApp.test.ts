@@ -115,6 +115,8 @@ describe.each(['rules', 'hybrid'] as const)(
 			expect(asJson(app.table)).toEqual(cli);
 			// Not vacuous: the run has cut answers, answers cut while reasoning and pending nothing.
 			expect([cli.cut_answers, cli.cut_reasoning_items]).toEqual([3, 2]);
+			// Items without reference turns: no share, in either shell.
+			expect(cli).not.toHaveProperty('reference');
 			expect(cli.overall.pending).toBe(0);
 			// Accuracy: the three full answers only (the cut ones are out); follow-ups without items 4–5.
 			expect(cli.overall.accuracy.n).toBe(3);

@@ -11,8 +11,12 @@ export type Failure =
 export interface FakeServerOptions {
 	/** Failures by 0-based call number; calls not listed succeed. */
 	failures?: Record<number, Failure>;
-	/** `/filter` support: which rows a `where` selects (the server runs DuckDB; we take a predicate). */
-	filter?: (row: Record<string, unknown>) => boolean;
+	/**
+	 * `/filter` support: which rows a `where` selects (the server runs DuckDB; we take a predicate,
+	 * given the request's `where`, e.g. duckWhere's). A predicate that throws InvalidWhere gets the
+	 * server's 422.
+	 */
+	filter?: (row: Record<string, unknown>, where: string) => boolean;
 	/** Pages longer than this come back with truncated cells, as the real server does. */
 	truncateAbove?: number;
 }
@@ -48,10 +52,16 @@ export function fakeHfServer(
 		const length = Number(u.searchParams.get('length'));
 		if (length > 100) return response(422, '{"error":"Parameter \'length\' must be <= 100"}');
 		const indexed = split.map((row, row_idx) => ({ row_idx, row }));
-		const selected =
-			u.pathname === '/filter' && opts.filter
-				? indexed.filter((r) => opts.filter?.(r.row))
-				: indexed;
+		const where = u.searchParams.get('where') ?? '';
+		let selected = indexed;
+		try {
+			if (u.pathname === '/filter' && opts.filter) {
+				selected = indexed.filter((r) => opts.filter?.(r.row, where));
+			}
+		} catch (err) {
+			if (!(err instanceof InvalidWhere)) throw err;
+			return response(422, '{"error":"Parameter \'where\' is invalid"}');
+		}
 		const truncate = opts.truncateAbove !== undefined && length > opts.truncateAbove;
 		const rows = selected.slice(offset, offset + length).map((r) => ({
 			...r,
@@ -74,6 +84,39 @@ export function fakeHfServer(
 		);
 	};
 	return { fetch, calls, headers };
+}
+
+/** A `where` the fake cannot read, as DuckDB on the server would refuse it. */
+export class InvalidWhere extends Error {
+	constructor(where: string) {
+		super(`cannot read where: ${where}`);
+		this.name = 'InvalidWhere';
+	}
+}
+
+const QUOTED = /'((?:[^']|'')*)'/g;
+
+/**
+ * The part of DuckDB's SQL our loaders send, as a row predicate: `"col" = 'x'`, `"col" IS NULL`
+ * and `"col" IN ('a', 'b')` joined by AND. Anything else throws InvalidWhere.
+ */
+export function duckWhere(where: string): (row: Record<string, unknown>) => boolean {
+	const tests = where.split(/\s+AND\s+(?=")/).map((part) => {
+		const m = /^"(\w+)"\s+(=|IN|IS NULL)\s*(.*)$/s.exec(part.trim());
+		if (!m) throw new InvalidWhere(where);
+		const [, col, op, rest] = m;
+		if (op === 'IS NULL' && rest === '') return (row: Record<string, unknown>) => row[col] == null;
+		const values = [...rest.matchAll(QUOTED)].map((v) => v[1].replaceAll("''", "'"));
+		if (op === '=' && /^'(?:[^']|'')*'$/.test(rest)) {
+			return (row: Record<string, unknown>) => row[col] === values[0];
+		}
+		if (op === 'IN' && /^\((\s*'(?:[^']|'')*'\s*,?)+\)$/.test(rest)) {
+			const set = new Set(values);
+			return (row: Record<string, unknown>) => typeof row[col] === 'string' && set.has(row[col]);
+		}
+		throw new InvalidWhere(where);
+	});
+	return (row) => tests.every((t) => t(row));
 }
 
 function response(

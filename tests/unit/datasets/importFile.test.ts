@@ -57,8 +57,8 @@ describe('parseUserDataset: the files people already have', () => {
 		});
 	});
 
-	it('takes chat exports: the last user message is the prompt, earlier turns the history', () => {
-		type Conv = { messages: { role: string; content: string }[] };
+	it('takes chat exports ending [user, assistant, user] as the reply and the human turn after it', () => {
+		type Conv = { message_tree_id: string; messages: { role: string; content: string }[] };
 		const convs = readJsonl<Conv>('oasst_conversations/conversations.jsonl').filter(
 			(c) => c.messages[c.messages.length - 1].role === 'user'
 		);
@@ -67,10 +67,97 @@ describe('parseUserDataset: the files people already have', () => {
 		expect(items).toHaveLength(34);
 		items.forEach((item, i) => {
 			const msgs = convs[i].messages;
-			expect(item.prompt).toBe(msgs[msgs.length - 1].content);
-			expect(item.history).toStrictEqual(msgs.slice(0, -1));
+			// Every one of them alternates user/assistant, so each has the reply and a human answer.
+			expect(item.prompt).toBe(msgs[msgs.length - 3].content);
+			expect(item.fixed_answer).toBe(msgs[msgs.length - 2].content);
+			expect(item.reference_turn).toBe(msgs[msgs.length - 1].content);
+			expect(item.history ?? []).toStrictEqual(msgs.slice(0, -3));
 			expect(item.task).toBe('none');
 		});
+		const fifth = convs.findIndex((c) => c.messages.length === 5);
+		expect(items[fifth].history).toHaveLength(2);
+	});
+
+	it('names the lines of a conversation file that do not parse or end on the assistant', () => {
+		type Conv = { messages: { role: string; content: string }[] };
+		const convs = readJsonl<Conv>('oasst_conversations/conversations.jsonl');
+		const endsOnUser = convs.find((c) => c.messages.at(-1)?.role === 'user');
+		const endsOnAssistant = convs.find((c) => c.messages.at(-1)?.role === 'assistant');
+		const text = [
+			jsonl(endsOnUser),
+			'{"messages": [{"role": "user", "content": "hi"}',
+			jsonl(endsOnAssistant)
+		].join('\n');
+		expect(problemsOf(text, 'chats.jsonl')).toEqual([
+			expect.stringMatching(/^line 2: invalid JSON/),
+			"line 3: 'messages' must end with a non-empty user message (the prompt)"
+		]);
+	});
+
+	it("takes HealthBench's conversations (a list in 'prompt', ids in 'prompt_id')", () => {
+		const healthbench = [
+			{
+				prompt_id: 'hb-1',
+				prompt: [
+					{ role: 'user', content: 'I have had a headache for three days.' },
+					{ role: 'assistant', content: 'How bad is it, and have you had a fever?' },
+					{ role: 'user', content: 'No fever, but light hurts my eyes.' }
+				],
+				rubrics: [{ criterion: 'Advises urgent care for photophobia', points: 8 }],
+				example_tags: ['theme:emergency_referrals']
+			},
+			{
+				prompt_id: 'hb-2',
+				prompt: [{ role: 'user', content: 'Is ibuprofen safe with coffee?' }],
+				rubrics: [],
+				example_tags: []
+			},
+			{
+				prompt_id: 'hb-3',
+				prompt: [
+					{ role: 'system', content: 'You are a clinician assistant.' },
+					{ role: 'user', content: 'Dose for a 20 kg child?' },
+					{ role: 'assistant', content: 'Of which medicine?' },
+					{ role: 'user', content: 'Paracetamol.' }
+				]
+			}
+		];
+		const items = parseUserDataset(jsonl(...healthbench), 'oss_eval.jsonl');
+		expect(items).toStrictEqual([
+			{
+				id: 'hb-1',
+				task: 'none',
+				prompt: 'I have had a headache for three days.',
+				fixed_answer: 'How bad is it, and have you had a fever?',
+				reference_turn: 'No fever, but light hurts my eyes.'
+			},
+			// A single user turn is a plain item: the model answers it.
+			{ id: 'hb-2', task: 'none', prompt: 'Is ibuprofen safe with coffee?' },
+			{
+				id: 'hb-3',
+				task: 'none',
+				prompt: 'Dose for a 20 kg child?',
+				history: [{ role: 'system', content: 'You are a clinician assistant.' }],
+				fixed_answer: 'Of which medicine?',
+				reference_turn: 'Paracetamol.'
+			}
+		]);
+	});
+
+	it('re-imports items carrying a fixed answer and reference turn, and refuses a reference alone', () => {
+		const item = {
+			id: 't1',
+			task: 'none',
+			prompt: 'Hi?',
+			fixed_answer: 'Hello!',
+			reference_turn: 'Bye.'
+		};
+		expect(parseUserDataset(jsonl(item), 'x.jsonl')).toStrictEqual([item]);
+		const text = jsonl({ prompt: 'Hi?', reference_turn: 'Bye.' }, { prompt: 'p', fixed_answer: 3 });
+		expect(problemsOf(text, 'x.jsonl')).toEqual([
+			"line 1: a 'reference_turn' answers a 'fixed_answer': the record needs both",
+			"line 2: 'fixed_answer' must be a non-empty string"
+		]);
 	});
 });
 
@@ -330,8 +417,11 @@ describe('parseUserDataset: CSV', () => {
 		]);
 		const csv = `messages\n"${messages.replaceAll('"', '""')}"\n`;
 		const [item] = parseUserDataset(csv, 'chat.csv');
-		expect(item.prompt).toBe('tell me a joke');
-		expect(item.history).toHaveLength(2);
+		expect(item).toMatchObject({
+			prompt: 'hi',
+			fixed_answer: 'hello',
+			reference_turn: 'tell me a joke'
+		});
 	});
 
 	it('reads semicolon-separated files, as Excel writes them in many locales', () => {

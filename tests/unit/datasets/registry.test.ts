@@ -46,7 +46,8 @@ describe('DATASETS', () => {
 			'gpqa_main',
 			'gsm8k',
 			'ifbench',
-			'ifeval'
+			'ifeval',
+			'oasst_threads'
 		]);
 		for (const info of Object.values(DATASETS)) {
 			expect(isTaskKind(info.task)).toBe(true);

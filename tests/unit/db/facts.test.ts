@@ -13,7 +13,21 @@ describe('recordFacts', () => {
 		const r = makeRecord({ label: 'degenerate', judge_label: 'degenerate', correct: false });
 		const f = recordFacts(r);
 		expect(Object.keys(f).sort()).toEqual([...FACT_FIELDS].sort());
-		for (const field of FACT_FIELDS) expect(f[field]).toEqual(r[field] ?? null);
+		for (const field of FACT_FIELDS) {
+			// Absent stays absent: a record without a reference turn is not one pending comparison.
+			const absent = field === 'reference_grounding' ? undefined : null;
+			expect(f[field]).toEqual(r[field] ?? absent);
+		}
+	});
+
+	it('keeps a packed record without a reference apart from one whose comparison is pending', () => {
+		const facts = [
+			makeRecord({ key: 'a' }),
+			makeRecord({ key: 'b', reference_turn: 'And?', reference_grounding: null }),
+			makeRecord({ key: 'c', reference_turn: 'And?', reference_grounding: 'tie' })
+		].map(recordFacts);
+		const back = unpackFacts(packFacts('run-a', facts));
+		expect(back?.map((f) => f.reference_grounding)).toEqual([undefined, null, 'tie']);
 	});
 
 	it('gives a record stored before verdicts a null verdict, which counts by its label', () => {

@@ -13,6 +13,7 @@ import {
 	validateManifest,
 	validateRecord
 } from '../../../src/lib/probe/exchange.ts';
+import { bundleToRunFile, runFileToBundle } from '../../../src/lib/probe/runFile.ts';
 import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
 import {
 	makeAnnotation,
@@ -457,5 +458,39 @@ describe('validateBundle', () => {
 			`annotations[0]: run_id "run-z" is not the manifest's "run-a"`,
 			'records[4]: field temperature must be a number'
 		]);
+	});
+});
+
+describe('reference user turns in exchange files', () => {
+	const compared = makeRecord({
+		reference_turn: 'Does that count the suburbs?',
+		reference_grounding: 'tie',
+		reference_grounding_raw: '{"more_grounded": "SAME"}',
+		reference_prompt_id: 'utp-reference-v1'
+	});
+
+	it('carries the reference turn and its comparison through records, bundles and run files', () => {
+		const [back] = parseRecordsJsonl(recordsToJsonl([compared])).records;
+		expect(back).toStrictEqual(compared);
+		const bundle = { ...makeBundle(2), records: [compared] };
+		const files = bundleToFiles(bundle);
+		expect(filesToBundle(files.jsonl, files.manifest).records).toStrictEqual([compared]);
+		expect(runFileToBundle(bundleToRunFile(bundle)).records).toStrictEqual([compared]);
+	});
+
+	it('loads an old record with no reference fields as one without a reference', () => {
+		const old = makeRecord();
+		expect(Object.keys(old).some((k) => k.startsWith('reference'))).toBe(false);
+		expect(parseRecordsJsonl(line(old)).records[0]).toStrictEqual(old);
+	});
+
+	it('rejects a comparison without a reference turn and a verdict outside the three', () => {
+		const { reference_turn: _dropped, ...orphan } = compared;
+		expect(validateRecord(orphan)).toEqual(['field reference_grounding needs a reference_turn']);
+		expect(validateRecord({ ...compared, reference_grounding: 'human' })).toEqual([
+			'field reference_grounding must be one of generated, reference, tie or null'
+		]);
+		// Pending (null) and rules-only records carry the turn without a verdict.
+		expect(validateRecord({ ...compared, reference_grounding: null })).toEqual([]);
 	});
 });

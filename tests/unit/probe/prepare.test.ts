@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prepareRun } from '../../../src/lib/probe/prepare.ts';
+import { referencePromptHash } from '../../../src/lib/probe/referenceJudge.ts';
 import { gsmItem, runValues } from '../../helpers/factories.ts';
 
 const items = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => gsmItem(i));
@@ -22,6 +23,17 @@ describe('prepareRun', () => {
 		const after = await prepareRun(runValues({ items: edited, limit: 2 }));
 		expect(after.config.items).toEqual(run.config.items);
 		expect(after.identity.dataset_sha256).not.toBe(run.identity.dataset_sha256);
+	});
+
+	it('names the comparison prompt in the identity only when items carry reference turns and a judge compares', async () => {
+		const thread = gsmItem(0, { task: 'none', fixed_answer: 'Seven.', reference_turn: 'Why?' });
+		const judged = await prepareRun(runValues({ items: [thread] }));
+		expect(judged.identity.reference_prompt_hash).toBe(await referencePromptHash());
+		expect((await prepareRun(runValues({ items }))).identity).not.toHaveProperty(
+			'reference_prompt_hash'
+		);
+		const rules = await prepareRun(runValues({ items: [thread], judge_mode: 'rules' }));
+		expect(rules.identity).not.toHaveProperty('reference_prompt_hash');
 	});
 
 	it('keeps every item in load order with limit 0, and says what the run needs', async () => {

@@ -307,25 +307,35 @@ describe('SetupPlan: the classroom preset', () => {
 });
 
 describe('SetupPlan: a sweep', () => {
-	it('runs the chosen model and the further ones, each once, and multiplies the time', () => {
-		const extra = ['b', 'a', 'c', ''];
-		const { plan: p, settings } = plan({ sweepModels: () => extra });
-		settings.engine.current = 'server';
-		settings.server.modelId.current = 'a';
-		const sweep = p.sweep;
-		expect(sweep?.models).toEqual(['a', 'b', 'c']);
-		expect(sweep?.seconds.max).toBeCloseTo(3 * p.estimate.seconds.max, 9);
-		expect(sweep?.seconds.min).toBeCloseTo(3 * p.estimate.seconds.min, 9);
+	it('sweeps on every engine: a server over its models, this device over its catalog', () => {
+		const { plan: p, settings } = plan();
+		for (const kind of ['server', 'webgpu', 'cpu'] as const) {
+			settings.engine.current = kind;
+			expect(p.canSweep).toBe(true);
+		}
 	});
 
-	it('is no sweep with one model, nor on an engine on this device', () => {
-		const one = plan({ sweepModels: () => ['a'] });
-		one.settings.engine.current = 'server';
-		one.settings.server.modelId.current = 'a';
-		expect(one.plan.sweep).toBeNull();
-		const device = plan({ sweepModels: () => ['x', 'y'] });
-		device.settings.engine.current = 'webgpu';
-		expect(device.plan.canSweep).toBe(false);
-		expect(device.plan.sweep).toBeNull();
+	it('hands the sweep its estimate input and each model’s measured speed', () => {
+		const history = [
+			{
+				engine: 'wllama',
+				model_id: 'https://h/b.gguf',
+				created_at: '2026-01-01',
+				results: { decode_tps: 9 }
+			}
+		];
+		const { plan: p, settings } = plan({ history: () => history });
+		settings.engine.current = 'cpu';
+		expect(p.estimateInput.models).toEqual(p.downloads);
+		expect(p.speedOf('https://h/b.gguf')?.tokens_per_second).toBe(9);
+		expect(p.speedOf('https://h/a.gguf')).toBeUndefined();
+	});
+
+	it('asks the cache about a sweep’s own models too', async () => {
+		const { plan: p, settings, cpu, deps } = plan();
+		settings.engine.current = 'cpu';
+		p.refreshCached(['https://h/b.gguf']);
+		await vi.waitFor(() => expect(deps.cache.cached['https://h/b.gguf']).toBe(false));
+		expect(cpu.isCached).toHaveBeenCalledWith('https://h/b.gguf');
 	});
 });

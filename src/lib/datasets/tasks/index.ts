@@ -8,5 +8,15 @@ import { gpqaDiamond, gpqaMain } from './gpqa.ts';
 import { gsm8k } from './gsm8k.ts';
 import { ifbench } from './ifbench.ts';
 import { ifeval } from './ifeval.ts';
+import { oasstThreads } from './oasstThreads.ts';
 
-export const TASKS = [demo, gsm8k, ifeval, ifbench, conversations, gpqaDiamond, gpqaMain] as const;
+export const TASKS = [
+	demo,
+	gsm8k,
+	ifeval,
+	ifbench,
+	conversations,
+	oasstThreads,
+	gpqaDiamond,
+	gpqaMain
+] as const;

@@ -9,13 +9,16 @@ import type {
 	EngineModels,
 	GpuFacts,
 	ModelDownload,
-	Persist
+	Persist,
+	SweepGenerator,
+	SweepOption
 } from '../provider.ts';
 import {
 	cpuCanCoLoad,
 	DEFAULT_CPU_GENERATOR,
 	DEFAULT_CPU_JUDGE,
 	findGguf,
+	GGUF_CATALOG,
 	ggufUrl,
 	ggufUrlProblem,
 	type GgufEntry
@@ -106,6 +109,30 @@ export class CpuModels implements EngineModels {
 		}));
 	}
 
+	/** The catalog's generators; the user's own are typed as URLs. */
+	sweepOptions(): SweepOption[] {
+		return GGUF_CATALOG.filter((e) => e.roles.includes('generator')).map((e) => ({
+			id: ggufUrl(e),
+			label: `${e.label} · ${e.quant}`,
+			download_MB: e.download_MB
+		}));
+	}
+
+	/** A catalog entry's URL (its original repo's template) or a typed one (the file's own). */
+	sweepGenerator(id: string): SweepGenerator | null {
+		const entry = GGUF_CATALOG.find((e) => ggufUrl(e) === id);
+		if (entry)
+			return {
+				id,
+				download_MB: entry.download_MB,
+				template: { kind: 'repo', repos: [entry.template_repo] },
+				context_window: entry.context_window
+			};
+		return ggufUrlProblem(id)
+			? null
+			: { id, download_MB: null, template: { kind: 'gguf', url: id } };
+	}
+
 	/** The suggested generator, for both roles: one small download, one model in memory. */
 	classroom(): ClassroomModel | null {
 		const entry = findGguf(DEFAULT_CPU_GENERATOR);
@@ -129,6 +156,10 @@ export class CpuModels implements EngineModels {
 
 	shareMemory(_device: GpuFacts, judgeNeeded: boolean): boolean {
 		return cpuCanCoLoad(this.chosen(judgeNeeded).map((m) => m.url));
+	}
+
+	canCoLoad(models: string[]): boolean {
+		return cpuCanCoLoad(models);
 	}
 }
 

@@ -74,4 +74,9 @@ export class ServerModels implements EngineModels {
 	shareMemory(): boolean {
 		return true;
 	}
+
+	/** The server holds its models; nothing here loads them. */
+	canCoLoad(): boolean {
+		return true;
+	}
 }

@@ -10,7 +10,9 @@ import type {
 	EngineModels,
 	GpuFacts,
 	ModelDownload,
-	Persist
+	Persist,
+	SweepGenerator,
+	SweepOption
 } from '../provider.ts';
 import { customKey, modelFileUrl, parseCustomModel, readCustomModels } from './custom.ts';
 import type { CustomMlcInput, CustomMlcModel } from './custom.ts';
@@ -87,12 +89,7 @@ export class WebgpuModels implements EngineModels {
 
 	defaultTemplate(device: GpuFacts): TemplateSpec | null {
 		const g = this.generator(device);
-		// A custom model's weights ship their tokenizer_config.json next to the config.
-		if (g?.custom) return { kind: 'url', url: modelFileUrl(g.custom, 'tokenizer_config.json') };
-		// The MLC repo first: it ships the tokenizer_config.json of the weights actually run, and
-		// it is public, while Llama and gemma originals are gated (no token, no template).
-		// The original repo is the fallback; both carry the model's own template.
-		return g ? { kind: 'repo', repos: [g.mlc_repo, g.template_repo] } : null;
+		return g ? templateOf(g) : null;
 	}
 
 	defaultTemplateRepo(device: GpuFacts): string {
@@ -117,6 +114,28 @@ export class WebgpuModels implements EngineModels {
 
 	thinking(device: GpuFacts): boolean | null {
 		return this.generator(device)?.thinking ?? null;
+	}
+
+	/** The catalog's models in this GPU's variant, then the user's own. */
+	sweepOptions(device: GpuFacts): SweepOption[] {
+		return modelOptions('generator', device, this.customModels).map((o) => ({
+			id: o.id,
+			label: `${o.label} · ${o.quant}`,
+			download_MB: o.download_MB
+		}));
+	}
+
+	/** An offered model with the template a single run of it reads (templateOf). */
+	sweepGenerator(id: string, device: GpuFacts): SweepGenerator | null {
+		const o = modelOptions('generator', device, this.customModels).find((m) => m.id === id);
+		return o
+			? {
+					id,
+					download_MB: o.download_MB,
+					template: templateOf(o),
+					context_window: o.context_window
+				}
+			: null;
 	}
 
 	classroom(device: GpuFacts): ClassroomModel | null {
@@ -148,4 +167,18 @@ export class WebgpuModels implements EngineModels {
 	shareMemory(device: GpuFacts, judgeNeeded: boolean): boolean {
 		return this.fit(device, judgeNeeded)?.fits ?? true;
 	}
+
+	canCoLoad(models: string[]): boolean {
+		return pairFit(models, this.customModels).fits;
+	}
+}
+
+/** Where a model's chat template comes from when the user names none. */
+function templateOf(g: ModelOption): TemplateSpec {
+	// A custom model's weights ship their tokenizer_config.json next to the config.
+	if (g.custom) return { kind: 'url', url: modelFileUrl(g.custom, 'tokenizer_config.json') };
+	// The MLC repo first: it ships the tokenizer_config.json of the weights actually run, and
+	// it is public, while Llama and gemma originals are gated (no token, no template).
+	// The original repo is the fallback; both carry the model's own template.
+	return { kind: 'repo', repos: [g.mlc_repo, g.template_repo] };
 }

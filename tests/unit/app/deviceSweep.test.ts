@@ -1,0 +1,98 @@
+/**
+ * A sweep on the WebGPU engine, through the worker protocol against the fake of web-llm's narrow
+ * surface: one generator in memory at a time, the judge kept beside them when both fit the VRAM
+ * budget (only the generator changes between runs), and let go when it cannot stay.
+ */
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { continueSweep } from '../../../src/lib/app/sweepLaunch.ts';
+import { createWebgpuDevice } from '../../../src/lib/app/deviceEngine.ts';
+import { createAppServices } from '../../../src/lib/app/services.ts';
+import { RunController } from '../../../src/lib/state/runner.svelte.ts';
+import { saveSweep } from '../../../src/lib/setup/sweeps.ts';
+import { fakeEngine } from '../../helpers/fakeWebLLM.ts';
+import { memoryStorage } from '../../helpers/memoryStorage.ts';
+import { storeSweep } from '../../helpers/sweepRuns.ts';
+
+const SMALL = 'SmolLM2-360M-Instruct-q4f16_1-MLC';
+const MEDIUM = 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC';
+/** 2.5 GB: fits beside either generator in the 4 GB budget. */
+const JUDGE = 'Qwen2.5-3B-Instruct-q4f16_1-MLC';
+const LARGER = 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC';
+/** 3.7 GB: fits beside neither MEDIUM nor LARGER. */
+const BIG_JUDGE = 'Phi-3.5-mini-instruct-q4f16_1-MLC';
+
+function harness() {
+	const made = fakeEngine();
+	const services = createAppServices({
+		makeWebgpuEngine: () => createWebgpuDevice(() => made.engine)
+	});
+	return { ...made, services };
+}
+
+/** The loads and unloads the page asked the worker for, in order. */
+function memoryOps(received: readonly { kind: string; models?: string[] }[]): string[] {
+	return received
+		.filter((m) => m.kind === 'load' || m.kind === 'unload')
+		.map((m) => (m.kind === 'load' ? `load ${m.models?.join('+')}` : 'unload'));
+}
+
+async function sweepOf(
+	h: ReturnType<typeof harness>,
+	prefix: string,
+	judge: string,
+	generators = [SMALL, MEDIUM]
+) {
+	const ids = await storeSweep(h.services, {
+		prefix,
+		generators,
+		judge,
+		choice: { engine: 'webgpu' },
+		values: { temperatures: [0] }
+	});
+	return saveSweep(memoryStorage(), ids);
+}
+
+describe('a sweep on the WebGPU engine', () => {
+	let close: (() => void) | undefined;
+	afterEach(() => close?.());
+
+	it('changes only the generator between runs when the judge fits beside each', async () => {
+		const h = harness();
+		close = h.close;
+		const sweep = await sweepOf(h, 'kept', JUDGE);
+		const runner = new RunController({ schedule: (fn) => void fn() });
+		expect(await continueSweep(h.services, runner, sweep, { engine: 'webgpu' })).toEqual({
+			failed: []
+		});
+		expect(memoryOps(h.worker.received)).toEqual([
+			`load ${SMALL}+${JUDGE}`,
+			`load ${MEDIUM}+${JUDGE}`
+		]);
+		expect(h.fake.reloads).toEqual([
+			[SMALL, JUDGE],
+			[MEDIUM, JUDGE]
+		]);
+		for (const id of sweep.run_ids)
+			expect((await h.services.runStore().getManifest(id))?.status).toBe('done');
+	});
+
+	it('lets everything go between runs when the judge takes turns with each generator', async () => {
+		const h = harness();
+		close = h.close;
+		const sweep = await sweepOf(h, 'phased', BIG_JUDGE, [MEDIUM, LARGER]);
+		const runner = new RunController({ schedule: (fn) => void fn() });
+		expect(await continueSweep(h.services, runner, sweep, { engine: 'webgpu' })).toEqual({
+			failed: []
+		});
+		expect(memoryOps(h.worker.received)).toEqual([
+			`load ${MEDIUM}`,
+			'unload',
+			`load ${BIG_JUDGE}`,
+			'unload',
+			`load ${LARGER}`,
+			'unload',
+			`load ${BIG_JUDGE}`
+		]);
+	});
+});

@@ -1,0 +1,85 @@
+/**
+ * Import reads a study file: each run as a run file is read, all checked before any is stored, then
+ * stored all or none; a run already here stands in for itself; a bad run is named.
+ */
+import { describe, expect, it } from 'vitest';
+import { bundleToRunFile } from '../../../src/lib/probe/runFile.ts';
+import { studyToFile } from '../../../src/lib/probe/studyFile.ts';
+import type { RunBundle } from '../../../src/lib/probe/exchange.ts';
+import { closeAfterEach, file, setup } from './runsHarness.ts';
+import { makeBundle } from '../../helpers/factories.ts';
+
+closeAfterEach();
+
+const study = (...bundles: RunBundle[]) => studyToFile(bundles.map(bundleToRunFile));
+const ids = async (s: ReturnType<typeof setup>) =>
+	(await s.store.listRuns()).map((r) => r.run_id).sort();
+
+describe('importing a study file', () => {
+	it('stores each run as Import would and hands back the study in its order', async () => {
+		const s = setup('study-import');
+		const text = study(makeBundle(6, 'run-b'), makeBundle(4, 'run-a'), makeBundle(2, 'run-c'));
+		await s.state.importFiles([file('three.study.jsonl', text)]);
+		expect(s.state.importFailure).toBeNull();
+		expect(s.state.importedStudy).toEqual({ run_ids: ['run-b', 'run-a', 'run-c'], already: [] });
+		expect(await ids(s)).toEqual(['run-a', 'run-b', 'run-c']);
+		expect((await s.store.getRecords('run-a')).length).toBe(4);
+		expect(s.state.runs.map((r) => r.run_id).sort()).toEqual(['run-a', 'run-b', 'run-c']);
+	});
+
+	it('keeps a run already here as stored and says so', async () => {
+		const s = setup('study-again');
+		await s.store.importRun(makeBundle(6, 'run-a'));
+		await s.state.importFiles([
+			file('s.study.jsonl', study(makeBundle(6, 'run-a'), makeBundle(3, 'run-b')))
+		]);
+		expect(s.state.importFailure).toBeNull();
+		expect(s.state.importedStudy).toEqual({ run_ids: ['run-a', 'run-b'], already: ['run-a'] });
+		expect(await ids(s)).toEqual(['run-a', 'run-b']);
+	});
+
+	it('names the bad run and stores none of the study', async () => {
+		const s = setup('study-bad');
+		const good = bundleToRunFile(makeBundle(4, 'run-a'));
+		const bad = bundleToRunFile(makeBundle(4, 'run-b')).replace(
+			/"label":"[^"]+"/,
+			'"label":"great"'
+		);
+		await s.state.importFiles([file('s.study.jsonl', studyToFile([good, bad]))]);
+		expect(s.state.importedStudy).toBeNull();
+		expect(s.state.importFailure?.message).toMatch(/^Nothing was imported/);
+		expect(s.state.importFailure?.problems[0]).toMatch(
+			/^s\.study\.jsonl, run 2 \(run-b\), annotations\[0\]: field label/
+		);
+		expect(await ids(s)).toEqual([]);
+	});
+
+	it('removes the runs it added when the store fails midway (storage full)', async () => {
+		const s = setup('study-full');
+		const real = s.store.importRun.bind(s.store);
+		let calls = 0;
+		s.store.importRun = async (bundle, opts) => {
+			if (++calls === 3)
+				throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+			return real(bundle, opts);
+		};
+		await s.store.importRun(makeBundle(2, 'run-old'));
+		const text = study(makeBundle(4, 'run-a'), makeBundle(4, 'run-b'), makeBundle(4, 'run-c'));
+		await s.state.importFiles([file('s.study.jsonl', text)]);
+		expect(s.state.importFailure?.message).toMatch(/^Nothing was imported: .*quota/i);
+		expect(s.state.importedStudy).toBeNull();
+		expect(await ids(s)).toEqual(['run-old']);
+	});
+
+	it('refuses a study that lists its runs by address: a file here cannot reach them', async () => {
+		const s = setup('study-links');
+		const text = JSON.stringify({
+			format: 'user-turn-probe-study',
+			version: 1,
+			runs: ['a.run.jsonl']
+		});
+		await s.state.importFiles([file('s.study.json', text)]);
+		expect(s.state.importFailure?.problems[0]).toMatch(/open the study by its link/);
+		expect(await ids(s)).toEqual([]);
+	});
+});
