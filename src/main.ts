@@ -6,8 +6,8 @@ import './app.css';
 
 // Chat templates are user code: every check renders them in a worker that can be terminated.
 // Loaded on the first check, so the first view does not carry the template interpreter.
-useTemplateChecker(async (t) =>
-	(await import('./lib/setup/templateChecker.ts')).webWorkerTemplateChecker(t)
+useTemplateChecker(async (t, signal) =>
+	(await import('./lib/setup/templateChecker.ts')).webWorkerTemplateChecker(t, signal)
 );
 
 // A first visit reloads once when the service worker can isolate it (the CPU engine's threads).

@@ -32,8 +32,8 @@ function spawn(): CheckWorker {
 	};
 }
 
-/** A checker whose checks end when `signal` aborts. */
+/** A checker whose checks end when `signal` (the process's) or a check's own signal aborts. */
 export const workerTemplateChecker =
 	(signal?: AbortSignal): CheckTemplate =>
-	(t) =>
-		checkIsolated(t, spawn, signal);
+	(t, own) =>
+		checkIsolated(t, spawn, signal && own ? AbortSignal.any([signal, own]) : (signal ?? own));

@@ -5,8 +5,11 @@
  */
 import type { ChatTemplate } from './template.ts';
 
-/** Checks a template: resolves when it renders a probe exchange, else rejects with why. */
-export type CheckTemplate = (t: ChatTemplate) => Promise<void>;
+/**
+ * Checks a template: resolves when it renders a probe exchange, else rejects with why.
+ * @throws AbortError when `signal` aborts (the check stops at once).
+ */
+export type CheckTemplate = (t: ChatTemplate, signal?: AbortSignal) => Promise<void>;
 
 let installed: CheckTemplate | null = null;
 

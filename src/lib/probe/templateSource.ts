@@ -44,12 +44,16 @@ interface TokenizerFields {
  * @throws TemplateError when the JSON is malformed, has no usable chat_template, or the template
  * cannot render a user/assistant/user exchange.
  */
-export async function parseTokenizerConfig(json: string, repo: string): Promise<ChatTemplate> {
+export async function parseTokenizerConfig(
+	json: string,
+	repo: string,
+	signal?: AbortSignal
+): Promise<ChatTemplate> {
 	const fields = readTokenizerConfig(json, repo);
 	if (fields.template === null) {
 		throw new TemplateError(`${repo}: tokenizer_config.json has no chat_template`);
 	}
-	return finish(fields.template, fields.bos_token, fields.eos_token, repo);
+	return finish(fields.template, fields.bos_token, fields.eos_token, repo, signal);
 }
 
 /** How a template file is fetched: the network, the caller's signal, and the retry wait (tests). */
@@ -106,12 +110,14 @@ export async function fetchChatTemplate(
 		try {
 			const fields = readTokenizerConfig(json, repo);
 			if (fields.template !== null) {
-				return await finish(fields.template, fields.bos_token, fields.eos_token, repo);
+				return await finish(fields.template, fields.bos_token, fields.eos_token, repo, opts.signal);
 			}
 			tried.push(`${url}: no chat_template`);
 			at = `${base}/${repo}/resolve/main/chat_template.jinja`;
 			const source = await get(at);
-			if (source !== null) return await finish(source, fields.bos_token, fields.eos_token, repo);
+			if (source !== null) {
+				return await finish(source, fields.bos_token, fields.eos_token, repo, opts.signal);
+			}
 		} catch (err) {
 			if (!(err instanceof TemplateError)) throw err;
 			tried.push(`${at}: ${err.message}`);
@@ -128,21 +134,23 @@ export async function fetchChatTemplate(
  */
 export async function templateFromFile(
 	source: string,
-	tokens: { bos_token?: string | null; eos_token?: string | null }
+	tokens: { bos_token?: string | null; eos_token?: string | null },
+	signal?: AbortSignal
 ): Promise<ChatTemplate> {
-	return finish(source, tokens.bos_token ?? null, tokens.eos_token ?? null, undefined);
+	return finish(source, tokens.bos_token ?? null, tokens.eos_token ?? null, undefined, signal);
 }
 
 async function finish(
 	source: string,
 	bos_token: string | null,
 	eos_token: string | null,
-	repo: string | undefined
+	repo: string | undefined,
+	signal: AbortSignal | undefined
 ): Promise<ChatTemplate> {
 	const t: ChatTemplate = { source, bos_token, eos_token };
 	// In a shell's worker when it installed one: a runaway template can then be stopped.
 	const check = templateChecker();
-	if (check) await check(t);
+	if (check) await check(t, signal);
 	else validateTemplate(t);
 	t.sha256 = await sha256Hex(source);
 	if (repo !== undefined) t.repo = repo;

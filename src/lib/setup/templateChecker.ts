@@ -19,4 +19,5 @@ function spawn(): CheckWorker {
 	};
 }
 
-export const webWorkerTemplateChecker: CheckTemplate = (t) => checkIsolated(t, spawn);
+export const webWorkerTemplateChecker: CheckTemplate = (t, signal) =>
+	checkIsolated(t, spawn, signal);

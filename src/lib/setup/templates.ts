@@ -54,10 +54,10 @@ export async function loadTemplate(spec: TemplateSpec, deps: TemplateDeps): Prom
 				if (err instanceof AbortError || deps.signal?.aborted) throw err;
 				throw new TemplateError(`${spec.url}: ${fetchFailure(err)}`, { cause: err });
 			}
-			return fromText(text, spec.url, spec);
+			return fromText(text, spec.url, spec, deps.signal);
 		}
 		case 'file':
-			return fromText(spec.text, spec.name, spec);
+			return fromText(spec.text, spec.name, spec, deps.signal);
 		case 'gguf':
 			return loadFromGguf(spec.url, deps);
 		case 'server':
@@ -105,17 +105,23 @@ async function loadFromGguf(url: string, deps: TemplateDeps): Promise<ChatTempla
  * A JSON object is a tokenizer_config.json; anything else is Jinja source. Templates start with
  * "{%" or "{{" too, so only a parse tells the two apart.
  */
-async function fromText(text: string, name: string, tokens: TemplateTokens): Promise<ChatTemplate> {
+async function fromText(
+	text: string,
+	name: string,
+	tokens: TemplateTokens,
+	signal: AbortSignal | undefined
+): Promise<ChatTemplate> {
 	if (/\.json(\?|$)/i.test(name) || isJsonObject(text)) {
-		const t = await parseTokenizerConfig(text, name);
+		const t = await parseTokenizerConfig(text, name, signal);
 		// A tokenizer_config is named after its repo by the parser; a file has none.
 		delete t.repo;
 		return t;
 	}
-	return templateFromFile(text, {
-		bos_token: tokens.bos_token || null,
-		eos_token: tokens.eos_token || null
-	});
+	return templateFromFile(
+		text,
+		{ bos_token: tokens.bos_token || null, eos_token: tokens.eos_token || null },
+		signal
+	);
 }
 
 function isJsonObject(text: string): boolean {

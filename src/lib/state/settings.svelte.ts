@@ -197,6 +197,17 @@ export class EngineSettings {
 	}
 
 	/**
+	 * What a template check is for: the engine and model (templateFileKey), the source and, but for
+	 * a file, what it names. A file's check is for the file slot: a file that fails it is forgotten,
+	 * and its error still belongs to the choice.
+	 */
+	templateChoice(device: GpuFacts): string {
+		const kind = this.templateKind.current;
+		const spec = kind === 'file' ? null : this.templateSpec(device);
+		return JSON.stringify([this.templateFileKey(), kind, spec]);
+	}
+
+	/**
 	 * Default the engine to what this device can use, once its GPU is known: in the browser with
 	 * WebGPU, the CPU engine without. A choice the user made (or saved) always wins, and
 	 * the default is not saved, so a browser that gains WebGPU later defaults to the GPU.

@@ -4,6 +4,7 @@
  */
 import { isDatasetName, OFFLINE_DATASET, type DatasetName } from '../datasets/registry.ts';
 import { DatasetError, DatasetImportError } from '../datasets/errors.ts';
+import { AbortError } from '../errors/appError.ts';
 import { errorText } from '../errors/describe.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { DatasetItem } from '../probe/types.ts';
@@ -34,8 +35,10 @@ export class SetupState {
 	#upload = $state.raw<UploadedDataset | null>(null);
 	#uploadProblems = $state.raw<string[]>([]);
 	#template = $state.raw<TemplateCheck | null>(null);
-	#templateError = $state<string | null>(null);
+	/** The last check's failure, with the choice it was made for (see templateErrorFor). */
+	#templateError = $state.raw<{ choice: string; message: string } | null>(null);
 	#templateBusy = $state(false);
+	#templateAbort: AbortController | null = null;
 	#step = $state<StartStep>('idle');
 	#error = $state<string | null>(null);
 	/** The last start failed because a published dataset's host could not be reached at all. */
@@ -76,8 +79,16 @@ export class SetupState {
 	get template(): TemplateCheck | null {
 		return this.#template;
 	}
+	/** The last check's failure, whatever the choice now (a start reads its own check's). */
 	get templateError(): string | null {
-		return this.#templateError;
+		return this.#templateError?.message ?? null;
+	}
+	/**
+	 * The last check's failure while `choice` is the one it was made for: another engine, model or
+	 * source shows none, so no error stands beside a choice it does not apply to.
+	 */
+	templateErrorFor(choice: string): string | null {
+		return this.#templateError?.choice === choice ? this.#templateError.message : null;
 	}
 	get templateBusy(): boolean {
 		return this.#templateBusy;
@@ -128,31 +139,54 @@ export class SetupState {
 		}
 	}
 
-	/** The template for `spec`, loading it unless the last check was of the same spec. */
+	/**
+	 * The template for `spec`, loading it unless the last check was of the same spec. A check still
+	 * running is stopped first; `load` gets the signal that cancelTemplateCheck aborts. `choice`
+	 * names what the check was for (EngineSettings.templateChoice), which its error belongs to.
+	 * @returns null when it failed (templateError says why) or was cancelled.
+	 */
 	async checkTemplate(
 		spec: TemplateSpec | null,
-		load: (spec: TemplateSpec) => Promise<ChatTemplate>
+		load: (spec: TemplateSpec, signal: AbortSignal) => Promise<ChatTemplate>,
+		choice: string = JSON.stringify(spec)
 	): Promise<TemplateCheck | null> {
+		this.#templateAbort?.abort();
 		if (!spec) {
 			this.#template = null;
-			this.#templateError = 'Choose where the chat template comes from.';
+			this.#templateError = { choice, message: 'Choose where the chat template comes from.' };
 			return null;
 		}
 		const key = JSON.stringify(spec);
 		if (this.#template?.spec === key) return this.#template;
+		const abort = new AbortController();
+		this.#templateAbort = abort;
 		this.#templateBusy = true;
 		this.#templateError = null;
 		try {
-			const check = await readTemplateCheck(key, await load(spec));
+			const template = await load(spec, abort.signal);
+			if (abort.signal.aborted) throw new AbortError();
+			const check = await readTemplateCheck(key, template);
 			this.#template = check;
 			return check;
 		} catch (err) {
+			// Cancelled, or replaced by a newer check: that one decides what is shown.
+			if (abort.signal.aborted) return null;
 			this.#template = null;
-			this.#templateError = errorText(err);
+			this.#templateError = { choice, message: errorText(err) };
 			return null;
 		} finally {
-			this.#templateBusy = false;
+			if (this.#templateAbort === abort) {
+				this.#templateAbort = null;
+				this.#templateBusy = false;
+			}
 		}
+	}
+
+	/** Stop the running template check (a slow download, a template that renders for long). */
+	cancelTemplateCheck(): void {
+		this.#templateAbort?.abort();
+		this.#templateAbort = null;
+		this.#templateBusy = false;
 	}
 
 	/** Forget the last start's failure (the choice behind it changed). */
@@ -160,12 +194,6 @@ export class SetupState {
 		this.#error = null;
 		this.#datasetUnreachable = false;
 		if (this.#step === 'failed') this.#step = 'idle';
-	}
-
-	/** Forget a checked template (its source changed). */
-	clearTemplate(): void {
-		this.#template = null;
-		this.#templateError = null;
 	}
 
 	/**

@@ -17,14 +17,9 @@ import { pollRun, recordStamps, storedRecords, storedRun } from '../idb.ts';
 const ITEMS = 3;
 const PLANNED = ITEMS * 2;
 
-/** Set-up for a CPU run of the tiny model at `modelUrl` as generator and judge (LLM judging). */
-export async function configureCpuRun(
-	page: Page,
-	modelUrl: string,
-	plan: { items: number; temperatures: string } = { items: ITEMS, temperatures: '0, 1' }
-): Promise<void> {
-	const v = 'setup';
-	const cpu = await need(page, v, 'engine-cpu');
+/** Set-up, in a fresh profile without WebGPU, has chosen the CPU engine by itself. */
+export async function cpuByDefault(page: Page): Promise<void> {
+	const cpu = await need(page, 'setup', 'engine-cpu');
 	try {
 		// The default without WebGPU: nothing was chosen or saved in this fresh profile.
 		await page.waitForFunction(
@@ -38,6 +33,16 @@ export async function configureCpuRun(
 		throw new E2EFailure('setup view: without WebGPU the engine did not default to the CPU');
 	}
 	check(await cpu.isChecked(), 'engine-cpu is not checked');
+}
+
+/** Set-up for a CPU run of the tiny model at `modelUrl` as generator and judge (LLM judging). */
+export async function configureCpuRun(
+	page: Page,
+	modelUrl: string,
+	plan: { items: number; temperatures: string } = { items: ITEMS, temperatures: '0, 1' }
+): Promise<void> {
+	const v = 'setup';
+	await cpuByDefault(page);
 	await setControl(await need(page, v, 'judge-mode'), 'llm');
 	for (const role of ['generator', 'judge']) {
 		await setControl(await need(page, v, `cpu-${role}-model`), 'custom');

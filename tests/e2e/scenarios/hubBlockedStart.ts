@@ -1,8 +1,9 @@
 /**
  * Hugging Face blocked (every request to huggingface.co fails, as on many school networks) and the
  * CPU engine chosen: the chat template ships with the app, so the start gets as far as loading the
- * model, which cannot download. The run view says so in one message with the ways that work, and
- * the run, having made nothing, is not kept: Runs lists no empty paused run.
+ * model, which cannot download. The run view says so in one message with the ways that work (the
+ * raw error only inside its Details, not again in the run's error list), and the run, having made
+ * nothing, is not kept: Runs lists no empty paused run.
  */
 import { need, openView, setControl, UI_TIMEOUT_MS } from '../app.ts';
 import type { E2EContext } from '../context.ts';
@@ -44,6 +45,12 @@ export const hubBlockedStart: Scenario<E2EContext> = {
 			!/Check the URL/i.test(text),
 			`"check the URL" is said though no URL was typed: "${text}"`
 		);
+		// The raw error reads once: inside the message's Details, not again as a run error below it.
+		const raw = (await blocked.locator('details').textContent())?.replace(/^\s*Details/, '').trim();
+		if (!raw) throw new E2EFailure('the message has no Details with the raw error');
+		const head = raw.slice(0, 40);
+		const times = await page.evaluate((h) => document.body.textContent?.split(h).length ?? 1, head);
+		check(times - 1 === 1, `the raw error "${head}…" is on the page ${times - 1} times`);
 		for (const id of ['hub-use-server', 'hub-open-shared', 'hub-see']) {
 			check((await page.getByTestId(id).count()) === 1, `no way out "${id}"`);
 		}

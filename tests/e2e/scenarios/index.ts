@@ -4,6 +4,7 @@ import type { Scenario } from '../harness.ts';
 import { annotation } from './annotate.ts';
 import { capability } from './capability.ts';
 import { classLink } from './classLink.ts';
+import { classroomPreset } from './classroomPreset.ts';
 import { cpuRun } from './cpuRun.ts';
 import { cpuSweep } from './cpuSweep.ts';
 import { customMlc } from './customMlc.ts';
@@ -49,6 +50,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	offlineHelp,
 	nlpData,
 	cpuRun,
+	classroomPreset,
 	cpuSweep,
 	isolation,
 	transfer,

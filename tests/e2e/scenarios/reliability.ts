@@ -1,8 +1,9 @@
 /**
  * A careless or hostile user in the browser: a chat template that loops, ranges over 300 million
  * or renders 100 MB is stopped by the template check (run when the file is chosen) with a message
- * naming the limits, and the tab answers within a second while it renders; a shared-run link whose host stalls after its headers can be cancelled, and one
- * that declares 700 MB says the size limit.
+ * naming the limits, and the tab answers within a second while it renders; Cancel ends such a check
+ * at once and leaves no error; a shared-run link whose host stalls after its headers can be
+ * cancelled, and one that declares 700 MB says the size limit.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -35,13 +36,39 @@ async function misbehavingHost(): Promise<{ base: string; server: Server }> {
 export const reliability: Scenario<E2EContext> = {
 	id: 'reliability',
 	title:
-		'a runaway chat template is stopped by the template check (tab responsive); a stalled shared-run link can be cancelled, a 700 MB one says the limit',
+		'a runaway chat template is stopped by the template check (tab responsive) or cancelled; a stalled shared-run link can be cancelled, a 700 MB one says the limit',
 	timeoutMs: 120_000,
 	async run(ctx) {
 		const { page } = await ctx.profile();
 		await openView(page, ctx.app.url, '#/setup');
 		await setControl(await need(page, V, 'engine-server'), true);
 		const dir = mkdtempSync(join(tmpdir(), 'utp-e2e-templates-'));
+
+		// Cancel during the check of a template that never ends: the check is ready again at once,
+		// with no error left then or once the worker has ended.
+		const loop = join(dir, 'cancelled-loop.jinja');
+		writeFileSync(loop, withPrefix(RUNAWAY_TEMPLATES['a loop of 3000 × 3000'].prefix).source);
+		const workerClosed = new Promise<number>((resolve) =>
+			page.on('worker', (w) => w.on('close', () => resolve(Date.now())))
+		);
+		await setControl(await need(page, V, 'template-kind-file'), true);
+		await (await need(page, V, 'template-file')).setInputFiles(loop);
+		const cancel = await need(page, V, 'cancel-template-check');
+		await page.waitForTimeout(500);
+		const cancelledAt = Date.now();
+		await cancel.click();
+		await page
+			.getByTestId('check-template')
+			.and(page.locator(':enabled'))
+			.waitFor({ timeout: 1_000 });
+		const closedAfter = (await workerClosed) - cancelledAt;
+		// Chromium ends a worker busy in a script once it yields or after its own grace (about 2 s):
+		// by then the cancelled check's render has hit its limit, and that error must not surface.
+		await page.waitForTimeout(300);
+		const left = await page.getByTestId('template-status').innerText();
+		check(left.trim() === '', `after Cancel the template status says "${left}"`);
+		ctx.note(`cancelled check: worker ended ${closedAfter} ms after Cancel`);
+
 		for (const [name, { prefix, says }] of Object.entries(RUNAWAY_TEMPLATES)) {
 			const file = join(dir, `${name.replace(/\W+/g, '-')}.jinja`);
 			writeFileSync(file, withPrefix(prefix).source);

@@ -5,6 +5,7 @@ import { exampleLink } from '../../../src/lib/app/examples.ts';
 import { OpenRunError } from '../../../src/lib/app/openRun.ts';
 import { parseHash } from '../../../src/lib/routing/routes.ts';
 import { listenLocal, type LocalServer } from '../../helpers/httpServer.ts';
+import { rejection } from '../../helpers/rejection.ts';
 
 const entry = (file: string) => ({
 	file,
@@ -43,15 +44,6 @@ beforeAll(async () => {
 	base = server.base;
 });
 afterAll(() => server.close());
-
-async function rejection(p: Promise<unknown>): Promise<Error> {
-	try {
-		await p;
-	} catch (e) {
-		return e as Error;
-	}
-	throw new Error('expected a rejection');
-}
 
 describe('a class link', () => {
 	it('reads the list from the hash, its own "?" and "&" kept', () => {

@@ -8,6 +8,7 @@ import { bundleToFiles, ExchangeError } from '../../../src/lib/probe/exchange.ts
 import { bundleToRunFile } from '../../../src/lib/probe/runFile.ts';
 import { makeBundle } from '../../helpers/factories.ts';
 import { listenLocal, type LocalServer } from '../../helpers/httpServer.ts';
+import { rejection } from '../../helpers/rejection.ts';
 
 const bundle = makeBundle(4, 'run-shared');
 const other = makeBundle(3, 'run-other');
@@ -75,15 +76,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const open = (path: string) => fetchRun(`${base}${path}`, fetch);
-
-async function rejection(p: Promise<unknown>): Promise<Error> {
-	try {
-		await p;
-	} catch (e) {
-		return e as Error;
-	}
-	throw new Error('expected a rejection');
-}
 
 describe('fetchRun', () => {
 	it('opens a whole-run file', async () => {

@@ -3,24 +3,12 @@
  * wllama worker over the same protocol as the web-llm worker. It never imports wllama, so the page
  * stays small; the worker (wllama's JS and its 8 MB wasm) loads only when createCpuEngine() runs.
  */
-import {
-	type CompletionRequest,
-	type CompletionResult,
-	type Engine,
-	type EngineCapabilities,
-	type JsonChatRequest,
-	type LoadProgress
-} from '../../probe/engine.ts';
-import { WorkerClient, type RequestHooks, type WorkerPort } from '../workerClient.ts';
+import type { Engine, EngineCapabilities, LoadProgress } from '../../probe/engine.ts';
+import type { RequestHooks, WorkerPort } from '../workerClient.ts';
+import { WorkerEngine } from '../workerEngine.ts';
 import { cpuCanCoLoad } from './catalog.ts';
 import { cpuThreads, threadFactsHere } from './threads.ts';
-import type {
-	CacheQueryResult,
-	CacheSizes,
-	CpuRequestKind,
-	CpuWorkerRequest,
-	CpuWorkerStats
-} from './protocol.ts';
+import type { CpuRequestKind, CpuWorkerRequest, CpuWorkerStats } from './protocol.ts';
 
 export interface CpuEngineOptions {
 	/** llama.cpp context per model; the probe's prompts and replies must fit. */
@@ -36,14 +24,13 @@ type Body<K extends CpuRequestKind> = Omit<Extract<CpuWorkerRequest, { kind: K }
 /** The worker port as the client uses it: messages it sends are CPU-worker requests. */
 export type CpuWorkerLike = WorkerPort<CpuWorkerRequest>;
 
-export class CpuEngine implements Engine {
+export class CpuEngine extends WorkerEngine<CpuWorkerRequest> implements Engine {
 	readonly name = 'wllama';
-	readonly #worker: WorkerClient<CpuWorkerRequest>;
 	readonly #nCtx: number;
 	readonly #nThreads: number | undefined;
 
 	constructor(worker: CpuWorkerLike, opts: CpuEngineOptions = {}) {
-		this.#worker = new WorkerClient(worker, 'CPU engine worker');
+		super(worker, 'CPU engine worker');
 		this.#nCtx = opts.n_ctx ?? DEFAULT_N_CTX;
 		this.#nThreads = opts.n_threads;
 	}
@@ -69,40 +56,8 @@ export class CpuEngine implements Engine {
 		);
 	}
 
-	async unload(): Promise<void> {
-		await this.#request('unload', {});
-	}
-
-	/** @throws EngineError, AbortError when `req.signal` fires. */
-	complete(req: CompletionRequest): Promise<CompletionResult> {
-		return this.#worker.complete(req);
-	}
-
-	chatJson(req: JsonChatRequest): Promise<CompletionResult> {
-		return this.#worker.chatJson(req);
-	}
-
-	/** Is the GGUF file fully in the browser's model cache? */
-	async isCached(model: string): Promise<boolean> {
-		const res = (await this.#request('cacheQuery', { op: 'has', model })) as CacheQueryResult;
-		return res.cached === true;
-	}
-
-	async deleteCached(model: string): Promise<void> {
-		await this.#request('cacheQuery', { op: 'delete', model });
-	}
-
-	async cacheSizes(model: string): Promise<CacheSizes> {
-		const res = (await this.#request('cacheQuery', { op: 'sizes', model })) as CacheQueryResult;
-		return res.sizes ?? { model };
-	}
-
 	stats(): Promise<CpuWorkerStats> {
 		return this.#request('stats', {}) as Promise<CpuWorkerStats>;
-	}
-
-	terminate(): void {
-		this.#worker.terminate();
 	}
 
 	#request<K extends CpuRequestKind>(
@@ -110,7 +65,7 @@ export class CpuEngine implements Engine {
 		body: Body<K>,
 		hooks: RequestHooks = {}
 	): Promise<unknown> {
-		return this.#worker.request(kind, body, hooks);
+		return this.worker.request(kind, body, hooks);
 	}
 }
 

@@ -39,6 +39,7 @@ import {
 	withRetries
 } from '../../net/retry.ts';
 import { buildUsage, mapFinish, parseReply, readStream } from './stream.ts';
+import { completionFields, samplingFields } from '../requestFields.ts';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = DEFAULT_RETRIES;
@@ -241,18 +242,7 @@ export class OpenAIEngine implements Engine {
 	}
 
 	#completeOnce(req: CompletionRequest, fields: object): Promise<CompletionResult> {
-		const body: Record<string, unknown> = {
-			model: req.model,
-			prompt: req.prompt,
-			temperature: req.temperature,
-			top_p: req.top_p,
-			seed: req.seed,
-			max_tokens: req.max_tokens,
-			stream: true,
-			stream_options: { include_usage: true },
-			...fields
-		};
-		if (req.stop.length > 0) body.stop = req.stop;
+		const body = { ...completionFields(req), ...fields };
 		return this.#retrying(req.signal, this.#maxRetries, req.onRetry, async () => {
 			const { res, deadline, sentAt } = await this.#open('POST', '/completions', body, req.signal);
 			try {
@@ -290,10 +280,7 @@ export class OpenAIEngine implements Engine {
 		const body: Record<string, unknown> = {
 			model: req.model,
 			messages: messagesFor(form, req.messages, req.schema),
-			temperature: req.temperature,
-			top_p: req.top_p,
-			seed: req.seed,
-			max_tokens: req.max_tokens,
+			...samplingFields(req),
 			stream: false
 		};
 		const format = responseFormat(form, req.schema);

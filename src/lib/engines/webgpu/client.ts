@@ -4,25 +4,11 @@
  * (and its 2 MB of web-llm) loads only when createWebLLMEngine() runs.
  */
 import type { AppConfig } from '@mlc-ai/web-llm';
-import {
-	type CompletionRequest,
-	type CompletionResult,
-	type Engine,
-	type EngineCapabilities,
-	type JsonChatRequest,
-	type LoadProgress
-} from '../../probe/engine.ts';
+import type { Engine, EngineCapabilities, LoadProgress } from '../../probe/engine.ts';
 import { DEFAULT_VRAM_BUDGET_MB, fitsBudget, vramOf } from './catalog.ts';
-import { WorkerClient, type RequestHooks, type WorkerPort } from '../workerClient.ts';
-import type {
-	CacheOp,
-	CacheQueryResult,
-	CacheSizes,
-	RequestKind,
-	ResultByKind,
-	WorkerRequest,
-	WorkerStats
-} from './protocol.ts';
+import type { RequestHooks, WorkerPort } from '../workerClient.ts';
+import { WorkerEngine } from '../workerEngine.ts';
+import type { CacheOp, RequestKind, ResultByKind, WorkerRequest, WorkerStats } from './protocol.ts';
 
 /** A Worker, or any port that behaves like one (tests pass an in-memory pair). */
 export type WorkerLike = WorkerPort<WorkerRequest>;
@@ -40,13 +26,12 @@ export interface WebLLMEngineOptions {
 
 type RequestBody<K extends RequestKind> = Omit<Extract<WorkerRequest, { kind: K }>, 'id' | 'kind'>;
 
-export class WebLLMEngine implements Engine {
+export class WebLLMEngine extends WorkerEngine<WorkerRequest> implements Engine {
 	readonly name = 'webllm';
-	readonly #worker: WorkerClient<WorkerRequest>;
 	readonly #opts: WebLLMEngineOptions;
 
 	constructor(worker: WorkerLike, opts: WebLLMEngineOptions = {}) {
-		this.#worker = new WorkerClient(worker, 'engine worker');
+		super(worker, 'engine worker');
 		this.#opts = opts;
 	}
 
@@ -73,49 +58,12 @@ export class WebLLMEngine implements Engine {
 		});
 	}
 
-	async unload(): Promise<void> {
-		await this.#request('unload', {});
-	}
-
-	/** @throws EngineError, AbortError when `req.signal` fires. */
-	complete(req: CompletionRequest): Promise<CompletionResult> {
-		return this.#worker.complete(req);
-	}
-
-	chatJson(req: JsonChatRequest): Promise<CompletionResult> {
-		return this.#worker.chatJson(req);
-	}
-
-	/** Are all of the model's files in the browser cache (no download needed)? */
-	async isCached(model: string): Promise<boolean> {
-		const res: CacheQueryResult = await this.#request('cacheQuery', this.#cacheQuery('has', model));
-		return res.cached === true;
-	}
-
-	/** Delete the model's weights, config and wasm from the cache. */
-	async deleteCached(model: string): Promise<void> {
-		await this.#request('cacheQuery', this.#cacheQuery('delete', model));
-	}
-
-	async cacheSizes(model: string): Promise<CacheSizes> {
-		const res: CacheQueryResult = await this.#request(
-			'cacheQuery',
-			this.#cacheQuery('sizes', model)
-		);
-		return res.sizes ?? { model };
-	}
-
 	stats(): Promise<WorkerStats> {
 		return this.#request('stats', {});
 	}
 
-	/** Stop the worker and free the GPU; pending calls reject with AbortError. */
-	terminate(): void {
-		this.#worker.terminate();
-	}
-
 	/** A cache query carries the custom model list: the worker knows it only after a load. */
-	#cacheQuery(op: CacheOp, model: string): RequestBody<'cacheQuery'> {
+	protected override cacheQuery(op: CacheOp, model: string): RequestBody<'cacheQuery'> {
 		const appConfig = this.#appConfig();
 		return appConfig ? { op, model, appConfig } : { op, model };
 	}
@@ -130,7 +78,7 @@ export class WebLLMEngine implements Engine {
 		body: RequestBody<K>,
 		hooks: RequestHooks = {}
 	): Promise<ResultByKind[K]> {
-		return this.#worker.request(kind, body, hooks) as Promise<ResultByKind[K]>;
+		return this.worker.request(kind, body, hooks) as Promise<ResultByKind[K]>;
 	}
 }
 

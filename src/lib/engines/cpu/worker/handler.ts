@@ -19,6 +19,7 @@ import { HUB_BLOCKED_RECOVERY, isHubBlocked } from '../../../errors/hubBlocked.t
 import { assistantPrompt, stopSequences, type ChatTemplate } from '../../../probe/template.ts';
 import type { FinishReason, Usage } from '../../../probe/types.ts';
 import { toWireError } from '../../webgpu/errors.ts';
+import { samplingFields } from '../../requestFields.ts';
 import { SerialQueue } from '../../webgpu/queue.ts';
 import type {
 	CacheQueryResult,
@@ -304,10 +305,7 @@ export function createCpuHandler(
 			req.model,
 			{
 				prompt: req.prompt,
-				max_tokens: req.max_tokens,
-				temperature: req.temperature,
-				top_p: req.top_p,
-				seed: req.seed,
+				...samplingFields(req),
 				stop: req.stop
 			},
 			signal,
@@ -336,10 +334,7 @@ export function createCpuHandler(
 			req.model,
 			{
 				prompt: assistantPrompt(template, req.messages),
-				max_tokens: req.max_tokens,
-				temperature: req.temperature,
-				top_p: req.top_p,
-				seed: req.seed,
+				...samplingFields(req),
 				stop,
 				json_schema: req.schema
 			},

@@ -30,6 +30,7 @@ import type {
 } from '../protocol.ts';
 import { isWorkerRequest } from '../protocol.ts';
 import { SerialQueue } from '../queue.ts';
+import { completionFields, samplingFields, STREAMED } from '../../requestFields.ts';
 import { mergeAppConfig } from '../custom.ts';
 import { diagnoseCustomLoad, type DiagnoseFetch } from './diagnose.ts';
 import { collect, type StreamControl } from './stream.ts';
@@ -189,17 +190,7 @@ export function createHandler(
 	}
 
 	async function complete(req: WireCompletionRequest, id: number, ctl: StreamControl) {
-		const stream = await engine.completions.create({
-			model: req.model,
-			prompt: req.prompt,
-			temperature: req.temperature,
-			top_p: req.top_p,
-			seed: req.seed,
-			max_tokens: req.max_tokens,
-			stop: req.stop,
-			stream: true,
-			stream_options: { include_usage: true }
-		});
+		const stream = await engine.completions.create(completionFields(req));
 		return collect(
 			stream,
 			(c) => c.choices[0]?.text,
@@ -214,12 +205,8 @@ export function createHandler(
 			messages: req.messages.map(
 				(m) => ({ role: m.role, content: m.content }) as ChatCompletionMessageParam
 			),
-			temperature: req.temperature,
-			top_p: req.top_p,
-			seed: req.seed,
-			max_tokens: req.max_tokens,
-			stream: true,
-			stream_options: { include_usage: true },
+			...samplingFields(req),
+			...STREAMED,
 			// web-llm wants the schema as a JSON string, and enforces it with a grammar.
 			response_format: { type: 'json_object', schema: JSON.stringify(req.schema) }
 		});

@@ -1,0 +1,56 @@
+/**
+ * The columns the results table and the study table share: a condition, its accuracy and its
+ * genuine follow-ups, each rate beside its 95% Wilson interval and its counts.
+ */
+import type { ConditionSummary } from '$lib/stats/aggregate';
+import type { Column } from '../dataTable';
+import { interval, percent } from './format';
+
+/** A count that should be zero, shown in red when it is not. */
+export function countColumn<T>(head: string, count: (row: T) => number): Column<T> {
+	return { head, num: true, class: (r) => (count(r) > 0 ? 'warn' : ''), value: count };
+}
+
+/**
+ * On a phone's cards the condition comes first, then the follow-up rate (the `rate` cells).
+ * `rateTestid` names the follow-up rate's cells where a test reads them.
+ */
+export function conditionColumns<T extends ConditionSummary>(rateTestid?: string): Column<T>[] {
+	return [
+		{ head: 'Temperature', cardOrder: -2, value: (s) => s.temperature },
+		{ head: 'Perturbation', cardOrder: -2, value: (s) => s.perturbation },
+		{ head: 'Turns', num: true, value: (s) => s.n },
+		{ head: 'Accuracy', num: true, value: (s) => percent(s.accuracy.p) },
+		{
+			head: '95% CI',
+			label: 'Accuracy 95% CI',
+			num: true,
+			class: 'muted',
+			value: (s) => interval(s.accuracy)
+		},
+		{ head: 'Items', num: true, value: (s) => `${s.accuracy.k}/${s.accuracy.n}` },
+		{
+			head: 'Follow-ups',
+			num: true,
+			class: 'strong rate',
+			cardOrder: -1,
+			testid: rateTestid,
+			value: (s) => percent(s.followup.p)
+		},
+		{
+			head: '95% CI',
+			label: 'Follow-ups 95% CI',
+			num: true,
+			class: 'muted rate',
+			cardOrder: -1,
+			value: (s) => interval(s.followup)
+		},
+		{
+			head: 'Genuine / with verdict',
+			num: true,
+			class: 'rate',
+			cardOrder: -1,
+			value: (s) => `${s.followup.k}/${s.followup.n}`
+		}
+	];
+}
