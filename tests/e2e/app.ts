@@ -123,6 +123,21 @@ export async function configureRun(page: Page, s: RunSetup): Promise<void> {
 	await setControl(await need(page, v, 'judge-mode'), s.judgeMode);
 }
 
+/** Items from the user's own file instead of the demo set: all `items` of it must read. */
+export async function uploadDataset(
+	page: Page,
+	file: string | { name: string; mimeType: string; buffer: Buffer },
+	items: number
+): Promise<void> {
+	const v = 'setup';
+	await setControl(await need(page, v, 'dataset-select'), 'upload');
+	await (await need(page, v, 'dataset-file')).setInputFiles(file);
+	const read = (await (await need(page, v, 'dataset-file-ok')).innerText()).trim();
+	const name = typeof file === 'string' ? file : file.name;
+	check(read.includes(`${items} items read`), `the uploaded file ${name} reads "${read}"`);
+	await setControl(await need(page, v, 'n-items'), String(items));
+}
+
 /**
  * The template comes from our loopback server or a local file, never from Hugging Face; the
  * set-up view's check must read the ChatML user header off it.

@@ -86,10 +86,14 @@ function userTurn(req: ScriptRequest, h: number): { label: ProbeLabel; text: str
 	}
 }
 
+/** What the judge may answer when asked which of two user turns is more grounded. */
+const COMPARISON_REPLIES = ['A', 'B', 'SAME'] as const;
+
 /**
  * Plausible, varied probe output: answers for answer prompts, a spread of user turns (follow-ups,
- * restatements, artifacts, meta-planning, degenerate) for user-turn prompts, and a judge that
- * labels each user turn with the kind it was generated as. Deterministic in (prompt, temp, seed).
+ * restatements, artifacts, meta-planning, degenerate) for user-turn prompts, a judge that labels
+ * each user turn with the kind it was generated as, and a spread of verdicts when it compares a
+ * generated turn with a human one. Deterministic in (prompt, temp, seed).
  */
 export function createProbeScript(): ScriptFn {
 	// The judge recognises a user turn by its opening, remembered when it was generated (openings
@@ -99,6 +103,10 @@ export function createProbeScript(): ScriptFn {
 		const salt = req.temperature === 0 ? 0 : req.seed;
 		const h = fnv(`${req.prompt}\u0000${req.temperature}\u0000${salt}`);
 		if (req.kind === 'chat') {
+			// The reference comparison shows two turns as <turn_a> and <turn_b>: one word of three.
+			if (req.prompt.includes('<turn_a>')) {
+				return JSON.stringify({ more_grounded: COMPARISON_REPLIES[h % COMPARISON_REPLIES.length] });
+			}
 			let label: ProbeLabel = 'genuine_followup';
 			for (const [opening, l] of generated) if (req.prompt.includes(opening)) label = l;
 			return JSON.stringify({

@@ -29,7 +29,10 @@ import type { Label, ProbeRecord } from '../probe/types.ts';
 
 export type SessionStatus = 'loading' | 'ready' | 'missing' | 'failed';
 
-/** What an annotator sees of a record: no model, temperature, perturbation or machine label. */
+/**
+ * What an annotator sees of a record: no model, temperature, perturbation or machine label, and
+ * never the human's real next turn (reference_turn), which the paper's annotators did not see.
+ */
 export interface BlindItem {
 	question: string;
 	/** The answer as the model saw it: perturbed_answer. */

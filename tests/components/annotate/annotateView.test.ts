@@ -3,7 +3,10 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DexieRunStore } from '../../../src/lib/db/runs.ts';
 import { createDB, type ProbeDB } from '../../../src/lib/db/schema.ts';
+import type { Annotation } from '../../../src/lib/probe/exchange.ts';
+import { labelsToFile } from '../../../src/lib/probe/labelsFile.ts';
 import { LABELS, type Label, type ProbeRecord } from '../../../src/lib/probe/types.ts';
+import { REFERENCE_HEADING } from '../../../src/lib/results/referenceWords.ts';
 import AnnotateView from '../../../src/views/annotate/AnnotateView.svelte';
 import { makeManifest, makeRecord } from '../../helpers/factories.ts';
 import { renderWithServices } from '../renderWithServices.ts';
@@ -15,11 +18,21 @@ const renderAnnotate = (params: Record<string, string>) =>
 
 const MODEL = 'Secret-Model-7B-q4f16_1-MLC';
 const MACHINE_LABELS: Label[] = LABELS.filter((l) => l !== 'judge_error');
+const GROUNDINGS = ['generated', 'reference', 'tie', null] as const;
 
-/** 12 turns at T=0.7, truncated; every machine-side field carries a marker the DOM must not show. */
+/**
+ * 12 turns at T=0.7, truncated; every machine-side field carries a marker the DOM must not show.
+ * Even items carry the human's real next turn (a conversation dataset), odd ones none.
+ */
 function run(): ProbeRecord[] {
 	return Array.from({ length: 12 }, (_, i) =>
 		makeRecord({
+			...(i % 2 === 0
+				? {
+						reference_turn: `HUMAN-REFERENCE-${i}`,
+						reference_grounding: GROUNDINGS[(i / 2) % GROUNDINGS.length]
+					}
+				: {}),
 			run_id: 'run-a',
 			item_id: `gsm8k-${i}`,
 			temperature: 0.7,
@@ -84,7 +97,8 @@ describe('AnnotateView, annotating', () => {
 		expect(shownTurn()).toMatch(/^User turn \d+$/);
 		expect(text).toMatch(/Seen answer \d+/); // the answer the model saw…
 		expect(text).not.toMatch(/FULL-ANSWER/); // …not the original one
-		for (const hidden of [MODEL, '0.7', 'truncate', 'JUDGE-RATIONALE', 'RULE-REASON', 'gsm8k-']) {
+		const hiddens = [MODEL, '0.7', 'truncate', 'JUDGE-RATIONALE', 'RULE-REASON', 'gsm8k-'];
+		for (const hidden of [...hiddens, 'HUMAN-REFERENCE', REFERENCE_HEADING]) {
 			expect(text).not.toContain(hidden);
 		}
 		for (const label of LABELS) expect(document.body.innerHTML).not.toContain(label);
@@ -118,6 +132,38 @@ describe('AnnotateView, annotating', () => {
 		await press('2');
 		await press('2');
 		expect(n(await openAgreement(), 'human:ana|judge')).toBe('5');
+	});
+
+	it('never puts the human reference turn in the page, at any step, nor in the labels file', async () => {
+		const { container } = await startAs('ana');
+		/** The whole document: text, hidden elements and every attribute. */
+		const blind = (step: string) => {
+			const html = document.body.outerHTML;
+			expect(html, step).not.toContain('HUMAN-REFERENCE');
+			expect(html, step).not.toContain(REFERENCE_HEADING);
+			expect(html, step).not.toContain('reference-turn');
+			expect(container.innerHTML, step).toContain('annotate');
+		};
+		blind('first item');
+		await press('?');
+		blind('label guide open');
+		await press('?');
+		await press('s');
+		blind('after a skip');
+		for (let i = 0; i < 12; i++) {
+			blind(`item ${i + 1}`);
+			await press(String((i % 6) + 1));
+		}
+		expect(screen.getByTestId('annotate-progress').textContent).toBe('12 of 12 labeled');
+		blind('all labeled');
+		await press('u');
+		blind('after an undo');
+		await press('1');
+
+		await waitFor(async () => expect(await stored()).toHaveLength(12));
+		const file = labelsToFile({ run_id: 'run-a', annotations: (await stored()) as Annotation[] });
+		expect(file).not.toContain('HUMAN-REFERENCE');
+		expect(file).not.toContain('reference');
 	});
 
 	it('ignores keys typed into a text field and held-down repeats', async () => {
@@ -221,6 +267,16 @@ describe('AnnotateView, agreement', () => {
 		// Items 4 and 5 (meta_planning, degenerate by the judge) with the judge's reasons.
 		expect(list.textContent).toContain('JUDGE-RATIONALE-4');
 		expect(list.textContent).toContain('RULE-REASON-5');
+		// Not blind here: item 4 shows the human's next turn and the judge's pairwise verdict beside
+		// the machine labels; item 5's conversation has none.
+		const card = (key: string) => list.querySelector(`article[data-key="${key}"]`) as HTMLElement;
+		const [four, five] = [run()[4].key, run()[5].key].map(card);
+		expect(within(four).getByTestId('reference-text').textContent).toBe('HUMAN-REFERENCE-4');
+		expect(within(four).getByTestId('reference-grounding').textContent).toContain(
+			'both turns are as grounded'
+		);
+		expect(within(five).queryByTestId('reference-turn')).toBeNull();
+		expect(five.textContent).not.toContain(REFERENCE_HEADING);
 		expect(screen.getByTestId('mode-advice').textContent).toMatch(/labels/);
 	});
 });

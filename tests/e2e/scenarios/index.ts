@@ -17,6 +17,7 @@ import { nlpData } from './nlpData.ts';
 import { offlineHelp } from './offlineHelp.ts';
 import { phoneNumbers } from './phoneNumbers.ts';
 import { pooledLabels } from './pooledLabels.ts';
+import { referenceTurns } from './referenceTurns.ts';
 import { reliability } from './reliability.ts';
 import { resume } from './resume.ts';
 import { sweep } from './sweep.ts';
@@ -58,6 +59,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	xss,
 	annotation,
 	pooledLabels,
+	referenceTurns,
 	offline,
 	screenshots,
 	phone,

@@ -16,6 +16,7 @@ import {
 	setControl,
 	startRun,
 	UI_TIMEOUT_MS,
+	uploadDataset,
 	waitForDone
 } from '../app.ts';
 import type { E2EContext } from '../context.ts';
@@ -139,12 +140,7 @@ async function configure(ctx: E2EContext, page: Page, mock: MockOpenAI): Promise
 		samples: 1,
 		judgeMode: 'rules'
 	});
-	await setControl(await need(page, V, 'dataset-select'), 'upload');
-	await (await need(page, V, 'dataset-file')).setInputFiles(FILE);
-	const ok = await need(page, V, 'dataset-file-ok');
-	const read = (await ok.innerText()).trim();
-	check(read.includes(`${PLANNED} items read`), `the uploaded file reads "${read}"`);
-	await setControl(await need(page, V, 'n-items'), String(PLANNED));
+	await uploadDataset(page, FILE, PLANNED);
 }
 
 /** Start a configured run, wait for it to be done, and return its id and the start's duration. */
