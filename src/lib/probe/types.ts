@@ -225,7 +225,7 @@ export interface ProbeRecord {
 	/** The item's reference_turn (the human's real next turn); absent for items without one. */
 	reference_turn?: string;
 	/**
-	 * Which user turn the judge found more grounded in the answer (judge.ts REFERENCE_PROMPT): null
+	 * Which user turn the judge found more grounded in the answer (referenceJudge.ts REFERENCE_PROMPT): null
 	 * when not compared (rules-only mode, a reply that named neither turn, still pending); absent on
 	 * records without a reference.
 	 */
