@@ -51,13 +51,15 @@ export async function storedTemplates(
 	page: PageEvaluator
 ): Promise<{ generator: string; template_repo?: string; template_sha256?: string }[]> {
 	const runs = await readStore<{
-		config: { generator: { id: string; template_repo?: string } };
-		template_sha256?: string;
-	}>(page, 'runs', ['config', 'template_sha256']);
-	return runs.map((r) => ({
-		generator: r.config.generator.id,
-		template_repo: r.config.generator.template_repo,
-		template_sha256: r.template_sha256
+		manifest: {
+			config: { generator: { id: string; template_repo?: string } };
+			template_sha256?: string;
+		};
+	}>(page, 'runs', ['manifest']);
+	return runs.map(({ manifest }) => ({
+		generator: manifest.config.generator.id,
+		template_repo: manifest.config.generator.template_repo,
+		template_sha256: manifest.template_sha256
 	}));
 }
 
