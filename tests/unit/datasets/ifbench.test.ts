@@ -8,6 +8,9 @@ import { DatasetError } from '../../../src/lib/datasets/errors.ts';
 import { datasetCacheKey, DATASETS, loadDataset } from '../../../src/lib/datasets/registry.ts';
 import { IFBENCH_NLP_IDS, IFBENCH_NOTE } from '../../../src/lib/datasets/tasks/ifbench.ts';
 import { scoreAnswer } from '../../../src/lib/probe/scoring/index.ts';
+import { IFBENCH_INSTRUCTIONS } from '../../../src/lib/probe/scoring/ifeval/ifbench.ts';
+import { IFBENCH_TEXT_IDS } from '../../../src/lib/probe/scoring/ifeval/ifbenchIds.ts';
+import { IFBENCH_NLP_INSTRUCTIONS } from '../../../src/lib/probe/scoring/ifeval/ifbenchNlp.ts';
 import { fakeHfServer, recordingSleep } from './fakeHfServer.ts';
 
 const UNION = ['N', 'keyword', 'max_words', 'min_words', 'options', 'small_n', 'sep'];
@@ -108,5 +111,12 @@ describe('IFBench in the registry', () => {
 		expect(IFBENCH_NOTE).toMatch(/unscored, not counted wrong/);
 		expect(IFBENCH_NLP_IDS).toHaveLength(18);
 		for (const id of IFBENCH_NLP_IDS) expect(IFBENCH_NOTE).toContain(id);
+	});
+});
+
+describe("IFBench's id lists", () => {
+	it('name exactly the instructions the checkers check, in each table', () => {
+		expect([...IFBENCH_TEXT_IDS].sort()).toEqual(Object.keys(IFBENCH_INSTRUCTIONS).sort());
+		expect([...IFBENCH_NLP_IDS].sort()).toEqual(Object.keys(IFBENCH_NLP_INSTRUCTIONS).sort());
 	});
 });

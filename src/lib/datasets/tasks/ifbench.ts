@@ -1,7 +1,6 @@
 /** IFBench (Pyatkin et al. 2025): new verifiable instructions, scored as IFEval is. */
 import type { DatasetItem } from '../../probe/types.ts';
-import { IFBENCH_INSTRUCTIONS } from '../../probe/scoring/ifeval/ifbench.ts';
-import { IFBENCH_NLP_INSTRUCTIONS } from '../../probe/scoring/ifeval/ifbenchNlp.ts';
+import { IFBENCH_NLP_IDS, IFBENCH_TEXT_IDS } from '../../probe/scoring/ifeval/ifbenchIds.ts';
 import type { Row } from '../rows.ts';
 import { normalizeIfevalRow } from './ifeval.ts';
 import { hfSplitSource, type TaskDefinition } from './task.ts';
@@ -9,11 +8,11 @@ import { hfSplitSource, type TaskDefinition } from './task.ts';
 const NAME = 'ifbench';
 
 /** The IFBench instruction types that need NLTK's English data or syllapy's dictionary. */
-export const IFBENCH_NLP_IDS: readonly string[] = Object.keys(IFBENCH_NLP_INSTRUCTIONS);
+export { IFBENCH_NLP_IDS };
 
 /** What the app says about IFBench scoring: what it checks, and what needs downloaded data. */
 export const IFBENCH_NOTE =
-	`This app checks all ${Object.keys(IFBENCH_INSTRUCTIONS).length + IFBENCH_NLP_IDS.length} of ` +
+	`This app checks all ${IFBENCH_TEXT_IDS.length + IFBENCH_NLP_IDS.length} of ` +
 	`IFBench's instruction types, cross-checked against the reference on our own cases. ` +
 	`${IFBENCH_NLP_IDS.length} of them split sentences, tag words or count syllables as the ` +
 	`reference does, with NLTK's English data and syllapy's word list, which a run downloads ` +
