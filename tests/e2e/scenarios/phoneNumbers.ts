@@ -2,7 +2,8 @@
  * A student on a 390 px phone: every per-condition follow-up rate and its interval is on screen
  * without sideways scrolling (measured: each cell's box lies inside the viewport while nothing is
  * scrolled), the Runs actions (Results, Export) are reachable the same way, the CPU model pickers
- * keep set-up within the width, and sample ids are shown whole.
+ * keep set-up within the width, and sample ids are shown whole. The text-change rates, two runs
+ * compared and the κ table show as cards too: their numbers inside the viewport, the page no wider.
  */
 import type { Locator, Page } from 'playwright-core';
 import type { E2EContext } from '../context.ts';
@@ -37,14 +38,28 @@ function inside(what: string, list: { left: number; right: number }[], width: nu
 	}
 }
 
+/** Every cell of a card table inside the viewport, and the page no wider than the viewport. */
+async function cardsFit(page: Page, table: string, width: number): Promise<number> {
+	const cells = page.getByTestId(table).locator('tbody td, tbody th');
+	const list = await boxes(page, cells);
+	inside(`${table} cell`, list, width);
+	const o = await horizontalOverflow(page);
+	check(
+		o.docWidth <= o.viewport,
+		`the page with ${table} is ${o.docWidth} px wide in ${o.viewport} px (${o.culprits.join(', ')})`
+	);
+	return Math.round(Math.max(...list.map((b) => b.right)));
+}
+
 export const phoneNumbers: Scenario<E2EContext> = {
 	id: 'phone-numbers',
-	title: `at ${WIDTH} px: follow-up rates, Runs actions and sample ids on screen without sideways scrolling`,
-	timeoutMs: 90_000,
+	title: `at ${WIDTH} px: follow-up rates, text change, compare, κ, Runs actions and sample ids on screen without sideways scrolling`,
+	timeoutMs: 150_000,
 	async run(ctx) {
 		const { page } = await ctx.profile();
 		await page.setViewportSize({ width: WIDTH, height: 844 });
 		const { runId } = await completeRun(ctx, page);
+		const { runId: secondId } = await completeRun(ctx, page);
 		const width = await page.evaluate(() => document.documentElement.clientWidth);
 
 		await openView(page, ctx.app.url, `#/results/${encodeURIComponent(runId)}`);
@@ -59,6 +74,8 @@ export const phoneNumbers: Scenario<E2EContext> = {
 			.locator('.item')
 			.evaluateAll((els) => els.slice(0, 5).map((el) => el.scrollWidth - el.clientWidth));
 		check(ids.length > 0 && ids.every((cut) => cut <= 0), `sample ids cut by ${ids.join(', ')} px`);
+		await need(page, 'results', 'text-change');
+		const edges = [await cardsFit(page, 'text-change', width)];
 
 		await openView(page, ctx.app.url, '#/runs');
 		await need(page, 'runs', 'runs-table');
@@ -69,6 +86,16 @@ export const phoneNumbers: Scenario<E2EContext> = {
 			await boxes(page, row.locator('button[data-testid^="export-"]')),
 			width
 		);
+		for (const id of [runId, secondId]) {
+			await page.getByRole('checkbox', { name: `Pick ${id} to compare or study` }).check();
+		}
+		await (await need(page, 'runs', 'compare')).click();
+		await need(page, 'runs', 'compare-rows');
+		edges.push(await cardsFit(page, 'compare-rows', width));
+
+		await openView(page, ctx.app.url, `#/annotate/${encodeURIComponent(runId)}?tab=agreement`);
+		await need(page, 'annotate', 'kappa-row');
+		edges.push(await cardsFit(page, 'kappa-table', width));
 
 		await openView(page, ctx.app.url, '#/setup');
 		await (await need(page, 'setup', 'engine-cpu')).check();
@@ -79,7 +106,7 @@ export const phoneNumbers: Scenario<E2EContext> = {
 			`set-up with the CPU engine is ${o.docWidth} px wide in ${o.viewport} px (${o.culprits.join(', ')})`
 		);
 		ctx.note(
-			`${rates.length} follow-up rates, right edges ≤ ${Math.round(Math.max(...cis.map((b) => b.right)))} px of ${width}; set-up (CPU) ${o.docWidth} px`
+			`${rates.length} follow-up rates, right edges ≤ ${Math.round(Math.max(...cis.map((b) => b.right)))} px of ${width}; text change, compare, κ ≤ ${edges.join(', ')} px; set-up (CPU) ${o.docWidth} px`
 		);
 	}
 };
