@@ -46,6 +46,23 @@ export async function storedRuns(page: PageEvaluator): Promise<StoredRun[]> {
 	});
 }
 
+/** Each stored run's generator and the chat template it was made with (its manifest's). */
+export async function storedTemplates(
+	page: PageEvaluator
+): Promise<{ generator: string; template_repo?: string; template_sha256?: string }[]> {
+	const runs = await readStore<{
+		manifest: {
+			config: { generator: { id: string; template_repo?: string } };
+			template_sha256?: string;
+		};
+	}>(page, 'runs', ['manifest']);
+	return runs.map(({ manifest }) => ({
+		generator: manifest.config.generator.id,
+		template_repo: manifest.config.generator.template_repo,
+		template_sha256: manifest.template_sha256
+	}));
+}
+
 export async function storedRun(
 	page: PageEvaluator,
 	runId: string

@@ -4,6 +4,7 @@
  */
 import { AppError } from '../errors/appError.ts';
 import { DATASETS, loadDataset } from '../datasets/registry.ts';
+import type { SweepGenerator } from '../engines/provider.ts';
 import { providerOf, type EngineKind } from '../engines/registry.ts';
 import { checkResume, describeVanished, type ModelFingerprint } from '../probe/identity.ts';
 import { prepareConfig, prepareRun, type PreparedRun } from '../probe/prepare.ts';
@@ -30,6 +31,7 @@ import {
 } from '../setup/runInputs.ts';
 import { APP_VERSION, type AppServices } from './services.ts';
 import type { SkippedModel } from '../setup/sweeps.ts';
+import { servedTemplateSpec } from '../setup/sweepPlan.ts';
 import { readTemplateCheck, type TemplateCheck } from '../setup/templateCheck.ts';
 import { errorText } from '../errors/describe.ts';
 
@@ -275,9 +277,10 @@ export async function startFromSetup(r: NewRunRequest): Promise<string> {
 
 /**
  * One run per generator model, all else the same (items, seeds, conditions, judge): the server is
- * checked for every model and the dataset read once. A server's models share the chosen template;
- * on this device each model has its own, as a single run of it would read it, and a model whose
- * template cannot be read is left out of the sweep and said so (as the CLI goes on past a model).
+ * checked for every model and the dataset read once. The chosen template is the chosen (first)
+ * generator's; each further model has its own, as a single run of it would read it (ownTemplate),
+ * and its own context window, and a model whose template cannot be read is left out of the sweep
+ * and said so (as the CLI goes on past a model).
  * @throws as startFromSetup when the chosen generator's (the first) cannot start.
  */
 export async function runsFromSetup(
@@ -345,7 +348,7 @@ export async function runsFromSetup(
 	const skipped: SkippedModel[] = [];
 	for (const generator of generators) {
 		let own: { check: TemplateCheck; contextWindow?: number } = { check, contextWindow };
-		if (provider.onDevice && generator !== chosen) {
+		if (generator !== chosen) {
 			r.step('template');
 			const found = await ownTemplate(r, generator);
 			if ('reason' in found) {
@@ -378,22 +381,38 @@ export async function runsFromSetup(
 }
 
 /**
- * A sweep's further model on this device: its own chat template (the catalog's repo, or the
- * file's own) and context window, or why it is left out.
+ * A sweep's further model: its own chat template and context window, or why it is left out. On
+ * this device the catalog's repo or the file's own; on a server what its served name names
+ * (servedTemplateSpec), and the context window the server states for it.
  * @throws AbortError when the start is stopped.
  */
-async function ownTemplate(
-	r: NewRunRequest,
+export async function ownTemplate(
+	r: Pick<NewRunRequest, 'services' | 'settings' | 'gpu' | 'signal'>,
 	generator: string
 ): Promise<{ check: TemplateCheck; contextWindow?: number } | SkippedModel> {
-	const found = r.settings.chosen.sweepGenerator?.(generator, r.gpu);
-	if (!found?.template)
-		return { model: generator, reason: 'not a model this engine loads, or no chat template known' };
+	const { provider, chosen } = r.settings;
+	const found: Pick<SweepGenerator, 'template' | 'context_window'> | null | undefined =
+		provider.onDevice
+			? chosen.sweepGenerator?.(generator, r.gpu)
+			: { template: servedTemplateSpec(generator) };
+	if (!found?.template) {
+		return {
+			model: generator,
+			reason: provider.onDevice
+				? 'not a model this engine loads, or no chat template known'
+				: 'its served name is not a Hugging Face repo, so its chat template is unknown (run it alone with its template chosen)'
+		};
+	}
 	try {
 		const template = await r.services.appTemplate(found.template, r.signal);
+		const ask = provider.askContextWindow;
+		const told =
+			found.context_window === undefined && ask
+				? await ask(r.services, r.settings.connection(), generator, r.signal)
+				: undefined;
 		return {
 			check: await readTemplateCheck(JSON.stringify(found.template), template),
-			contextWindow: found.context_window
+			contextWindow: found.context_window ?? told?.tokens
 		};
 	} catch (err) {
 		if (r.signal.aborted) throw err;

@@ -3,6 +3,7 @@
  * (cached or not) and time, the sweep's total, and whether the judge stays loaded from one run to
  * the next. Pure: set-up passes what it knows (catalog sizes, cache badges, benchmarks).
  */
+import type { TemplateSpec } from '../probe/templateSource.ts';
 import { estimateRun, type Estimate, type EstimateInput, type ModelCost } from './estimate.ts';
 
 /** One generator of the sweep as set-up knows it. */
@@ -69,4 +70,14 @@ export function estimateSweep(
 		unknown_sizes: all.unknown_sizes,
 		seconds: { min: sum((e) => e.seconds.min), max: sum((e) => e.seconds.max) }
 	};
+}
+
+/**
+ * Where a server sweep's further model's chat template comes from, as the CLI's `run --model`
+ * reads it without /props: the served name as a template repo (shipped families first, then the
+ * Hub) when it names one; null when it names none (the model is left out of the sweep). Never the
+ * server's /props, which describes only the one model a llama-server has loaded.
+ */
+export function servedTemplateSpec(model: string): TemplateSpec | null {
+	return model.includes('/') ? { kind: 'repo', repos: [model] } : null;
 }

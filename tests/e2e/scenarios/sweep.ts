@@ -1,18 +1,24 @@
 /**
- * A sweep of three served models from one set-up: three runs, one after another; a reload during
- * the second stops it and the reloaded tab goes on from there by itself (the first run untouched);
- * a second tab never drives it; the end opens the study view with one line and band per model in
- * every chart, each with its data table; its one file, imported in a fresh browser, opens it again.
+ * A sweep of three served models from one set-up, each rendered with its own chat template (the
+ * first the chosen one, the others their served names' shipped families, as set-up says before
+ * the start; a served name that names no template is left out): three runs, one after another; a
+ * reload during the second stops it and the reloaded tab goes on from there by itself (the first
+ * run untouched); a second tab never drives it; the end opens the study view with one line and
+ * band per model in every chart, each with its data table; its one file, imported in a fresh
+ * browser, opens it again.
  */
 import { mkdirSync } from 'node:fs';
 import { configureRun, need, openView, setControl, startRun, UI_TIMEOUT_MS } from '../app.ts';
 import { MOCK_MODEL, type E2EContext } from '../context.ts';
 import { plannedRecords, SMALL_PLAN, templateSource } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
-import { pollRun, recordStamps, storedRuns } from '../idb.ts';
+import { pollRun, recordStamps, storedRuns, storedTemplates } from '../idb.ts';
 import { download, DOWNLOADS_DIR } from './transfer.ts';
 
-const OTHERS = ['sweep-b', 'sweep-c'];
+/** Served names that are template repos whose templates ship with the app (no Hub here). */
+const OTHERS = ['openai/gpt-oss-20b', 'zai-org/GLM-4.7-Flash'];
+/** A served name that names no template: left out of the sweep, and named. */
+const NAMELESS = 'sweep-local';
 /** Slow enough that the reload lands inside the second run. */
 const TOKEN_DELAY_MS = 25;
 
@@ -24,13 +30,26 @@ export const sweep: Scenario<E2EContext> = {
 	async run(ctx) {
 		const { page, context } = await ctx.profile();
 		const models = [MOCK_MODEL, ...OTHERS];
-		const mock = await ctx.mock('probe', { tokenDelayMs: TOKEN_DELAY_MS, models });
+		const mock = await ctx.mock('probe', {
+			tokenDelayMs: TOKEN_DELAY_MS,
+			models: [...models, NAMELESS]
+		});
 		const planned = plannedRecords(SMALL_PLAN);
 		await openView(page, ctx.app.url, '#/setup');
 		await configureRun(page, { ...SMALL_PLAN, mock, template: templateSource(ctx) });
-		await setControl(await need(page, 'setup', 'sweep-models'), OTHERS.join(', '));
+		await setControl(await need(page, 'setup', 'sweep-models'), [...OTHERS, NAMELESS].join(', '));
+		const said = await page.getByTestId('sweep-template').allInnerTexts();
+		check(
+			said.length === 3 &&
+				said[1].includes('gpt-oss, shipped') &&
+				said[2].includes('GLM-4.7-Flash, shipped'),
+			`set-up's sweep templates read ${JSON.stringify(said)}`
+		);
+		const left = await (await need(page, 'setup', 'sweep-unknown')).innerText();
+		check(left.includes(NAMELESS), `set-up's left-out line reads "${left}"`);
 		const estimate = await (await need(page, 'setup', 'sweep-estimate')).innerText();
 		check(/^3 runs/.test(estimate), `set-up's sweep estimate reads "${estimate}"`);
+		ctx.note(`set-up says: ${said.join(' | ')}`);
 		const first = await startRun(page);
 		const sweepId = `sweep-${first}`;
 
@@ -87,6 +106,19 @@ export const sweep: Scenario<E2EContext> = {
 
 		const runs = (await storedRuns(page)).filter((r) => r.status === 'done');
 		check(runs.length === 3, `${runs.length} runs done, expected 3`);
+		// Each run was rendered with its own model's template, stored with it.
+		const templates = await storedTemplates(page);
+		const repoOf = (m: string) => templates.find((t) => t.generator === m)?.template_repo;
+		check(
+			OTHERS.every((m) => repoOf(m) === m),
+			`stored template repos: ${JSON.stringify(templates)}`
+		);
+		const hashes = new Set(templates.map((t) => t.template_sha256));
+		check(hashes.size === 3, `three runs, ${hashes.size} distinct templates`);
+		check(!repoOf(NAMELESS), `${NAMELESS}, which names no template, was run`);
+		ctx.note(
+			`templates: ${templates.map((t) => `${t.generator} ← ${t.template_repo}`).join('; ')}`
+		);
 		for (const r of runs)
 			check(r.records === planned && r.distinctKeys === planned, `run ${r.run_id}: ${r.records}`);
 		const again = await recordStamps(page, first);
