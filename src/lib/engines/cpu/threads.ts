@@ -6,7 +6,9 @@
  * their workers). Isolated, the engine takes half the logical cores, as wllama does by default: a
  * core's second hardware thread adds little to matrix work, and llama.cpp's threads wait for each
  * other by spinning, so one thread that the browser's own work pushes off its core stalls them all
- * (on this project's loaded 2-core machine, 2 threads decoded at 0.17–0.35× of 1 thread's speed).
+ * (on this project's loaded 2-core machine, 2 threads decoded at 0.17–0.35× of 1 thread's speed,
+ * and in the device benchmark made 5–14 records per minute against 134–229 at 1 thread, load
+ * average 12; idle, 2 threads decoded 1.45× faster, too little to risk that fall on 2 cores).
  */
 
 export interface ThreadFacts {
