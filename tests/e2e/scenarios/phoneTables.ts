@@ -108,6 +108,7 @@ export const phoneTables: Scenario<E2EContext> = {
 		const paper = ['paper-compare', 'paper-context'];
 		await need(page, 'results', 'paper-context');
 		for (const table of paper) if ((await page.getByTestId(table).count()) > 0) await fit(table);
+		await ctx.screenshot(page, 'phone-results-tables');
 
 		await annotate(page, ctx, runId, 'phone', [0, 0, 1, 2, 0, 3, 0, 1, 4, 0]);
 		await openView(page, ctx.app.url, `#/annotate/${encodeURIComponent(runId)}?tab=agreement`);
@@ -118,6 +119,7 @@ export const phoneTables: Scenario<E2EContext> = {
 		await fit('mode-advice');
 		await need(page, 'annotate', 'confusion-matrix');
 		await fit('confusion-matrix');
+		await ctx.screenshot(page, 'phone-agreement');
 
 		await seedBenchmarks(page);
 		await openView(page, ctx.app.url, '#/setup');
@@ -129,6 +131,7 @@ export const phoneTables: Scenario<E2EContext> = {
 		await (await need(page, 'setup', 'sweep-option')).check();
 		await need(page, 'setup', 'sweep-costs');
 		await fit('sweep-costs');
+		await ctx.screenshot(page, 'phone-setup-tables');
 		check(misfits.length === 0, misfits.join('\n'));
 		ctx.note(`right edges (px of ${width}): ${edges.join(', ')}`);
 	}
