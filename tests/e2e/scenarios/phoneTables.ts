@@ -2,18 +2,29 @@
  * The rest of the app's tables on a 390 px phone: the charts' data tables and the paper's numbers
  * beside a GSM8K run, the judge-mode advice, the confusion matrix and its precision and recall,
  * the device benchmark's figures and earlier results, and set-up's sweep list. Each body cell's
- * box lies inside the viewport with nothing scrolled, and the page is no wider than the screen.
+ * box lies inside the viewport with nothing scrolled, the page is no wider than the screen, and
+ * axe-core finds nothing wrong with the pages that hold them.
  */
 import type { Page } from 'playwright-core';
 import { readFixture } from '../../helpers/fixtures.ts';
-import { configureRun, need, openView, startRun, uploadDataset, waitForDone } from '../app.ts';
-import type { E2EContext } from '../context.ts';
+import {
+	configureRun,
+	need,
+	openView,
+	setControl,
+	startRun,
+	uploadDataset,
+	waitForDone
+} from '../app.ts';
+import { MOCK_MODEL, type E2EContext } from '../context.ts';
 import { plannedRecords, SMALL_PLAN, templateSource } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
 import { annotate } from './annotate.ts';
+import { axeViolations } from '../tour.ts';
 import { cellsFit } from './phoneNumbers.ts';
 
 const WIDTH = 390;
+const PAPER_MODEL = 'Qwen/Qwen3.5-0.8B';
 const CHARTS = ['chart-followup-temp', 'chart-labels', 'chart-acc-followup', 'chart-paired'];
 
 /** Real GSM8K items in a file whose name says GSM8K, so the paper's GSM8K numbers apply. */
@@ -84,10 +95,19 @@ export const phoneTables: Scenario<E2EContext> = {
 				misfits.push(e.message);
 			}
 		};
+		/** A picture of the page, and what axe-core finds on it (the tables' semantics). */
+		const stop = async (name: string) => {
+			await ctx.screenshot(page, name);
+			for (const v of await axeViolations(page))
+				misfits.push(`${name}: axe ${v.id} (${v.impact}): ${v.help} at ${v.targets.join(' | ')}`);
+		};
 
-		const mock = await ctx.mock('probe');
+		// Served under a paper model's name, so its GSM8K numbers stand beside this run's (the
+		// five-column table), and the other models' as context.
+		const mock = await ctx.mock('probe', { models: [MOCK_MODEL, PAPER_MODEL] });
 		await openView(page, ctx.app.url, '#/setup');
 		await configureRun(page, { ...SMALL_PLAN, mock, template: templateSource(ctx) });
+		await setControl(await need(page, 'setup', 'model-id'), PAPER_MODEL);
 		await uploadDataset(page, gsm8kFile(SMALL_PLAN.items), SMALL_PLAN.items);
 		const runId = await startRun(page);
 		await waitForDone(page, runId, plannedRecords(SMALL_PLAN));
@@ -105,10 +125,11 @@ export const phoneTables: Scenario<E2EContext> = {
 			`only ${edges.length + misfits.length} chart data tables`
 		);
 		await (await need(page, 'results', 'paper-overlay-toggle')).check();
-		const paper = ['paper-compare', 'paper-context'];
-		await need(page, 'results', 'paper-context');
-		for (const table of paper) if ((await page.getByTestId(table).count()) > 0) await fit(table);
-		await ctx.screenshot(page, 'phone-results-tables');
+		for (const table of ['paper-compare', 'paper-context']) {
+			await need(page, 'results', table);
+			await fit(table);
+		}
+		await stop('phone-results-tables');
 
 		await annotate(page, ctx, runId, 'phone', [0, 0, 1, 2, 0, 3, 0, 1, 4, 0]);
 		await openView(page, ctx.app.url, `#/annotate/${encodeURIComponent(runId)}?tab=agreement`);
@@ -119,7 +140,7 @@ export const phoneTables: Scenario<E2EContext> = {
 		await fit('mode-advice');
 		await need(page, 'annotate', 'confusion-matrix');
 		await fit('confusion-matrix');
-		await ctx.screenshot(page, 'phone-agreement');
+		await stop('phone-agreement');
 
 		await seedBenchmarks(page);
 		await openView(page, ctx.app.url, '#/setup');
@@ -131,7 +152,7 @@ export const phoneTables: Scenario<E2EContext> = {
 		await (await need(page, 'setup', 'sweep-option')).check();
 		await need(page, 'setup', 'sweep-costs');
 		await fit('sweep-costs');
-		await ctx.screenshot(page, 'phone-setup-tables');
+		await stop('phone-setup-tables');
 		check(misfits.length === 0, misfits.join('\n'));
 		ctx.note(`right edges (px of ${width}): ${edges.join(', ')}`);
 	}
