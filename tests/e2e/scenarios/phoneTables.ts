@@ -114,21 +114,21 @@ export const phoneTables: Scenario<E2EContext> = {
 
 		await openView(page, ctx.app.url, `#/results/${encodeURIComponent(runId)}`);
 		await need(page, 'results', 'results-table');
-		for (const chart of CHARTS) {
-			const data = page.getByTestId(`${chart}-data`);
-			if ((await data.count()) === 0) continue;
-			await data.locator('summary').click();
-			await fit(`${chart}-data`);
-		}
-		check(
-			edges.length + misfits.length >= 3,
-			`only ${edges.length + misfits.length} chart data tables`
-		);
 		await (await need(page, 'results', 'paper-overlay-toggle')).check();
 		for (const table of ['paper-compare', 'paper-context']) {
 			await need(page, 'results', table);
 			await fit(table);
 		}
+		// With the overlay on, the paper's points are in the charts' data too: the longest names.
+		let charts = 0;
+		for (const chart of CHARTS) {
+			const data = page.getByTestId(`${chart}-data`);
+			if ((await data.count()) === 0) continue;
+			await data.locator('summary').click();
+			await fit(`${chart}-data`);
+			charts++;
+		}
+		check(charts >= 3, `only ${charts} charts offer their data as a table`);
 		await stop('phone-results-tables');
 
 		await annotate(page, ctx, runId, 'phone', [0, 0, 1, 2, 0, 3, 0, 1, 4, 0]);
