@@ -36,6 +36,7 @@ describe('the agreement tables', () => {
 		expect(cols.map((c) => c.querySelector('abbr')?.getAttribute('title'))).toEqual(names);
 		expect(cols.map((c) => c.querySelector('.sr-only')?.textContent)).toEqual(names);
 		const rows = within(matrix).getAllByRole('rowheader');
+		expect(rows.map((r) => r.querySelector('.sr-only')?.textContent)).toEqual(names);
 		expect(rows.map((r) => r.querySelector('.name')?.textContent)).toEqual(names);
 		const key = screen.getByTestId('confusion-key');
 		expect([...key.querySelectorAll('dt')].map((d) => d.textContent)).toEqual(['A', 'B', 'C']);
