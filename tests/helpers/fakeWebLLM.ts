@@ -35,6 +35,14 @@ export function webllmError(name: string, message = `${name} (fake)`): Error {
 	return err;
 }
 
+/** web-llm 0.2.86's DeviceLostError: how a load that runs out of GPU memory ends. */
+export function deviceLostError(): Error {
+	return webllmError(
+		'DeviceLostError',
+		'The WebGPU device was lost while loading the model. This issue often occurs due to running out of memory (OOM). To resolve this, try reloading with a model that has fewer parameters or uses a smaller context length.'
+	);
+}
+
 /** The report sequence web-llm 0.2.86 emits for one model on a first (uncached) visit. */
 export function firstVisitReports(shards = 4, mbPerShard = 100): InitProgressReport[] {
 	const out: InitProgressReport[] = [
@@ -163,6 +171,8 @@ export class FakeMLCEngine implements WebLLMSurface {
 	 */
 	appConfig?: AppConfig;
 	readonly reloads: string[][] = [];
+	/** This engine's interruptGenerate() calls (the world counts every engine's). */
+	interrupts = 0;
 	#world: FakeWebLLM;
 	#interrupted = false;
 	#progress?: InitProgressCallback;
@@ -234,6 +244,7 @@ export class FakeMLCEngine implements WebLLMSurface {
 
 	interruptGenerate(): void {
 		this.#world.interrupts++;
+		this.interrupts++;
 		this.#interrupted = true;
 	}
 

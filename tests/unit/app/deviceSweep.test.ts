@@ -10,7 +10,7 @@ import { createWebgpuDevice } from '../../../src/lib/app/deviceEngine.ts';
 import { createAppServices } from '../../../src/lib/app/services.ts';
 import { RunController } from '../../../src/lib/state/runner.svelte.ts';
 import { saveSweep } from '../../../src/lib/setup/sweeps.ts';
-import { fakeEngine, webllmError } from '../../helpers/fakeWebLLM.ts';
+import { deviceLostError, fakeEngine } from '../../helpers/fakeWebLLM.ts';
 import { memoryStorage } from '../../helpers/memoryStorage.ts';
 import { storeSweep } from '../../helpers/sweepRuns.ts';
 
@@ -21,9 +21,6 @@ const JUDGE = 'Qwen2.5-3B-Instruct-q4f16_1-MLC';
 const LARGER = 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC';
 /** 0.9 GB: a third generator the judge fits beside. */
 const THIRD = 'Llama-3.2-1B-Instruct-q4f16_1-MLC';
-/** web-llm 0.2.86's DeviceLostError text: how an out-of-memory load ends. */
-const DEVICE_LOST =
-	'The WebGPU device was lost while loading the model. This issue often occurs due to running out of memory (OOM). To resolve this, try reloading with a model that has fewer parameters or uses a smaller context length.';
 /** 3.7 GB: fits beside neither MEDIUM nor LARGER. */
 const BIG_JUDGE = 'Phi-3.5-mini-instruct-q4f16_1-MLC';
 
@@ -91,7 +88,7 @@ describe('a sweep on the WebGPU engine', () => {
 		const h = harness();
 		close = h.close;
 		const sweep = await sweepOf(h, 'oom', JUDGE, [SMALL, MEDIUM, THIRD]);
-		h.fake.failLoadOf[MEDIUM] = webllmError('DeviceLostError', DEVICE_LOST);
+		h.fake.failLoadOf[MEDIUM] = deviceLostError();
 		const runner = new RunController({ schedule: (fn) => void fn() });
 		expect(await continueSweep(h.services, runner, sweep, { engine: 'webgpu' })).toEqual({
 			failed: [sweep.run_ids[1]]

@@ -7,16 +7,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppConfig } from '@mlc-ai/web-llm';
 import { KEPT_TEXT } from '../../../src/lib/engines/webgpu/worker/handler.ts';
 import { AbortError } from '../../../src/lib/errors/appError.ts';
-import { EngineError, type LoadProgress } from '../../../src/lib/probe/engine.ts';
-import { fakeEngine, firstVisitReports, webllmError } from '../../helpers/fakeWebLLM.ts';
+import {
+	EngineError,
+	type JsonChatRequest,
+	type LoadProgress
+} from '../../../src/lib/probe/engine.ts';
+import { deviceLostError, fakeEngine, firstVisitReports } from '../../helpers/fakeWebLLM.ts';
+import { defaultScript } from '../../helpers/script.ts';
 
 const GEN_1 = 'SmolLM2-360M-Instruct-q4f16_1-MLC';
 const GEN_2 = 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC';
 const GEN_3 = 'Llama-3.2-1B-Instruct-q4f16_1-MLC';
 const JUDGE = 'Qwen2.5-3B-Instruct-q4f16_1-MLC';
-/** web-llm 0.2.86's DeviceLostError text: how an out-of-memory load ends. */
-const DEVICE_LOST =
-	'The WebGPU device was lost while loading the model. This issue often occurs due to running out of memory (OOM). To resolve this, try reloading with a model that has fewer parameters or uses a smaller context length.';
 
 let closers: (() => void)[] = [];
 afterEach(() => {
@@ -33,6 +35,16 @@ function setup(opts: Parameters<typeof fakeEngine>[0] = {}) {
 
 type Setup = ReturnType<typeof setup>;
 
+const JUDGMENT: JsonChatRequest = {
+	model: JUDGE,
+	messages: [{ role: 'user', content: 'Label this user turn.' }],
+	schema: { type: 'object' },
+	temperature: 0,
+	top_p: 1,
+	seed: 1,
+	max_tokens: 64
+};
+
 /** One generation on `model` and one judgment: both must answer. */
 async function use(t: Setup, generator: string) {
 	const turn = await t.engine.complete({
@@ -44,15 +56,7 @@ async function use(t: Setup, generator: string) {
 		max_tokens: 16,
 		stop: ['<|im_end|>']
 	});
-	const verdict = await t.engine.chatJson({
-		model: JUDGE,
-		messages: [{ role: 'user', content: 'Label this user turn.' }],
-		schema: { type: 'object' },
-		temperature: 0,
-		top_p: 1,
-		seed: 1,
-		max_tokens: 64
-	});
+	const verdict = await t.engine.chatJson(JUDGMENT);
 	return { turn: turn.text, verdict: verdict.text };
 }
 
@@ -104,6 +108,24 @@ describe('a judge that stays between loads', () => {
 		expect(gen.at(-1)).toMatchObject({ fraction: 1, phase: 'ready' });
 	});
 
+	it("stops a judgment by interrupting the judge's engine only", async () => {
+		const t = setup();
+		await t.engine.load([GEN_1, JUDGE]);
+		// A judgment of 200 tokens at 5 ms each, stopped 30 ms in.
+		t.fake.script = (req) => (req.kind === 'chat' ? 'word '.repeat(200) : defaultScript(req));
+		t.fake.slowNextRequest(5);
+		const ctrl = new AbortController();
+		const judging = t.engine.chatJson({ ...JUDGMENT, signal: ctrl.signal });
+		setTimeout(() => ctrl.abort(), 30);
+		await expect(judging).rejects.toBeInstanceOf(AbortError);
+		await loadedWhenIdle(t);
+		expect(t.fake.engines.map((e) => [e.resident, e.interrupts])).toEqual([
+			[[GEN_1], 0],
+			[[JUDGE], 1]
+		]);
+		expect((await use(t, GEN_1)).turn.length).toBeGreaterThan(0);
+	});
+
 	it('reloads a kept model only when its record changed (a fixed custom model)', async () => {
 		const record = (lib: string): AppConfig => ({
 			model_list: [GEN_1, GEN_2, 'my-judge'].map((id) => ({
@@ -125,7 +147,7 @@ describe('a judge that stays between loads', () => {
 
 describe('a judge that stays, when the next generator cannot load', () => {
 	it.each([
-		['runs out of memory', () => webllmError('DeviceLostError', DEVICE_LOST), 'device_lost'],
+		['runs out of memory', deviceLostError, 'device_lost'],
 		['cannot download', () => new TypeError('Failed to fetch'), 'network']
 	])('%s: the load fails plainly and the judge stays usable', async (_, failure, code) => {
 		const t = setup();
@@ -145,7 +167,7 @@ describe('a judge that stays, when the next generator cannot load', () => {
 	it('frees a generator whose device was lost mid-generation, so the next load reloads it', async () => {
 		const t = setup();
 		await t.engine.load([GEN_1, JUDGE]);
-		t.fake.failNext.complete = webllmError('DeviceLostError', DEVICE_LOST);
+		t.fake.failNext.complete = deviceLostError();
 		await expect(use(t, GEN_1)).rejects.toMatchObject({ code: 'device_lost' });
 		expect((await t.engine.stats()).loaded).toEqual([JUDGE]);
 		await t.engine.load([GEN_1, JUDGE]);
@@ -154,19 +176,24 @@ describe('a judge that stays, when the next generator cannot load', () => {
 });
 
 describe('a judge that stays, when a load is aborted', () => {
-	it('frees the half-loaded generator and keeps the judge, consistent with stats', async () => {
-		const t = setup();
-		await t.engine.load([GEN_1, JUDGE]);
-		t.fake.reportsFor = () => firstVisitReports(50);
+	/** Load `models` slowly and abort once `midway` is a tenth loaded. */
+	async function abortedLoad(t: Setup, models: string[], midway: string) {
+		t.fake.reportsFor = (model) => (model === midway ? firstVisitReports(50) : []);
 		t.fake.reportDelayMs = 2;
 		const ctrl = new AbortController();
-		const pending = t.engine.load([GEN_2, JUDGE], {
+		const pending = t.engine.load(models, {
 			signal: ctrl.signal,
 			onProgress: (p) => {
-				if (p.model === GEN_2 && p.fraction > 0.1) ctrl.abort();
+				if (p.model === midway && p.fraction > 0.1) ctrl.abort();
 			}
 		});
 		await expect(pending).rejects.toBeInstanceOf(AbortError);
+	}
+
+	it('frees the half-loaded generator and keeps the judge, consistent with stats', async () => {
+		const t = setup();
+		await t.engine.load([GEN_1, JUDGE]);
+		await abortedLoad(t, [GEN_2, JUDGE], GEN_2);
 		expect(await loadedWhenIdle(t)).toEqual([JUDGE]);
 		expect(t.fake.resident).toEqual([JUDGE]);
 		t.fake.reportsFor = () => [];
@@ -177,16 +204,7 @@ describe('a judge that stays, when a load is aborted', () => {
 
 	it('leaves nothing when the abort lands while the judge itself is loading', async () => {
 		const t = setup();
-		t.fake.reportsFor = (model) => (model === JUDGE ? firstVisitReports(50) : []);
-		t.fake.reportDelayMs = 2;
-		const ctrl = new AbortController();
-		const pending = t.engine.load([GEN_1, JUDGE], {
-			signal: ctrl.signal,
-			onProgress: (p) => {
-				if (p.model === JUDGE && p.fraction > 0.1) ctrl.abort();
-			}
-		});
-		await expect(pending).rejects.toBeInstanceOf(AbortError);
+		await abortedLoad(t, [GEN_1, JUDGE], JUDGE);
 		expect(await loadedWhenIdle(t)).toEqual([]);
 		expect(t.fake.resident).toEqual([]);
 	});
