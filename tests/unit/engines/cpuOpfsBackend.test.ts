@@ -26,9 +26,9 @@ class FakeFile {
 		return new Blob([this.data]);
 	}
 	async createWritable(): Promise<WritableStream<Uint8Array>> {
-		const parts: Uint8Array[] = [];
+		const parts: Uint8Array<ArrayBuffer>[] = [];
 		return new WritableStream({
-			write: (chunk) => void parts.push(chunk),
+			write: (chunk) => void parts.push(new Uint8Array(chunk)),
 			close: async () => {
 				this.data = new Uint8Array(await new Blob(parts).arrayBuffer());
 			}
