@@ -105,3 +105,37 @@ describe('ConditionsSection labelling', () => {
 		expect(tells()).toContain('no rule ever calls a turn genuine');
 	});
 });
+
+describe('ConditionsSection context window', () => {
+	const text = (id: string) => screen.queryByTestId(id)?.textContent?.replace(/\s+/g, ' ') ?? null;
+
+	it("shows a server model's reported window, and warns when a typed answer limit cannot fit it", async () => {
+		const setup = new SetupState(memoryStorage());
+		const generatorWindow = {
+			state: 'known',
+			tokens: 4096,
+			source: 'n_ctx in llama-server /props'
+		} as const;
+		render(ConditionsSection, { setup, thinkingDefault: null, server: true, generatorWindow });
+		expect(text('context-window')).toContain('4,096 tokens (n_ctx in llama-server /props)');
+		expect(text('context-fit')).toBeNull();
+		await fireEvent.click(screen.getByTestId('answer-tokens-auto'));
+		await fireEvent.input(screen.getByTestId('answer-max-tokens'), { target: { value: '4096' } });
+		expect(text('context-fit')).toContain('need 4,864 tokens, more than the 4,096-token');
+		await fireEvent.input(screen.getByTestId('answer-max-tokens'), { target: { value: '2048' } });
+		expect(text('context-fit')).toBeNull();
+	});
+
+	it('says "not reported" for a server that does not tell, and warns of nothing', () => {
+		const setup = new SetupState(memoryStorage());
+		render(ConditionsSection, {
+			setup,
+			thinkingDefault: null,
+			server: true,
+			generatorWindow: { state: 'not reported' }
+		});
+		expect(text('context-window')).toContain('not reported by the server');
+		expect(text('answer-limit')).toContain('not reported by this server');
+		expect(text('context-fit')).toBeNull();
+	});
+});

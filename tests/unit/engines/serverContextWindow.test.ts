@@ -139,7 +139,13 @@ describe('OpenAIEngine.contextWindow against mock servers', () => {
 	it("vLLM's own /v1/models: each served model's max_model_len, and /props is a 404 there", async () => {
 		mock = await startMockOpenAI({
 			models: ['Qwen/Qwen3-0.6B', 'Qwen/Qwen2.5-1.5B-Instruct'],
-			vllm: { server: 'vllm', maxModelLen: 32768 }
+			// Qwen's ChatML special tokens, as vLLM serves them.
+			vllm: {
+				server: 'vllm',
+				maxModelLen: 32768,
+				special: ['<|im_start|>', '<|im_end|>', '<|endoftext|>'],
+				eos: ['<|im_end|>', '<|endoftext|>']
+			}
 		});
 		const engine = new OpenAIEngine({ baseUrl: `${mock.url}/v1` });
 		for (const id of ['Qwen/Qwen3-0.6B', 'Qwen/Qwen2.5-1.5B-Instruct']) {
