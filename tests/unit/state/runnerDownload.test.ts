@@ -8,7 +8,7 @@ import type { LoadProgress } from '../../../src/lib/probe/engine.ts';
 import { MemoryStore } from '../../../src/lib/probe/store.ts';
 import type { DownloadSample } from '../../../src/lib/setup/downloadSpeed.ts';
 import { RunController } from '../../../src/lib/state/runner.svelte.ts';
-import { gsmItem, probeConfig } from '../../helpers/factories.ts';
+import { oneTurnConfig } from '../../helpers/factories.ts';
 import { fixtureTemplate } from '../../helpers/fixtures.ts';
 import { ScriptedEngine } from '../../helpers/scriptedEngine.ts';
 
@@ -37,13 +37,7 @@ class DownloadingEngine extends ScriptedEngine {
 	}
 }
 
-const config = probeConfig({
-	items: [gsmItem(0)],
-	temperatures: [0],
-	perturbations: ['none'],
-	samples: 1,
-	judge_mode: 'rules'
-});
+const config = oneTurnConfig();
 
 async function runWith(engine: ScriptedEngine): Promise<DownloadSample[]> {
 	const samples: DownloadSample[] = [];
