@@ -14,7 +14,7 @@ import type {
 import type { EngineKind } from '../engines/registry.ts';
 import type { EngineProvider } from '../engines/provider.ts';
 import type { ServerContextWindow } from '../engines/server/contextWindow.ts';
-import { contextFit, type ContextFit, type ContextWindowState } from '../setup/contextFit.ts';
+import type { ContextWindowState } from '../setup/contextFit.ts';
 import {
 	estimateRun,
 	measuredSpeed,
@@ -204,12 +204,6 @@ export class SetupPlan {
 		if (!this.asksContext) return { state: 'not reported' };
 		const pending = chosen ? this.contextPending : !(model in this.#sweepTold);
 		return pending ? { state: 'asking' } : { state: 'not reported' };
-	}
-
-	/** Whether `model`'s run fits its context window with the form's limits; null: not known. */
-	fitOf(model: string): ContextFit | null {
-		const w = this.windowOf(model);
-		return contextFit(this.#deps.values(), w.state === 'known' ? w.tokens : undefined);
 	}
 
 	/**

@@ -106,36 +106,16 @@ describe('ConditionsSection labelling', () => {
 	});
 });
 
-describe('ConditionsSection context window', () => {
-	const text = (id: string) => screen.queryByTestId(id)?.textContent?.replace(/\s+/g, ' ') ?? null;
-
-	it("shows a server model's reported window, and warns when a typed answer limit cannot fit it", async () => {
-		const setup = new SetupState(memoryStorage());
-		const generatorWindow = {
-			state: 'known',
-			tokens: 4096,
-			source: 'n_ctx in llama-server /props'
-		} as const;
-		render(ConditionsSection, { setup, thinkingDefault: null, server: true, generatorWindow });
-		expect(text('context-window')).toContain('4,096 tokens (n_ctx in llama-server /props)');
-		expect(text('context-fit')).toBeNull();
-		await fireEvent.click(screen.getByTestId('answer-tokens-auto'));
-		await fireEvent.input(screen.getByTestId('answer-max-tokens'), { target: { value: '4096' } });
-		expect(text('context-fit')).toContain('need 4,864 tokens, more than the 4,096-token');
-		await fireEvent.input(screen.getByTestId('answer-max-tokens'), { target: { value: '2048' } });
-		expect(text('context-fit')).toBeNull();
-	});
-
-	it('says "not reported" for a server that does not tell, and warns of nothing', () => {
-		const setup = new SetupState(memoryStorage());
+describe('ConditionsSection answer limit', () => {
+	it('says a server that does not report its context window does not, and keeps the typed limit', () => {
 		render(ConditionsSection, {
-			setup,
+			setup: new SetupState(memoryStorage()),
 			thinkingDefault: null,
 			server: true,
 			generatorWindow: { state: 'not reported' }
 		});
-		expect(text('context-window')).toContain('not reported by the server');
-		expect(text('answer-limit')).toContain('not reported by this server');
-		expect(text('context-fit')).toBeNull();
+		const note = screen.getByTestId('answer-limit').textContent?.replace(/\s+/g, ' ') ?? '';
+		expect(note).toContain('not reported by this server');
+		expect(note).toContain('answers may use 1,024 tokens');
 	});
 });

@@ -9,11 +9,8 @@ import {
 	MIN_MEASURED_BYTES,
 	MIN_MEASURED_MS
 } from '../../../src/lib/setup/downloadSpeed.ts';
-import {
-	downloadTimeText,
-	estimateRun,
-	type EstimateInput
-} from '../../../src/lib/setup/estimate.ts';
+import { estimateRun, type EstimateInput } from '../../../src/lib/setup/estimate.ts';
+import { downloadTimeText } from '../../../src/lib/setup/estimateText.ts';
 import { estimateSweep } from '../../../src/lib/setup/sweepPlan.ts';
 import { DownloadSizes } from '../../../src/lib/state/downloadSizes.svelte.ts';
 import { memoryStorage } from '../../helpers/memoryStorage.ts';
