@@ -228,10 +228,13 @@ export class SetupPlan {
 	 */
 	askSweepWindows(models: readonly string[]): () => void {
 		const chosen = this.#models.generatorId(this.#deps.device());
-		this.#sweepTold = {};
+		// Built here, never read back from state: the view calls this in an $effect, which would
+		// otherwise depend on what it writes and run again.
+		let told: Record<string, ServerContextWindow | null> = {};
+		this.#sweepTold = told;
 		return this.#ask(
 			models.filter((m) => m !== chosen),
-			(model, found) => (this.#sweepTold = { ...this.#sweepTold, [model]: found })
+			(model, found) => (this.#sweepTold = told = { ...told, [model]: found })
 		);
 	}
 
