@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import DeviceBenchView from '../../../src/components/bench/DeviceBench.svelte';
@@ -80,8 +80,30 @@ describe('DeviceBench component', () => {
 		const { bench, request } = setup();
 		await bench.run(request);
 		render(DeviceBenchView, { bench, request });
-		await fireEvent.click(screen.getByRole('button', { name: 'Copy as JSON' }));
+		// The result's tables are their own chunk, shown once it has loaded.
+		await fireEvent.click(await screen.findByRole('button', { name: 'Copy as JSON' }));
 		const box = await screen.findByRole('textbox');
 		expect(JSON.parse((box as HTMLTextAreaElement).value)).toMatchObject({ model_id: 'gen-model' });
+	});
+
+	it("lists the figures and earlier results with each cell named for a phone's card", async () => {
+		vi.stubGlobal('navigator', { clipboard: { writeText: async () => {} } });
+		const { bench, request } = setup();
+		await bench.run(request);
+		await bench.run({ ...request, model: 'other-model' });
+		render(DeviceBenchView, { bench, request });
+		const figures = await screen.findByTestId('bench-figures');
+		const decode = within(figures).getByRole('rowheader', { name: 'Decode' }).closest('tr');
+		const cells = [...(decode?.querySelectorAll('td') ?? [])];
+		expect(cells.map((c) => c.getAttribute('data-label'))).toEqual(['Value', 'Unit']);
+		expect(cells[0].textContent?.trim()).toMatch(/^\d/);
+
+		await fireEvent.click(screen.getByText(/Earlier results \(1\)/));
+		const earlier = within(screen.getByTestId('bench-history')).getAllByRole('row').slice(1);
+		expect(earlier).toHaveLength(1);
+		expect(earlier[0].querySelector('[data-label="Model"]')?.textContent?.trim()).toBe('gen-model');
+		// The copy button's column has a header for screen readers, and no name on the card.
+		const copy = within(earlier[0]).getByRole('button', { name: 'Copy' });
+		expect(copy.closest('td')?.hasAttribute('data-label')).toBe(false);
 	});
 });

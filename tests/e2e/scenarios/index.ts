@@ -16,6 +16,7 @@ import { offline } from './offline.ts';
 import { nlpData } from './nlpData.ts';
 import { offlineHelp } from './offlineHelp.ts';
 import { phoneNumbers } from './phoneNumbers.ts';
+import { phoneTables } from './phoneTables.ts';
 import { pooledLabels } from './pooledLabels.ts';
 import { referenceTurns } from './referenceTurns.ts';
 import { reliability } from './reliability.ts';
@@ -64,6 +65,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	screenshots,
 	phone,
 	phoneNumbers,
+	phoneTables,
 	desktop,
 	keyboard,
 	keyboardRun

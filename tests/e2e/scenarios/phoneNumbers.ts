@@ -15,7 +15,10 @@ import { horizontalOverflow } from '../tour.ts';
 const WIDTH = 390;
 
 /** Each box's left and right edges, and the page's width, with nothing scrolled. */
-async function boxes(page: Page, cells: Locator): Promise<{ left: number; right: number }[]> {
+export async function boxes(
+	page: Page,
+	cells: Locator
+): Promise<{ left: number; right: number }[]> {
 	await page.evaluate(() => {
 		window.scrollTo(0, 0);
 		for (const el of Array.from(document.querySelectorAll('.table-scroll'))) el.scrollLeft = 0;
@@ -28,7 +31,7 @@ async function boxes(page: Page, cells: Locator): Promise<{ left: number; right:
 	);
 }
 
-function inside(what: string, list: { left: number; right: number }[], width: number): void {
+export function inside(what: string, list: { left: number; right: number }[], width: number): void {
 	check(list.length > 0, `${what}: none shown`);
 	for (const [i, b] of list.entries()) {
 		check(
@@ -39,14 +42,23 @@ function inside(what: string, list: { left: number; right: number }[], width: nu
 }
 
 /** Every cell of a card table inside the viewport, and the page no wider than the viewport. */
-async function cardsFit(page: Page, table: string, width: number): Promise<number> {
-	const cells = page.getByTestId(table).locator('tbody td, tbody th');
-	const list = await boxes(page, cells);
-	inside(`${table} cell`, list, width);
+export async function cardsFit(page: Page, table: string, width: number): Promise<number> {
+	return cellsFit(page, table, page.getByTestId(table), width);
+}
+
+/** Every body cell inside `box` within the viewport, and the page no wider than the viewport. */
+export async function cellsFit(
+	page: Page,
+	what: string,
+	box: Locator,
+	width: number
+): Promise<number> {
+	const list = await boxes(page, box.locator('tbody td, tbody th'));
+	inside(`${what} cell`, list, width);
 	const o = await horizontalOverflow(page);
 	check(
 		o.docWidth <= o.viewport,
-		`the page with ${table} is ${o.docWidth} px wide in ${o.viewport} px (${o.culprits.join(', ')})`
+		`the page with ${what} is ${o.docWidth} px wide in ${o.viewport} px (${o.culprits.join(', ')})`
 	);
 	return Math.round(Math.max(...list.map((b) => b.right)));
 }

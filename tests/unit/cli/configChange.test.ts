@@ -15,7 +15,8 @@ const records = (path: string): ProbeRecord[] =>
 const manifestOf = (out: string): RunManifest =>
 	JSON.parse(readFileSync(out.replace(/\.jsonl$/, '.manifest.json'), 'utf8'));
 
-describe('a changed config never mixes into an old run (CLI)', () => {
+// Each test runs the CLI two to four times (≈2.3 s on a busy 2-core machine): 5 s was too tight.
+describe('a changed config never mixes into an old run (CLI)', { timeout: 20_000 }, () => {
 	let cli: Cli;
 	beforeAll(async () => {
 		cli = await startCli();
