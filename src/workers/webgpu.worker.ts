@@ -15,8 +15,9 @@ import { createHandler } from '../lib/engines/webgpu/worker/handler.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
+// One MLCEngine per resident model (worker/pool.ts says why): a kept judge is never reloaded.
 const handle = createHandler(
-	new MLCEngine(),
+	() => new MLCEngine(),
 	(msg) => scope.postMessage(msg),
 	{
 		has: hasModelInCache,

@@ -35,6 +35,14 @@ export function webllmError(name: string, message = `${name} (fake)`): Error {
 	return err;
 }
 
+/** web-llm 0.2.86's DeviceLostError: how a load that runs out of GPU memory ends. */
+export function deviceLostError(): Error {
+	return webllmError(
+		'DeviceLostError',
+		'The WebGPU device was lost while loading the model. This issue often occurs due to running out of memory (OOM). To resolve this, try reloading with a model that has fewer parameters or uses a smaller context length.'
+	);
+}
+
 /** The report sequence web-llm 0.2.86 emits for one model on a first (uncached) visit. */
 export function firstVisitReports(shards = 4, mbPerShard = 100): InitProgressReport[] {
 	const out: InitProgressReport[] = [
@@ -82,7 +90,12 @@ export interface FakeCall {
 	request: CompletionCreateParamsStreaming | ChatCompletionRequestStreaming;
 }
 
-export class FakeWebLLM implements WebLLMSurface {
+/**
+ * The fake web-llm runtime: the knobs and logs every engine of one worker shares (one GPU, one
+ * cache). The handler makes its engines with `createEngine()`, one per resident model, as the
+ * worker makes MLCEngines; each behaves like 0.2.86's: reload frees every model of THAT engine.
+ */
+export class FakeWebLLM {
 	script: ScriptFn = defaultScript;
 	tokenDelayMs = 0;
 	/** Delay between load progress reports, so a load can be aborted midway. */
@@ -93,28 +106,80 @@ export class FakeWebLLM implements WebLLMSurface {
 	 * shaders first (≈10 s with SwiftShader), so the worker stays busy after a cancelled load.
 	 */
 	finishAfterCancelMs = 0;
-	/** Throw this from the next call of the named method. */
+	/** How long each unload() takes (web-llm waits for every pipeline's device to be destroyed). */
+	unloadDelayMs = 0;
+	/** Throw this from the next call of the named method, on whichever engine calls it first. */
 	failNext: Partial<Record<'reload' | 'unload' | 'complete' | 'chat', Error>> = {};
-	resident: string[] = [];
 	/**
-	 * The list set by setAppConfig. Like web-llm's findModelRecord, reload then refuses an id that
-	 * is not in it (before any setAppConfig every id passes: the prebuilt list is not modelled).
+	 * Throw this from the reload of the named model, once: web-llm's DeviceLostError (out of
+	 * memory) or a download that fails for that model only.
 	 */
+	failLoadOf: Record<string, Error> = {};
+	/** The list set by the last setAppConfig, on any engine. */
 	appConfig?: AppConfig;
+	/** Every engine the handler made, in order. */
+	readonly engines: FakeMLCEngine[] = [];
+	/** Each engine's reload, as the models it was asked for. */
 	readonly reloads: string[][] = [];
 	readonly calls: FakeCall[] = [];
 	unloads = 0;
 	interrupts = 0;
 	active = 0;
 	maxActive = 0;
-	#interrupted = false;
 	#nextDelayMs?: number;
-	#progress?: InitProgressCallback;
-	#reloadAbort?: AbortController;
+
+	/** What MLCEngine's constructor is to the worker. */
+	createEngine = (): FakeMLCEngine => {
+		const engine = new FakeMLCEngine(this);
+		this.engines.push(engine);
+		return engine;
+	};
+
+	/** Models resident in any engine, in the order the engines were made. */
+	get resident(): string[] {
+		return this.engines.flatMap((e) => e.resident);
+	}
 
 	/** Stream only the next request at this per-token delay. */
 	slowNextRequest(ms: number): void {
 		this.#nextDelayMs = ms;
+	}
+
+	/** @internal the next request's token delay, consumed. */
+	takeDelay(): number {
+		const delay = this.#nextDelayMs ?? this.tokenDelayMs;
+		this.#nextDelayMs = undefined;
+		return delay;
+	}
+
+	/** @internal */
+	throwIfFailing(method: keyof FakeWebLLM['failNext']): void {
+		const err = this.failNext[method];
+		if (err) {
+			delete this.failNext[method];
+			throw err;
+		}
+	}
+}
+
+/** One fake MLCEngine: its own resident models, progress callback, reload and interrupt flag. */
+export class FakeMLCEngine implements WebLLMSurface {
+	resident: string[] = [];
+	/**
+	 * This engine's list. Like web-llm's findModelRecord, reload then refuses an id that is not in
+	 * it (before any setAppConfig every id passes: the prebuilt list is not modelled).
+	 */
+	appConfig?: AppConfig;
+	readonly reloads: string[][] = [];
+	/** This engine's interruptGenerate() calls (the world counts every engine's). */
+	interrupts = 0;
+	#world: FakeWebLLM;
+	#interrupted = false;
+	#progress?: InitProgressCallback;
+	#reloadAbort?: AbortController;
+
+	constructor(world: FakeWebLLM) {
+		this.#world = world;
 	}
 
 	setInitProgressCallback(cb: InitProgressCallback): void {
@@ -123,11 +188,13 @@ export class FakeWebLLM implements WebLLMSurface {
 
 	setAppConfig(appConfig: AppConfig): void {
 		this.appConfig = structuredClone(appConfig);
+		this.#world.appConfig = structuredClone(appConfig);
 	}
 
 	async reload(models: string[]): Promise<void> {
+		const world = this.#world;
 		await this.unload();
-		this.#throwIfFailing('reload');
+		world.throwIfFailing('reload');
 		for (const id of models) {
 			if (this.appConfig && !this.appConfig.model_list.some((r) => r.model_id === id)) {
 				throw webllmError(
@@ -136,38 +203,54 @@ export class FakeWebLLM implements WebLLMSurface {
 				);
 			}
 		}
+		world.reloads.push([...models]);
 		this.reloads.push([...models]);
 		const ctrl = new AbortController();
 		this.#reloadAbort = ctrl;
+		// web-llm loads one model after another; a model that fails leaves the earlier ones loaded.
+		const loaded: string[] = [];
 		for (const model of models) {
-			for (const report of this.reportsFor(model)) {
-				await sleep(this.reportDelayMs);
+			const reports = world.reportsFor(model);
+			const failure = world.failLoadOf[model];
+			// A lost device (out of memory) surfaces at the end of that model's load, after its reports.
+			for (const report of reports) {
+				await sleep(world.reportDelayMs);
 				// Like web-llm: unload() during reload aborts it, and reload returns quietly.
 				if (ctrl.signal.aborted) {
-					await sleep(this.finishAfterCancelMs);
+					await sleep(world.finishAfterCancelMs);
 					return;
 				}
 				this.#progress?.(report);
 			}
+			if (failure) {
+				delete world.failLoadOf[model];
+				// A lost device makes web-llm's device.lost handler unload the whole engine.
+				this.resident = failure.name === 'DeviceLostError' ? [] : loaded;
+				throw failure;
+			}
+			loaded.push(model);
+			this.resident = [...loaded];
 		}
-		this.resident = [...models];
 	}
 
 	async unload(): Promise<void> {
-		this.unloads++;
-		this.#throwIfFailing('unload');
+		const world = this.#world;
+		world.unloads++;
+		world.throwIfFailing('unload');
+		await sleep(world.unloadDelayMs);
 		this.resident = [];
 		this.#reloadAbort?.abort();
 	}
 
 	interruptGenerate(): void {
+		this.#world.interrupts++;
 		this.interrupts++;
 		this.#interrupted = true;
 	}
 
 	completions = {
 		create: async (req: CompletionCreateParamsStreaming): Promise<AsyncIterable<Completion>> => {
-			this.#throwIfFailing('complete');
+			this.#world.throwIfFailing('complete');
 			const reply = this.#reply('complete', req, req.prompt);
 			return this.#stream(
 				reply,
@@ -188,7 +271,7 @@ export class FakeWebLLM implements WebLLMSurface {
 			create: async (
 				req: ChatCompletionRequestStreaming
 			): Promise<AsyncIterable<ChatCompletionChunk>> => {
-				this.#throwIfFailing('chat');
+				this.#world.throwIfFailing('chat');
 				const prompt = req.messages.map((m) => `${m.role}: ${String(m.content)}`).join('\n');
 				const reply = this.#reply('chat', req, prompt);
 				return this.#stream(
@@ -212,27 +295,27 @@ export class FakeWebLLM implements WebLLMSurface {
 		}
 	};
 
-	#throwIfFailing(method: keyof FakeWebLLM['failNext']): void {
-		const err = this.failNext[method];
-		if (err) {
-			delete this.failNext[method];
-			throw err;
-		}
-	}
-
 	#reply(
 		kind: 'complete' | 'chat',
 		req: CompletionCreateParamsStreaming | ChatCompletionRequestStreaming,
 		prompt: string
 	): ScriptedReply {
-		const model = req.model ?? this.resident[0];
-		if (!model || !this.resident.includes(model)) {
+		// getModelIdToUse's names for the two requests.
+		const request = kind === 'chat' ? 'ChatCompletionRequest' : 'CompletionCreateParams';
+		if (this.resident.length === 0) {
 			throw webllmError(
 				'ModelNotLoadedError',
-				`Model not loaded before trying to complete ${kind}.`
+				`Model not loaded before trying to complete ${request}. Please ensure you have called MLCEngine.reload(model) to load the model before initiating APIs, or initialize your engine using CreateMLCEngine() with a valid model configuration.`
 			);
 		}
-		this.calls.push({ kind, request: structuredClone(req) });
+		const model = req.model ?? this.resident[0];
+		if (!this.resident.includes(model)) {
+			throw webllmError(
+				'SpecifiedModelNotFoundError',
+				`Specified model ${model} for ${request} is not found in loaded models. Please check if the correct model is loaded/specified. Currently loaded models are:\n${this.resident.join(', ')}`
+			);
+		}
+		this.#world.calls.push({ kind, request: structuredClone(req) });
 		const messages =
 			'messages' in req
 				? req.messages.map((m): ChatMessage => ({
@@ -241,7 +324,7 @@ export class FakeWebLLM implements WebLLMSurface {
 					}))
 				: undefined;
 		const stop = req.stop == null ? [] : Array.isArray(req.stop) ? req.stop : [req.stop];
-		return applyScript(this.script, {
+		return applyScript(this.#world.script, {
 			kind,
 			model,
 			prompt,
@@ -258,10 +341,10 @@ export class FakeWebLLM implements WebLLMSurface {
 		includeUsage: boolean,
 		chunk: (text: string, finish: 'stop' | 'length' | 'abort' | null) => C
 	): AsyncGenerator<C> {
-		const delay = this.#nextDelayMs ?? this.tokenDelayMs;
-		this.#nextDelayMs = undefined;
-		this.active++;
-		this.maxActive = Math.max(this.maxActive, this.active);
+		const world = this.#world;
+		const delay = world.takeDelay();
+		world.active++;
+		world.maxActive = Math.max(world.maxActive, world.active);
 		// web-llm clears the interrupt flag when a generation starts.
 		this.#interrupted = false;
 		try {
@@ -280,7 +363,7 @@ export class FakeWebLLM implements WebLLMSurface {
 			yield chunk('', finish);
 			if (includeUsage) yield { ...chunk('', null), choices: [], usage: usage(reply, emitted) };
 		} finally {
-			this.active--;
+			world.active--;
 		}
 	}
 }
@@ -320,7 +403,12 @@ export function connectFake(
 ): { worker: FakeWorker; close: () => void } {
 	const channel = new MessageChannel();
 	const received: WorkerRequest[] = [];
-	const handle = createHandler(fake, (msg) => channel.port2.postMessage(msg), cache, handlerOpts);
+	const handle = createHandler(
+		fake.createEngine,
+		(msg) => channel.port2.postMessage(msg),
+		cache,
+		handlerOpts
+	);
 	channel.port2.onmessage = (event) => {
 		received.push(event.data as WorkerRequest);
 		handle(event.data);

@@ -147,7 +147,9 @@ class ProbeRun {
 			if (needsJudge && plan.unlabeled.length > 0) {
 				this.#emit({ type: 'phase', phase: 'judge' });
 				if (this.#phased || plan.missing.size === 0) {
-					if (shared) await this.#ctx.engine.unload();
+					// Phased: the generator goes first. Otherwise (a resume with only judging left) a load
+					// of the judge alone frees the rest and keeps a judge still resident from before.
+					if (shared && this.#phased) await this.#ctx.engine.unload();
 					await this.#load(this.#ctx.judge, [c.judge.id]);
 				}
 				await settleAll(plan.unlabeled.map((r) => this.#tasks.run(() => this.#judgeAndStore(r))));

@@ -98,12 +98,13 @@ describe('WebLLMEngine: errors arrive typed', () => {
 });
 
 describe('WebLLMEngine: loading', () => {
-	it('loads generator and judge with one reload and reports progress for each', async () => {
+	it('loads generator and judge, each in an engine of its own, and reports progress for each', async () => {
 		const { engine, fake } = setup();
 		fake.reportsFor = () => firstVisitReports(2);
 		const seen: LoadProgress[] = [];
 		await engine.load([GEN, JUDGE], { onProgress: (p) => seen.push(p) });
-		expect(fake.reloads).toEqual([[GEN, JUDGE]]);
+		expect(fake.reloads).toEqual([[GEN], [JUDGE]]);
+		expect(fake.engines.map((e) => e.resident)).toEqual([[GEN], [JUDGE]]);
 		expect(seen.filter((p) => p.model === GEN).at(-1)).toMatchObject({
 			fraction: 1,
 			phase: 'ready'

@@ -22,7 +22,7 @@ function harness(cache: CacheSurface = {}) {
 	const sent: WorkerReply[] = [];
 	const waiting = new Map<number, (m: ResultReply | ErrorReply) => void>();
 	const handle = createHandler(
-		fake,
+		fake.createEngine,
 		(msg) => {
 			const copy = structuredClone(msg);
 			sent.push(copy);
@@ -285,11 +285,7 @@ describe('worker handler: abort', () => {
 	it('lets a running unload finish and report success instead of a false abort', async () => {
 		const h = harness();
 		await h.send({ kind: 'load', id: 1, models: [MODEL] });
-		const unloadNow = h.fake.unload.bind(h.fake);
-		h.fake.unload = async () => {
-			await tick(10);
-			await unloadNow();
-		};
+		h.fake.unloadDelayMs = 10;
 		const unload = h.send({ kind: 'unload', id: 2 });
 		await tick(2);
 		const ack = await h.send({ kind: 'abort', id: 3, target: 2 });
@@ -299,11 +295,14 @@ describe('worker handler: abort', () => {
 });
 
 describe('worker handler: load, stats and cache', () => {
-	it('loads generator and judge with one reload, once each even if they are the same model', async () => {
+	it('loads each model once, in an engine of its own, even when generator and judge are one', async () => {
 		const h = harness();
-		await h.send({ kind: 'load', id: 1, models: [MODEL, 'Qwen3-4B-q4f16_1-MLC'] });
-		await h.send({ kind: 'load', id: 2, models: [MODEL, MODEL] });
-		expect(h.fake.reloads).toEqual([[MODEL, 'Qwen3-4B-q4f16_1-MLC'], [MODEL]]);
+		await h.send({ kind: 'load', id: 1, models: [MODEL, MODEL] });
+		expect(h.fake.reloads).toEqual([[MODEL]]);
+		await h.send({ kind: 'unload', id: 2 });
+		await h.send({ kind: 'load', id: 3, models: [MODEL, 'Qwen3-4B-q4f16_1-MLC'] });
+		expect(h.fake.reloads).toEqual([[MODEL], [MODEL], ['Qwen3-4B-q4f16_1-MLC']]);
+		expect(h.fake.engines.map((e) => e.resident)).toEqual([[], [MODEL], ['Qwen3-4B-q4f16_1-MLC']]);
 	});
 
 	it('posts folded, monotone progress per model while loading', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { collect } from '../../helpers/collect.ts';
 import { EngineError } from '../../../src/lib/probe/engine.ts';
 import { runProbe, type ProbeContext } from '../../../src/lib/probe/pipeline.ts';
@@ -384,6 +384,26 @@ describe('runProbe', () => {
 		await collect(runProbe(config, ctx({ engine: again, judge: again, store })));
 		expect(again.loads).toEqual([['judge-model']]);
 		expect(again.count('complete')).toBe(0);
+		expect((await store.getRecords('run-1')).every((r) => r.label !== null)).toBe(true);
+	});
+
+	it('resumes the judging of a co-loaded run by loading only the judge, without unloading first', async () => {
+		const store = new MemoryStore();
+		const config: ProbeConfig = probeConfig({ items: probeConfig().items.slice(0, 2) });
+		const engine = new ScriptedEngine({ script: probeScript });
+		await collect(runProbe(config, ctx({ engine, judge: engine, store })));
+		// Everything generated, three labels still to come (a stop or failed judge calls leave it so).
+		for (const r of (await store.getRecords('run-1')).slice(0, 3)) {
+			await store.putRecord({ ...r, label: null });
+		}
+		expect(engine.resident).toEqual(['gen-model', 'judge-model']);
+		const completes = engine.count('complete');
+		// The engine's load makes exactly these models resident: one that diffs keeps the judge.
+		const unload = vi.spyOn(engine, 'unload');
+		await collect(runProbe(config, ctx({ engine, judge: engine, store })));
+		expect(engine.count('complete')).toBe(completes);
+		expect(unload).not.toHaveBeenCalled();
+		expect(engine.loads.at(-1)).toEqual(['judge-model']);
 		expect((await store.getRecords('run-1')).every((r) => r.label !== null)).toBe(true);
 	});
 });

@@ -22,6 +22,10 @@ export type CacheOp = 'has' | 'delete' | 'sizes';
 export interface LoadMessage {
 	kind: 'load';
 	id: number;
+	/**
+	 * Exactly the models to have resident afterwards. One already loaded stays as it is (a judge
+	 * kept between runs: naming it again is how the page says "keep it"); the others are freed.
+	 */
 	models: string[];
 	/** Only for models outside web-llm's prebuiltAppConfig. */
 	appConfig?: AppConfig;

@@ -1,7 +1,7 @@
 /**
- * The worker side of our protocol: routes page messages onto web-llm's MLCEngine, one request at
- * a time, and answers every request exactly once. Knows web-llm only through WebLLMSurface, so it
- * runs in Node tests against a fake.
+ * The worker side of our protocol: routes page messages onto web-llm's MLCEngines (one per resident
+ * model, pool.ts), one request at a time, and answers every request exactly once. Knows web-llm only
+ * through WebLLMSurface, so it runs in Node tests against a fake.
  */
 import type {
 	AppConfig,
@@ -33,6 +33,7 @@ import { SerialQueue } from '../queue.ts';
 import { completionFields, samplingFields, STREAMED } from '../../requestFields.ts';
 import { mergeAppConfig } from '../custom.ts';
 import { diagnoseCustomLoad, type DiagnoseFetch } from './diagnose.ts';
+import { EnginePool, type EngineFactory } from './pool.ts';
 import { collect, type StreamControl } from './stream.ts';
 
 /** The narrow slice of MLCEngine we use; MLCEngine itself satisfies it. */
@@ -83,24 +84,29 @@ type Value = ResultByKind[RequestKind];
 
 interface Control extends StreamControl {
 	interruptible: boolean;
+	/** The engine generating for this request, which an abort interrupts. */
+	engine?: WebLLMSurface;
 }
 
 /** The load phase shown while a new load waits for a cancelled one that web-llm is still finishing. */
 export const CANCELLED_LOAD_PHASE = 'finishing the cancelled load…';
+/** The progress text of a model a load keeps resident instead of reloading. */
+export const KEPT_TEXT = 'Already on the GPU: kept, not reloaded.';
 
 /**
+ * @param newEngine makes an empty MLCEngine; the worker holds one per resident model (pool.ts).
  * @returns the worker's message handler. Requests that touch the GPU or the cache contents are
  * serialized; abort, stats and read-only cache queries answer at once, even mid-generation.
  */
 export function createHandler(
-	engine: WebLLMSurface,
+	newEngine: EngineFactory,
 	post: Post,
 	cache: CacheSurface = {},
 	opts: HandlerOptions = {}
 ): (data: unknown) => void {
 	const queue = new SerialQueue<RequestKind>();
 	const controls = new Map<number, Control>();
-	let loaded: string[] = [];
+	const pool = new EnginePool(newEngine);
 	/** The page's custom models as last sent (before merging with the base list). */
 	let appConfig: AppConfig | undefined;
 	const withBase = (config: AppConfig | undefined) =>
@@ -121,7 +127,7 @@ export function createHandler(
 	 */
 	function enqueue(
 		msg: WorkerRequest,
-		run: (ctl: StreamControl) => Promise<Value>,
+		run: (ctl: Control) => Promise<Value>,
 		interruptible = true
 	): void {
 		const ctl: Control = { aborted: false, interruptible };
@@ -142,31 +148,32 @@ export function createHandler(
 		});
 	}
 
-	async function load(
-		models: string[],
-		config: AppConfig | undefined,
-		id: number,
-		ctl: StreamControl
-	) {
+	async function load(models: string[], config: AppConfig | undefined, id: number, ctl: Control) {
 		const unique = [...new Set(models)];
-		const fold = createProgressFolder(unique);
-		engine.setInitProgressCallback((report) => {
-			if (!ctl.aborted) post({ kind: 'progress', id, progress: fold(report) });
-		});
+		const folds = new Map(unique.map((m) => [m, createProgressFolder([m])]));
 		if (config) {
-			engine.setAppConfig?.(withBase(config) ?? config);
+			pool.setAppConfig(withBase(config) ?? config);
 			appConfig = config;
 		}
-		loaded = [];
+		// A kept model reports no progress of its own: say it is ready, so its bar is not left at 0.
+		for (const model of pool.keeps(unique)) {
+			post({
+				kind: 'progress',
+				id,
+				progress: { model, fraction: 1, phase: 'ready', text: KEPT_TEXT }
+			});
+		}
 		try {
-			await engine.reload(unique);
+			await pool.load(unique, {
+				aborted: () => ctl.aborted,
+				onReport: (model, report) => {
+					const fold = folds.get(model);
+					if (fold && !ctl.aborted) post({ kind: 'progress', id, progress: fold(report) });
+				}
+			});
 		} catch (err) {
 			throw (!ctl.aborted && (await explainCustom(unique, config ?? appConfig))) || err;
-		} finally {
-			// An aborted reload may resolve quietly with some models resident: leave nothing behind.
-			if (ctl.aborted) await engine.unload();
 		}
-		if (!ctl.aborted) loaded = unique;
 		return null;
 	}
 
@@ -189,17 +196,38 @@ export function createHandler(
 		return problem;
 	}
 
-	async function complete(req: WireCompletionRequest, id: number, ctl: StreamControl) {
-		const stream = await engine.completions.create(completionFields(req));
-		return collect(
-			stream,
-			(c) => c.choices[0]?.text,
-			ctl,
-			(delta) => post({ kind: 'token', id, delta })
+	/** Run a generation on the engine holding `model`; a failure that lost the model is noted. */
+	async function generating<T>(
+		model: string,
+		ctl: Control,
+		run: (engine: WebLLMSurface) => Promise<T>
+	): Promise<T> {
+		const engine = pool.engineFor(model);
+		ctl.engine = engine;
+		try {
+			return await run(engine);
+		} catch (err) {
+			pool.noteFailure(model, err);
+			throw err;
+		}
+	}
+
+	async function complete(req: WireCompletionRequest, id: number, ctl: Control) {
+		return generating(req.model, ctl, async (engine) =>
+			collect(
+				await engine.completions.create(completionFields(req)),
+				(c) => c.choices[0]?.text,
+				ctl,
+				(delta) => post({ kind: 'token', id, delta })
+			)
 		);
 	}
 
-	async function chatJson(req: WireJsonChatRequest, ctl: StreamControl) {
+	async function chatJson(req: WireJsonChatRequest, ctl: Control) {
+		return generating(req.model, ctl, (engine) => chatJsonOn(engine, req, ctl));
+	}
+
+	async function chatJsonOn(engine: WebLLMSurface, req: WireJsonChatRequest, ctl: StreamControl) {
 		const stream = await engine.chat.completions.create({
 			model: req.model,
 			messages: req.messages.map(
@@ -234,8 +262,10 @@ export function createHandler(
 
 	async function stats(): Promise<WorkerStats> {
 		const running = queue.running?.kind ?? null;
-		const out: WorkerStats = { loaded: [...loaded], running, queued: queue.length };
-		if (loaded.length > 0 && running !== 'load' && engine.runtimeStatsText) {
+		const loaded = pool.resident;
+		const out: WorkerStats = { loaded, running, queued: queue.length };
+		const engine = loaded.length > 0 ? pool.engineFor(loaded[0]) : undefined;
+		if (engine?.runtimeStatsText && running !== 'load') {
 			out.runtime = await engine.runtimeStatsText(loaded[0]).catch(() => undefined);
 		}
 		return out;
@@ -253,7 +283,7 @@ export function createHandler(
 		if (!ctl.interruptible) return false;
 		ctl.aborted = true;
 		const kind = queue.running?.kind;
-		const stop = kind === 'load' ? engine.unload() : engine.interruptGenerate();
+		const stop = kind === 'load' ? pool.abortLoad() : ctl.engine?.interruptGenerate();
 		void Promise.resolve(stop).catch(() => undefined);
 		return true;
 	}
@@ -283,8 +313,7 @@ export function createHandler(
 				return enqueue(
 					msg,
 					async () => {
-						loaded = [];
-						await engine.unload();
+						await pool.unload();
 						return null;
 					},
 					false
