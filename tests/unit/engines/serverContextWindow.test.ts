@@ -13,6 +13,7 @@ import {
 	contextFromProps
 } from '../../../src/lib/engines/server/contextWindow.ts';
 import { AbortError } from '../../../src/lib/errors/appError.ts';
+import { mayServeProps } from '../../../src/lib/engines/server/servedTemplate.ts';
 import { listenLocal } from '../../helpers/httpServer.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 
@@ -154,10 +155,27 @@ describe('OpenAIEngine.contextWindow against mock servers', () => {
 				source: 'max_model_len in /v1/models'
 			});
 		}
+		// A model it does not serve: unknown, and /props (a 404 on vLLM) is never asked.
+		expect(await engine.contextWindow('not-served')).toBeUndefined();
+		expect(await engine.servedTemplate()).toBeUndefined();
+		expect(mock.requests.map((r) => r.path)).not.toContain('/props');
 		const props = await fetch(`${mock.url}/props`);
 		expect(props.status).toBe(404);
-		// A model it does not serve: asked on, then unknown.
-		expect(await engine.contextWindow('not-served')).toBeUndefined();
+	});
+
+	it("SGLang names itself too: /props is not asked; an unnamed server's is", async () => {
+		mock = await startMockOpenAI({
+			models: ['Qwen/Qwen3-0.6B'],
+			vllm: { server: 'sglang', special: ['<|im_end|>'], eos: ['<|im_end|>'] }
+		});
+		const engine = new OpenAIEngine({ baseUrl: mock.url });
+		expect(await engine.servedTemplate()).toBeUndefined();
+		expect(mock.requests.map((r) => r.path)).toEqual(['/v1/models']);
+		expect(mayServeProps({ data: [{ id: 'm', owned_by: 'llamacpp' }] })).toBe(true);
+		expect(mayServeProps({ data: [{ id: 'm', owned_by: 'organization-owner' }] })).toBe(true);
+		// /v1/models that cannot be read says nothing of the server: /props is still worth asking.
+		expect(mayServeProps(undefined)).toBe(true);
+		expect(mayServeProps({ data: [{ id: 'm', owned_by: 'vllm' }] })).toBe(false);
 	});
 
 	it('a reply cut off mid-body, or a 200 that is not JSON, is unknown, never an error', async () => {
