@@ -18,6 +18,7 @@ import { runProbe } from '../lib/probe/pipeline.ts';
 import { prepareRun } from '../lib/probe/prepare.ts';
 import { DEFAULT_ANSWER_MAX_TOKENS, type RunValues } from '../lib/probe/runConfig.ts';
 import { parseTokenizerConfig, templateFromFile } from '../lib/probe/templateSource.ts';
+import { contextFit, misfitText } from '../lib/setup/contextFit.ts';
 import { loadFromRepos, loadServerTemplate, type TemplateDeps } from '../lib/setup/templates.ts';
 import { cliShippedTemplate } from './shippedTemplates.ts';
 import { thinkingDefault, userHeader, type ChatTemplate } from '../lib/probe/template.ts';
@@ -365,6 +366,9 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 	const kept = checkStoredRun(stored, hasRecords, config.run_id, identity, opts, io.stderr);
 	if (opts.answerMaxTokens === 'auto')
 		io.stderr.write(`${answerLimitNote(config.answer_max_tokens, told)}\n`);
+	// The set-up's warning, by the same rule: a window below the automatic floor cannot hold the run.
+	const misfit = misfitText(contextFit({ ...config, answer_tokens_auto: false }, told?.tokens));
+	if (misfit) io.stderr.write(`Warning: ${misfit}\n`);
 	io.stderr.write(headerNote(template, config));
 	const nlp = needs.nlp ? await loadNlp(io, opts) : undefined;
 	const store = await JsonlStore.open(opts.out);

@@ -53,6 +53,18 @@ export function probeConfig(overrides: Partial<ProbeConfig> = {}): ProbeConfig {
 	};
 }
 
+/** The smallest run: one item, one greedy unperturbed user turn, labelled by the rules alone. */
+export function oneTurnConfig(overrides: Partial<ProbeConfig> = {}): ProbeConfig {
+	return probeConfig({
+		items: [gsmItem(0)],
+		temperatures: [0],
+		perturbations: ['none'],
+		samples: 1,
+		judge_mode: 'rules',
+		...overrides
+	});
+}
+
 /** Plain values a run is prepared from (probe/runConfig.ts), matching probeConfig's defaults. */
 export function runValues(overrides: Partial<RunValues> = {}): RunValues {
 	return {

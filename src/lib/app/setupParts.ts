@@ -18,7 +18,7 @@ export const SETUP_DEFAULTS: Omit<AppDefaults, 'playground'> = {
 	settings: () => new EngineSettings(),
 	environment: makeEnvironment,
 	setup: () => new SetupState(),
-	runner: () => new RunController(),
+	runner: (app) => new RunController({ onDownload: (s) => app.downloadSizes.recordSpeed(s) }),
 	modelCache: () => new ModelCacheState(),
 	deviceBench: (app) => new DeviceBench({ store: app.services.benchmarkStore() }),
 	downloadSizes: () => new DownloadSizes()

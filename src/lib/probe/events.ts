@@ -16,7 +16,8 @@ export type ProbeEvent =
 			phased: boolean;
 	  }
 	| { type: 'phase'; phase: 'generate' | 'judge' }
-	| { type: 'loading'; models: string[]; progress?: LoadProgress }
+	/** `at`: the run's clock when the engine reported it (a download's speed is timed from it). */
+	| { type: 'loading'; models: string[]; progress?: LoadProgress; at?: number }
 	| { type: 'loaded'; models: string[]; ms: number }
 	| { type: 'stage'; stage: Stage; item_id: string; key?: string }
 	| { type: 'token'; stage: Stage; item_id: string; key?: string; delta: string }

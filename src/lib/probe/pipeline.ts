@@ -184,7 +184,7 @@ class ProbeRun {
 		try {
 			await engine.load(models, {
 				signal: this.#signal,
-				onProgress: (progress) => this.#emit({ type: 'loading', models, progress })
+				onProgress: (progress) => this.#emit({ type: 'loading', models, progress, at: this.#now() })
 			});
 		} catch (err) {
 			this.#fatal.hold(err);

@@ -1,6 +1,8 @@
 /**
  * What a run will cost before it starts: downloads, generations and a rough time. The time is a
  * guess from typical output lengths and a typical speed, and the UI says so; the counts are exact.
+ * Nobody knows a user's bandwidth beforehand: the download's time is added only from a download
+ * measured in this browser (the last one), and otherwise left out and said to be.
  */
 import type { JudgeMode } from '../probe/types.ts';
 
@@ -38,6 +40,13 @@ export function measuredSpeed(
 	return best;
 }
 
+/** How fast the last model download in this browser went (downloadSpeed.ts measures it). */
+export interface MeasuredDownload {
+	MB_per_s: number;
+	/** When it was measured (ISO). */
+	at: string;
+}
+
 export interface ModelCost {
 	id: string;
 	/** null: the catalog does not list it. */
@@ -59,6 +68,8 @@ export interface EstimateInput {
 	measured?: MeasuredSpeed;
 	answer_max_tokens: number;
 	max_tokens: number;
+	/** The last download's speed in this browser, when one was measured. */
+	download_speed?: MeasuredDownload;
 }
 
 export interface Estimate {
@@ -73,8 +84,15 @@ export interface Estimate {
 	tokens_per_second: number;
 	/** Whether tokens_per_second was measured here (a benchmark) or is the engine's guess. */
 	speed_source: 'measured' | 'guess';
-	/** Rough wall time in seconds, [min, max] following judge_calls. */
+	/** Rough generation time in seconds, [min, max] following judge_calls; downloads excluded. */
 	seconds: { min: number; max: number };
+	/**
+	 * Seconds to download download_MB at the last measured speed: 0 with nothing to download, null
+	 * when there is something and no speed was measured here (the time then excludes it).
+	 */
+	download_seconds: number | null;
+	/** The measured speed download_seconds was worked out from. */
+	download_speed?: MeasuredDownload;
 }
 
 export function estimateRun(x: EstimateInput): Estimate {
@@ -108,8 +126,20 @@ export function estimateRun(x: EstimateInput): Estimate {
 		judge_calls: judge,
 		tokens_per_second: tps,
 		speed_source: x.measured ? 'measured' : 'guess',
-		seconds: { min: seconds(judge.min), max: seconds(judge.max) }
+		seconds: { min: seconds(judge.min), max: seconds(judge.max) },
+		...downloadTime(download, x.download_speed)
 	};
+}
+
+/** The download's time at a measured speed; nothing to download takes no time, whatever is known. */
+export function downloadTime(
+	MB: number,
+	speed: MeasuredDownload | undefined
+): Pick<Estimate, 'download_seconds' | 'download_speed'> {
+	const known = speed && speed.MB_per_s > 0 && Number.isFinite(speed.MB_per_s) ? speed : undefined;
+	if (MB <= 0) return { download_seconds: 0, ...(known ? { download_speed: known } : {}) };
+	if (!known) return { download_seconds: null };
+	return { download_seconds: MB / known.MB_per_s, download_speed: known };
 }
 
 /** "about 4 min", "about 1 h 20 min", "under a minute". */

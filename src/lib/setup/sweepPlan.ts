@@ -4,7 +4,13 @@
  * the next. Pure: set-up passes what it knows (catalog sizes, cache badges, benchmarks).
  */
 import type { TemplateSpec } from '../probe/templateSource.ts';
-import { estimateRun, type Estimate, type EstimateInput, type ModelCost } from './estimate.ts';
+import {
+	downloadTime,
+	estimateRun,
+	type Estimate,
+	type EstimateInput,
+	type ModelCost
+} from './estimate.ts';
 
 /** One generator of the sweep as set-up knows it. */
 export interface SweepModel extends ModelCost {
@@ -19,8 +25,11 @@ export interface SweepCost {
 	download_MB: number;
 	/** Models to download whose size nobody lists. */
 	unknown_sizes: string[];
-	/** The runs' times added up, one after another. */
+	/** The runs' generation times added up, one after another; downloads excluded. */
 	seconds: { min: number; max: number };
+	/** download_MB at the last measured download speed; null: none measured (see estimate.ts). */
+	download_seconds: number | null;
+	download_speed?: EstimateInput['download_speed'];
 }
 
 /**
@@ -68,7 +77,9 @@ export function estimateSweep(
 		runs,
 		download_MB: all.download_MB,
 		unknown_sizes: all.unknown_sizes,
-		seconds: { min: sum((e) => e.seconds.min), max: sum((e) => e.seconds.max) }
+		seconds: { min: sum((e) => e.seconds.min), max: sum((e) => e.seconds.max) },
+		// The judge downloads once, so not the runs' own download times added up.
+		...downloadTime(all.download_MB, base.download_speed)
 	};
 }
 

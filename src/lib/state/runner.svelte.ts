@@ -25,6 +25,7 @@ import type { RunStore } from '../probe/store.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { Label, ProbeConfig, ProbeRecord } from '../probe/types.ts';
 import { storageFullAdvice, type StorageEstimateLike } from '../display/storageFull.ts';
+import { DownloadMeter, type DownloadSample } from '../setup/downloadSpeed.ts';
 import { FrameBatch, nextFrame, type Schedule } from '../live/frameBatch.ts';
 import { LabelTally } from '../live/labelTally.ts';
 import { nlpUnavailableWarning } from '../nlp/warning.ts';
@@ -112,6 +113,8 @@ export interface RunControllerOptions {
 	stallMs?: number;
 	/** navigator.storage, to say what fills it when a run stops on a full disk. Tests inject one. */
 	storage?: { estimate(): Promise<StorageEstimateLike> };
+	/** A model download long enough to measure its speed, for the next estimate. */
+	onDownload?: (sample: DownloadSample) => void;
 }
 
 export class RunController {
@@ -126,6 +129,9 @@ export class RunController {
 	#tally = $state.raw<Partial<Record<Label, number>>>({});
 	#errors = $state.raw<RunErrorView[]>([]);
 	#waiting = $state.raw<ServerWait | null>(null);
+	/** Times the downloads the load reports show; not state, nothing renders it. */
+	readonly #meter = new DownloadMeter();
+	readonly #onDownload?: (sample: DownloadSample) => void;
 
 	#labels = new LabelTally();
 	/** Plain working state behind the streamed fields; #commit publishes it. */
@@ -150,6 +156,7 @@ export class RunController {
 			minIntervalMs: COMMIT_INTERVAL_MS
 		});
 		this.#stallMs = options.stallMs ?? STALL_MS;
+		this.#onDownload = options.onDownload;
 		this.#storage =
 			options.storage ??
 			(globalThis as { navigator?: { storage?: RunControllerOptions['storage'] } }).navigator
@@ -357,6 +364,7 @@ export class RunController {
 				this.#stage = e.phase;
 				return;
 			case 'loading':
+				if (e.progress) this.#measured(this.#meter.note(e.progress, e.at ?? performance.now()));
 				for (const model of e.models) {
 					const p = e.progress?.model === model ? e.progress : undefined;
 					this.#setLoad(model, p ? { ...p, ms: undefined } : {});
@@ -364,6 +372,7 @@ export class RunController {
 				return;
 			case 'loaded':
 				for (const model of e.models) {
+					this.#measured(this.#meter.end(model));
 					this.#setLoad(model, { fraction: 1, phase: 'ready', eta_ms: undefined, ms: e.ms });
 				}
 				return;
@@ -408,6 +417,10 @@ export class RunController {
 	}
 
 	/** One bar per model; fractions only grow, whatever order reports arrive in. */
+	#measured(sample: DownloadSample | null): void {
+		if (sample) this.#onDownload?.(sample);
+	}
+
 	#setLoad(model: string, p: Partial<ModelLoad>): void {
 		const loads = [...this.#loads];
 		const at = loads.findIndex((l) => l.model === model);

@@ -14,6 +14,7 @@ import type {
 import type { EngineKind } from '../engines/registry.ts';
 import type { EngineProvider } from '../engines/provider.ts';
 import type { ServerContextWindow } from '../engines/server/contextWindow.ts';
+import type { ContextWindowState } from '../setup/contextFit.ts';
 import {
 	estimateRun,
 	measuredSpeed,
@@ -65,6 +66,8 @@ export class SetupPlan {
 	#told = $state.raw<ServerContextWindow | undefined>(undefined);
 	/** The engine was asked and answered (or could not be asked): the note may say "not told". */
 	#asked = $state(false);
+	/** A server sweep's further models: what each was told; null: asked, not told. */
+	#sweepTold = $state.raw<Record<string, ServerContextWindow | null>>({});
 
 	constructor(deps: SetupPlanDeps) {
 		this.#deps = deps;
@@ -133,7 +136,8 @@ export class SetupPlan {
 			models: this.downloads,
 			measured: this.speedOf(this.#models.generatorId(device)),
 			answer_max_tokens: answerTokenLimit(values, this.contextWindow),
-			max_tokens: values.max_tokens
+			max_tokens: values.max_tokens,
+			download_speed: this.#deps.sizes.speed
 		};
 	}
 
@@ -171,7 +175,8 @@ export class SetupPlan {
 			],
 			measured: this.speedOf(model.id),
 			answer_max_tokens: answerTokenLimit(values, this.contextWindow),
-			max_tokens: values.max_tokens
+			max_tokens: values.max_tokens,
+			download_speed: this.#deps.sizes.speed
 		});
 	}
 
@@ -181,39 +186,86 @@ export class SetupPlan {
 	}
 
 	/**
+	 * A model's context window as set-up knows it: the chosen generator's (catalog or told), or a
+	 * server sweep's further model's as the server told it. The start asks the same provider
+	 * function (launch.ts ownTemplate), so what set-up shows is what the run will use.
+	 */
+	windowOf(model: string): ContextWindowState {
+		const device = this.#deps.device();
+		const chosen = model === this.#models.generatorId(device);
+		const known = chosen ? this.contextWindow : this.#sweepTold[model]?.tokens;
+		if (known !== undefined) {
+			return {
+				state: 'known',
+				tokens: known,
+				source: chosen ? this.contextSource : this.#sweepTold[model]?.source
+			};
+		}
+		if (!this.asksContext) return { state: 'not reported' };
+		const pending = chosen ? this.contextPending : !(model in this.#sweepTold);
+		return pending ? { state: 'asking' } : { state: 'not reported' };
+	}
+
+	/**
 	 * Ask the engine for the generator's context window once the connection and model have stayed
 	 * unchanged for a moment; a server that does not say stays unknown.
 	 * @returns the cleanup that cancels a pending or running ask (call it on any change).
 	 */
 	askContextWindow(): () => void {
-		const { settings, hosts } = this.#deps;
-		const provider = this.provider;
-		const conn = settings.connection();
 		const model = this.#models.generatorId(this.#deps.device());
 		this.#told = undefined;
 		this.#asked = false;
-		const ask = provider.askContextWindow;
-		if (!ask || !conn.base_url || !model) {
+		return this.#ask([model], (_, found) => {
+			this.#told = found ?? undefined;
 			this.#asked = true;
+		});
+	}
+
+	/**
+	 * Ask a server for each further model of a sweep (the chosen one is asked above), once the list
+	 * has stayed unchanged for a moment; one at a time, as the start does.
+	 * @returns the cleanup that cancels the asks (call it on any change).
+	 */
+	askSweepWindows(models: readonly string[]): () => void {
+		const chosen = this.#models.generatorId(this.#deps.device());
+		// Built here, never read back from state: the view calls this in an $effect, which would
+		// otherwise depend on what it writes and run again.
+		let told: Record<string, ServerContextWindow | null> = {};
+		this.#sweepTold = told;
+		return this.#ask(
+			models.filter((m) => m !== chosen),
+			(model, found) => (this.#sweepTold = told = { ...told, [model]: found })
+		);
+	}
+
+	/**
+	 * Ask the provider for each model's window after the settle delay; `told` gets null for a model
+	 * the engine does not tell (or cannot be asked about). Answers after the cleanup are dropped.
+	 */
+	#ask(
+		models: readonly string[],
+		told: (model: string, found: ServerContextWindow | null) => void
+	) {
+		const { settings, hosts } = this.#deps;
+		const conn = settings.connection();
+		const ask = this.provider.askContextWindow;
+		const wanted = models.filter(Boolean);
+		if (!ask || !conn.base_url || wanted.length === 0) {
+			for (const m of models) told(m, null);
 			return () => {};
 		}
 		const ctrl = new AbortController();
-		const timer = setTimeout(() => {
-			let answer: Promise<ServerContextWindow | undefined>;
-			try {
-				answer = ask(hosts, conn, model, ctrl.signal);
-			} catch {
-				this.#asked = true;
-				return; // Not a URL yet: set-up lists that problem.
+		const timer = setTimeout(async () => {
+			for (const model of wanted) {
+				let found: ServerContextWindow | undefined;
+				try {
+					found = await ask(hosts, conn, model, ctrl.signal);
+				} catch {
+					// Not a URL yet (set-up lists that problem), or the ask was cancelled.
+				}
+				if (ctrl.signal.aborted) return;
+				told(model, found ?? null);
 			}
-			answer.then(
-				(found) => {
-					if (ctrl.signal.aborted) return;
-					this.#told = found;
-					this.#asked = true;
-				},
-				() => {}
-			);
 		}, this.#deps.askDelayMs ?? SERVER_ASK_DELAY_MS);
 		return () => {
 			clearTimeout(timer);

@@ -105,3 +105,17 @@ describe('ConditionsSection labelling', () => {
 		expect(tells()).toContain('no rule ever calls a turn genuine');
 	});
 });
+
+describe('ConditionsSection answer limit', () => {
+	it('says a server that does not report its context window does not, and keeps the typed limit', () => {
+		render(ConditionsSection, {
+			setup: new SetupState(memoryStorage()),
+			thinkingDefault: null,
+			server: true,
+			generatorWindow: { state: 'not reported' }
+		});
+		const note = screen.getByTestId('answer-limit').textContent?.replace(/\s+/g, ' ') ?? '';
+		expect(note).toContain('not reported by this server');
+		expect(note).toContain('answers may use 1,024 tokens');
+	});
+});

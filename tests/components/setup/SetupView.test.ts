@@ -100,3 +100,20 @@ describe('SetupView engine default', () => {
 		expect(radio('engine-server').checked).toBe(true);
 	});
 });
+
+describe('SetupView server sweep', () => {
+	it('lists each further model with its context window, "not reported" before a URL is given', async () => {
+		localStorage.setItem('utp:engine', '"openai"');
+		localStorage.setItem('utp:base-url', '""');
+		await renderSetup({ requestAdapter: async () => ADAPTER });
+		const typed = (await screen.findByTestId('sweep-models')) as HTMLInputElement;
+		await fireEvent.input(typed, { target: { value: 'Qwen/Qwen3-0.6B, openai/gpt-oss-20b' } });
+		// No served model is chosen yet: the two typed ones are the sweep.
+		await waitFor(() => expect(screen.getAllByTestId('sweep-context')).toHaveLength(2));
+		const said = screen.getAllByTestId('sweep-context').map((e) => e.textContent?.trim());
+		expect(said).toEqual([
+			'context window not reported by the server',
+			'context window not reported by the server'
+		]);
+	});
+});

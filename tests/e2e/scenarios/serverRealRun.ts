@@ -162,17 +162,17 @@ export const serverRealRun: Scenario<E2EContext> = {
 			try {
 				await page
 					.getByTestId('answer-limit')
-					.getByText("This server does not tell its model's context window")
+					.getByText("The model's context window is not reported by this server")
 					.waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
 			} catch {
 				throw new E2EFailure(
-					`setup view: no "does not tell" note for a server without /props: "${await page.getByTestId('answer-limit').textContent()}"`
+					`setup view: no "not reported" note for a server without /props: "${await page.getByTestId('answer-limit').textContent()}"`
 				);
 			}
-			// The note follows the answer: /props was asked (404) before it says "does not tell".
+			// The note follows the answer: /props was asked (404) before it says "not reported".
 			check(
 				mock.requests.some((r) => r.path === '/props'),
-				`set-up said "does not tell" without asking /props: ${mock.requests.map((r) => r.path).join(', ')}`
+				`set-up said "not reported" without asking /props: ${mock.requests.map((r) => r.path).join(', ')}`
 			);
 			await configure(page, ctx, server);
 			const t0 = Date.now();

@@ -1,7 +1,9 @@
 /**
  * A sweep of three served models from one set-up, each rendered with its own chat template (the
  * first the chosen one, the others their served names' shipped families, as set-up says before
- * the start; a served name that names no template is left out): three runs, one after another; a
+ * the start; a served name that names no template is left out) and each model's context window as
+ * the server reports it (vLLM's max_model_len; none for the chosen one: "not reported"), with a
+ * warning for the one too short for the run: three runs, one after another; a
  * reload during the second stops it and the reloaded tab goes on from there by itself (the first
  * run untouched); a second tab never drives it; the end opens the study view with one line and
  * band per model in every chart, each with its data table; its one file, imported in a fresh
@@ -19,6 +21,8 @@ import { download, DOWNLOADS_DIR } from './transfer.ts';
 const OTHERS = ['openai/gpt-oss-20b', 'zai-org/GLM-4.7-Flash'];
 /** A served name that names no template: left out of the sweep, and named. */
 const NAMELESS = 'sweep-local';
+/** max_model_len the mock reports per model, as vLLM does: the second too short for the run. */
+const WINDOWS: Record<string, number> = { [OTHERS[0]]: 40960, [OTHERS[1]]: 700 };
 /** Slow enough that the reload lands inside the second run. */
 const TOKEN_DELAY_MS = 25;
 
@@ -34,6 +38,7 @@ export const sweep: Scenario<E2EContext> = {
 			tokenDelayMs: TOKEN_DELAY_MS,
 			models: [...models, NAMELESS]
 		});
+		for (const [id, len] of Object.entries(WINDOWS)) mock.modelFields[id] = { max_model_len: len };
 		const planned = plannedRecords(SMALL_PLAN);
 		await openView(page, ctx.app.url, '#/setup');
 		await configureRun(page, { ...SMALL_PLAN, mock, template: templateSource(ctx) });
@@ -47,6 +52,25 @@ export const sweep: Scenario<E2EContext> = {
 		);
 		const left = await (await need(page, 'setup', 'sweep-unknown')).innerText();
 		check(left.includes(NAMELESS), `set-up's left-out line reads "${left}"`);
+		// Each model's context window, asked as the start asks it; the short one is warned of.
+		const warned = await need(page, 'setup', 'sweep-context-fit');
+		const windows = await page.getByTestId('sweep-context').allInnerTexts();
+		check(
+			windows.length === 3 &&
+				windows[0].includes('not reported') &&
+				windows[1].includes('40,960 tokens (max_model_len in /v1/models)') &&
+				windows[2].includes('700 tokens'),
+			`set-up's sweep context windows read ${JSON.stringify(windows)}`
+		);
+		const warnings = await page.getByTestId('sweep-context-fit').count();
+		const warning = await warned.innerText();
+		check(
+			warnings === 1 && warning.includes('more than the 700-token context window'),
+			`set-up warns ${warnings} times: "${warning}"`
+		);
+		const own = await (await need(page, 'setup', 'context-window')).innerText();
+		check(/not reported/.test(own), `set-up's context line reads "${own}"`);
+		ctx.note(`set-up context windows: ${windows.join(' | ')}`);
 		const estimate = await (await need(page, 'setup', 'sweep-estimate')).innerText();
 		check(/^3 runs/.test(estimate), `set-up's sweep estimate reads "${estimate}"`);
 		ctx.note(`set-up says: ${said.join(' | ')}`);

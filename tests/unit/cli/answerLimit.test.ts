@@ -105,6 +105,22 @@ describe('--answer-max-tokens', () => {
 		expect(manifestOf(out).config.answer_max_tokens).toBe(want);
 	});
 
+	it('warns, as set-up does, when the told window is too small for the run, and not otherwise', async () => {
+		cli = await startCli(2);
+		cli.server.modelFields.gen = { owned_by: 'vllm', max_model_len: 700 };
+		const out = join(cli.dir, 'tiny.jsonl');
+		const r = await runMain(cli.args(out));
+		expect(r.code, r.stderr).toBe(0);
+		expect(r.stderr).toContain(
+			'Warning: The longest prompt (256 answer tokens plus about 512 for the question and template)'
+		);
+		expect(r.stderr).toContain('more than the 700-token context window');
+		cli.server.modelFields.gen = { owned_by: 'vllm', max_model_len: 8192 };
+		const big = await runMain(cli.args(join(cli.dir, 'big.jsonl')));
+		expect(big.code, big.stderr).toBe(0);
+		expect(big.stderr).not.toContain('Warning: The longest prompt');
+	});
+
 	it('a server that does not tell: 1024, said on stderr', async () => {
 		cli = await startCli(2);
 		const out = join(cli.dir, 'silent.jsonl');

@@ -13,6 +13,8 @@ import {
 	contextFromProps
 } from '../../../src/lib/engines/server/contextWindow.ts';
 import { AbortError } from '../../../src/lib/errors/appError.ts';
+import { mayServeProps } from '../../../src/lib/engines/server/servedTemplate.ts';
+import { listenLocal } from '../../helpers/httpServer.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 
 const GGUF = '/models/qwen2.5-0.5b-instruct-q8_0.gguf';
@@ -133,6 +135,69 @@ describe('OpenAIEngine.contextWindow against mock servers', () => {
 		await expect(
 			new OpenAIEngine({ baseUrl: url }).contextWindow(GGUF, ctrl.signal)
 		).rejects.toBeInstanceOf(AbortError);
+	});
+
+	it("vLLM's own /v1/models: each served model's max_model_len, and /props is a 404 there", async () => {
+		mock = await startMockOpenAI({
+			models: ['Qwen/Qwen3-0.6B', 'Qwen/Qwen2.5-1.5B-Instruct'],
+			// Qwen's ChatML special tokens, as vLLM serves them.
+			vllm: {
+				server: 'vllm',
+				maxModelLen: 32768,
+				special: ['<|im_start|>', '<|im_end|>', '<|endoftext|>'],
+				eos: ['<|im_end|>', '<|endoftext|>']
+			}
+		});
+		const engine = new OpenAIEngine({ baseUrl: `${mock.url}/v1` });
+		for (const id of ['Qwen/Qwen3-0.6B', 'Qwen/Qwen2.5-1.5B-Instruct']) {
+			expect(await engine.contextWindow(id)).toEqual({
+				tokens: 32768,
+				source: 'max_model_len in /v1/models'
+			});
+		}
+		// A model it does not serve: unknown, and /props (a 404 on vLLM) is never asked.
+		expect(await engine.contextWindow('not-served')).toBeUndefined();
+		expect(await engine.servedTemplate()).toBeUndefined();
+		expect(mock.requests.map((r) => r.path)).not.toContain('/props');
+		const props = await fetch(`${mock.url}/props`);
+		expect(props.status).toBe(404);
+	});
+
+	it("SGLang names itself too: /props is not asked; an unnamed server's is", async () => {
+		mock = await startMockOpenAI({
+			models: ['Qwen/Qwen3-0.6B'],
+			vllm: { server: 'sglang', special: ['<|im_end|>'], eos: ['<|im_end|>'] }
+		});
+		const engine = new OpenAIEngine({ baseUrl: mock.url });
+		expect(await engine.servedTemplate()).toBeUndefined();
+		expect(mock.requests.map((r) => r.path)).toEqual(['/v1/models']);
+		expect(mayServeProps({ data: [{ id: 'm', owned_by: 'llamacpp' }] })).toBe(true);
+		expect(mayServeProps({ data: [{ id: 'm', owned_by: 'organization-owner' }] })).toBe(true);
+		// /v1/models that cannot be read says nothing of the server: /props is still worth asking.
+		expect(mayServeProps(undefined)).toBe(true);
+		expect(mayServeProps({ data: [{ id: 'm', owned_by: 'vllm' }] })).toBe(false);
+	});
+
+	it('a reply cut off mid-body, or a 200 that is not JSON, is unknown, never an error', async () => {
+		const cut = await listenLocal((req, res) => {
+			res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '400' });
+			res.write('{"object": "list", "data": [{"id": "m", "max_model_len": 40');
+			setTimeout(() => res.destroy(), 10);
+		});
+		try {
+			expect(await new OpenAIEngine({ baseUrl: cut.base }).contextWindow('m')).toBeUndefined();
+		} finally {
+			await cut.close();
+		}
+		const html = await listenLocal((req, res) => {
+			res.writeHead(200, { 'Content-Type': 'text/html' });
+			res.end('<html><body>Sign in to continue</body></html>');
+		});
+		try {
+			expect(await new OpenAIEngine({ baseUrl: html.base }).contextWindow('m')).toBeUndefined();
+		} finally {
+			await html.close();
+		}
 	});
 
 	it('sends the API key, as for every other request', async () => {

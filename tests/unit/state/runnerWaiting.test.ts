@@ -9,7 +9,7 @@ import type {
 import { MemoryStore } from '../../../src/lib/probe/store.ts';
 import { RunController, type ServerWait } from '../../../src/lib/state/runner.svelte.ts';
 import { foldConversation, indexItems } from '../../../src/lib/live/liveConversation.ts';
-import { gsmItem, probeConfig, makeRecord } from '../../helpers/factories.ts';
+import { gsmItem, makeRecord, oneTurnConfig } from '../../helpers/factories.ts';
 import { fixtureTemplate } from '../../helpers/fixtures.ts';
 import { defaultScript, type ScriptFn } from '../../helpers/script.ts';
 import { ScriptedEngine } from '../../helpers/scriptedEngine.ts';
@@ -65,13 +65,7 @@ class FlakyEngine implements Engine {
 
 describe('RunController waiting state', () => {
 	it('says it is waiting during a silence, then retrying, and clears once tokens flow', async () => {
-		const config = probeConfig({
-			items: [gsmItem(0)],
-			temperatures: [0],
-			perturbations: ['none'],
-			samples: 1,
-			judge_mode: 'rules'
-		});
+		const config = oneTurnConfig();
 		const run = new RunController({ schedule: (fn) => void fn(), stallMs: 40 });
 		const engine = new FlakyEngine(() => run, 120);
 		const setup = { engine, judge: engine, template: fixtureTemplate() };

@@ -339,3 +339,73 @@ describe('SetupPlan: a sweep', () => {
 		expect(cpu.isCached).toHaveBeenCalledWith('https://h/b.gguf');
 	});
 });
+
+describe('SetupPlan: each model’s context window before start', () => {
+	beforeEach(() => vi.useFakeTimers());
+	afterEach(() => vi.useRealTimers());
+
+	/** vLLM serving models with their own windows; one it does not report. */
+	const vllm = vi.fn(async (model: string) =>
+		model === 'unlisted'
+			? undefined
+			: { tokens: model === 'small' ? 2048 : 40960, source: 'max_model_len in /v1/models' }
+	);
+
+	it('asks the server for each further model of a sweep, as the start asks it', async () => {
+		const { plan: p, settings } = plan({ context: vllm });
+		settings.engine.current = 'server';
+		settings.server.baseUrl.current = 'http://127.0.0.1:8000/v1';
+		settings.server.modelId.current = 'big';
+		const stopMain = p.askContextWindow();
+		const stopSweep = p.askSweepWindows(['big', 'small', 'unlisted']);
+		expect(p.windowOf('small')).toEqual({ state: 'asking' });
+		expect(p.windowOf('big')).toEqual({ state: 'asking' });
+		await vi.advanceTimersByTimeAsync(400);
+		expect(p.windowOf('big')).toEqual({
+			state: 'known',
+			tokens: 40960,
+			source: 'max_model_len in /v1/models'
+		});
+		expect(p.windowOf('small')).toMatchObject({ state: 'known', tokens: 2048 });
+		expect(p.windowOf('unlisted')).toEqual({ state: 'not reported' });
+		// The chosen model is asked once, by its own ask, not again for the sweep.
+		expect(vllm.mock.calls.map((c) => c[0]).sort()).toEqual(['big', 'small', 'unlisted']);
+		stopMain();
+		stopSweep();
+	});
+
+	it('drops answers for a list that changed, and asks nothing of an engine that never tells', async () => {
+		let answer: (v: ServerContextWindow) => void = () => {};
+		const context = () => new Promise<ServerContextWindow>((resolve) => (answer = resolve));
+		const { plan: p, settings } = plan({ context });
+		settings.engine.current = 'server';
+		settings.server.modelId.current = 'big';
+		const stop = p.askSweepWindows(['big', 'other']);
+		await vi.advanceTimersByTimeAsync(400);
+		stop();
+		answer({ tokens: 4096, source: 'late' });
+		await vi.advanceTimersByTimeAsync(0);
+		expect(p.windowOf('other')).toEqual({ state: 'asking' });
+		p.askSweepWindows(['big']);
+		expect(p.windowOf('other')).toEqual({ state: 'asking' });
+
+		settings.engine.current = 'cpu';
+		expect(p.asksContext).toBe(false);
+		expect(p.windowOf('https://h/x.gguf')).toEqual({ state: 'not reported' });
+	});
+
+	it('hands the estimate the last measured download speed, and none before one', () => {
+		const { plan: p, settings, deps } = plan({ values: { judge_mode: 'llm' } });
+		settings.engine.current = 'cpu';
+		settings.cpu.judgeKey.current = CUSTOM_GGUF;
+		settings.cpu.judgeUrl.current = 'https://example.org/own.gguf';
+		deps.sizes.record('https://example.org/own.gguf', 300 * 1024 * 1024);
+		expect(p.estimateInput.download_speed).toBeUndefined();
+		expect(p.estimate.download_seconds).toBeNull();
+		deps.sizes.recordSpeed({ model: 'm', bytes: 50 * 1024 * 1024, ms: 5_000 }, '2026-11-01');
+		expect(p.estimateInput.download_speed).toEqual({ MB_per_s: 10, at: '2026-11-01' });
+		// The judge's file, not cached: its measured size at 10 MB/s.
+		expect(p.estimate.download_MB).toBeGreaterThanOrEqual(300);
+		expect(p.estimate.download_seconds).toBeCloseTo(p.estimate.download_MB / 10);
+	});
+});

@@ -28,7 +28,7 @@ import {
 import { contextFromModels, contextFromProps, type ServerContextWindow } from './contextWindow.ts';
 import { fallbackFor, type JsonForm, messagesFor, responseFormat } from './jsonMode.ts';
 import { Limiter } from './limit.ts';
-import { propsUrl, templateFromProps } from './servedTemplate.ts';
+import { mayServeProps, propsUrl, templateFromProps } from './servedTemplate.ts';
 import type { ChatTemplate } from '../../probe/template.ts';
 import { SpecialTokenFields, StopTokenIds } from './specialTokens.ts';
 import {
@@ -180,16 +180,19 @@ export class OpenAIEngine implements Engine {
 		const ids = Array.isArray(data)
 			? data.map((e) => (e as { id?: unknown } | null)?.id).filter((id) => typeof id === 'string')
 			: [];
+		if (!mayServeProps(models)) return undefined;
 		const props = await this.#quietJson(propsUrl(this.baseUrl), signal);
 		return contextFromProps(props, model, ids);
 	}
 
 	/**
 	 * The chat template the server applies, where it serves one (llama-server /props); undefined
-	 * when it does not say or cannot be asked.
+	 * when it does not say or cannot be asked. /v1/models is read first: vLLM and SGLang, which
+	 * name themselves there, are not asked for a /props they do not have.
 	 * @throws TemplateError when the served template is unusable; AbortError when `signal` aborts.
 	 */
 	async servedTemplate(signal?: AbortSignal): Promise<ChatTemplate | undefined> {
+		if (!mayServeProps(await this.#quietJson(`${this.baseUrl}/models`, signal))) return undefined;
 		const url = propsUrl(this.baseUrl);
 		return templateFromProps(await this.#quietJson(url, signal), url);
 	}

@@ -11,6 +11,22 @@ export function propsUrl(v1Root: string): string {
 	return `${v1Root.replace(/\/v1$/, '')}/props`;
 }
 
+/** The owners vLLM and SGLang give each model in GET /v1/models: servers with no /props. */
+const NO_PROPS_OWNERS: ReadonlySet<string> = new Set(['vllm', 'sglang']);
+
+/**
+ * Whether /props is worth asking, by the server's GET /v1/models reply: not when it names itself
+ * vLLM or SGLang (they answer 404, which a browser logs as an error); yes otherwise, since
+ * llama-server and unknown servers may serve it.
+ */
+export function mayServeProps(modelsReply: unknown): boolean {
+	const data = (modelsReply as { data?: unknown } | null | undefined)?.data;
+	if (!Array.isArray(data)) return true;
+	return !data.some((e) =>
+		NO_PROPS_OWNERS.has((e as { owned_by?: unknown } | null)?.owned_by as string)
+	);
+}
+
 function text(x: unknown): string | null {
 	return typeof x === 'string' && x !== '' ? x : null;
 }
