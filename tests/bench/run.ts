@@ -8,7 +8,8 @@
  *   npm run bench -- --strict          also fail when a metric could not be measured
  *   npm run bench -- --only longTasks  only the Chromium long-task run (prints it; no JSON, no budgets)
  *   npm run bench -- --only firstView  only the JS the home and set-up views wait for (likewise)
- *   npm run bench -- --only cpuThreads the CPU engine at 1 thread and isolated (prints it; no JSON)
+ *   npm run bench -- --only cpuThreads the CPU engine at 1 thread and isolated, decode and records/min
+ *                                      (prints it; no JSON)
  *   npm run bench -- --dist DIR        measure the build in DIR instead of dist/ (e.g. a private one)
  *
  * Prints a table, writes bench-results.json at the repository root, exits 1 when a budget
@@ -95,16 +96,19 @@ async function firstViewOnly(): Promise<number> {
 /** The CPU engine's thread speed-up alone. */
 async function cpuThreadsOnly(): Promise<number> {
 	const metric = await step('the CPU engine at 1 thread and isolated, in Chromium', () =>
-		measureCpuThreadsSafely()
+		measureCpuThreadsSafely(CPU_RECORD_ROUNDS)
 	);
 	console.log(JSON.stringify({ cpuThreadsSpeedup: metric, loadavg: loadavg() }, null, '\t'));
 	return metric.status === 'error' ? 1 : 0;
 }
 
-async function measureCpuThreadsSafely(): Promise<BrowserMetric> {
+/** Device benchmarks per side when the thread speed-up is measured alone: records per minute. */
+const CPU_RECORD_ROUNDS = 3;
+
+async function measureCpuThreadsSafely(recordRounds = 0): Promise<BrowserMetric> {
 	const { measureCpuThreads } = await import('./browser/cpuThreads.ts');
 	try {
-		return await measureCpuThreads();
+		return await measureCpuThreads(recordRounds);
 	} catch (err) {
 		return failed(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 	}

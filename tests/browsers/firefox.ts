@@ -11,6 +11,8 @@ export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 export interface FirefoxOptions {
 	/** The blocking proxy's port. */
 	proxyPort: number;
+	/** More preferences for this profile, e.g. a WebAssembly feature turned off. */
+	prefs?: Record<string, string | number | boolean>;
 }
 
 export class FirefoxDriver extends Driver {
@@ -37,6 +39,8 @@ export class FirefoxDriver extends Driver {
 			browser: 'firefox',
 			executablePath: FIREFOX,
 			headless: true,
+			// The pages' and workers' console on stderr, to see what a hung step was doing.
+			dumpio: process.env.BROWSERS_CONSOLE === '1',
 			// Release builds honour services.settings.server (below) only with this set.
 			env: { ...process.env, MOZ_REMOTE_SETTINGS_DEVTOOLS: '1' },
 			defaultViewport: { width: 1280, height: 900 },
@@ -51,7 +55,9 @@ export class FirefoxDriver extends Driver {
 				// Firefox's own remote settings would knock on the proxy (puppeteer's dummy.test host
 				// included); Mozilla's test harness points them nowhere the same way, so what the
 				// proxy sees is the app's alone.
-				'services.settings.server': 'data:,#remote-settings-dummy/v1'
+				'services.settings.server': 'data:,#remote-settings-dummy/v1',
+				'devtools.console.stdout.content': process.env.BROWSERS_CONSOLE === '1',
+				...opts.prefs
 			}
 		});
 		try {

@@ -3,10 +3,11 @@
  * step of steps.ts in each browser, against real llama.cpp (the tiny real model) behind the server
  * engine and wllama on the CPU, with every request off 127.0.0.1 refused and recorded.
  *
- *   npx tsx tests/browsers/run.ts                     build, then Firefox and WebKit
- *   npx tsx tests/browsers/run.ts --browser firefox   one browser
+ *   npx tsx tests/browsers/run.ts                     build, then every profile below
+ *   npx tsx tests/browsers/run.ts --browser firefox   one profile (firefox, webkit, firefox-no-jspi)
  *   BROWSERS_SKIP_BUILD=1 npx tsx tests/browsers/run.ts   reuse test-results/browsers-dist
  *   … --steps first-screen,cpu-run                    only these steps (ids in steps.ts)
+ *   BROWSERS_CONSOLE=1 …                              Firefox's page and worker console on stderr
  *
  * Needs Debian's firefox-esr, webkit2gtk-driver and xvfb (.ci/run installs them) and the CLI bundle
  * (npm run build:cli) for the shared run. The last line is exactly `N passed, M failed`.
@@ -107,11 +108,24 @@ interface Outcome {
 /** A browser as users have it. */
 interface Profile {
 	launch(proxy: BlockingProxy): Promise<Driver>;
+	/** The steps this profile is for; absent: every step. */
+	steps?: readonly string[];
 }
 
 const PROFILES: Record<string, Profile> = {
 	firefox: { launch: (proxy) => FirefoxDriver.launch({ proxyPort: proxy.port }) },
-	webkit: { launch: (proxy) => WebKitDriver.launch({ proxyHostPort: proxy.hostPort }) }
+	webkit: { launch: (proxy) => WebKitDriver.launch({ proxyHostPort: proxy.hostPort }) },
+	// Firefox without JSPI keeps wllama's default build, which then reads the whole model into
+	// memory instead of streaming it (compat.ts): a path of its own, for the CPU run alone. Firefox
+	// has no preference that turns Memory64 off, so its compatibility build cannot be forced here.
+	'firefox-no-jspi': {
+		launch: (proxy) =>
+			FirefoxDriver.launch({
+				proxyPort: proxy.port,
+				prefs: { 'javascript.options.wasm_js_promise_integration': false }
+			}),
+		steps: ['cpu-run']
+	}
 };
 
 async function runBrowser(
@@ -142,7 +156,11 @@ async function runBrowser(
 			detail: `${d.version}; JSPI ${caps.jspi}, Memory64 ${memory64} → ${expectCompat ? 'compatibility' : 'default'} wllama build`
 		});
 		const only = arg('steps')?.split(',');
-		for (const step of STEPS.filter((s) => !only || only.includes(s.id))) {
+		const mine = PROFILES[name].steps;
+		const steps = STEPS.filter(
+			(s) => (!only || only.includes(s.id)) && (!mine || mine.includes(s.id))
+		);
+		for (const step of steps) {
 			const notes: string[] = [];
 			const t = Date.now();
 			const errorsBefore = d instanceof FirefoxDriver ? d.pageErrors.length : 0;

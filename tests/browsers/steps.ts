@@ -9,7 +9,19 @@ import type { GgufServer } from '../helpers/ggufServer.ts';
 import type { LlamaCppServer } from '../helpers/llamaCppServer.ts';
 import { canvasInk, TEMPLATE_FILE } from '../e2e/app.ts';
 import { check, E2EFailure } from '../e2e/harness.ts';
-import { pollRun, recordStamps, storedRecords, storedRun, storedRuns } from '../e2e/idb.ts';
+import { pollRun, storedRecords, storedRuns } from '../e2e/idb.ts';
+import {
+	checkJudgedTurns,
+	checkResumed,
+	JUDGED_TURN_FIELDS,
+	reloadMidRun
+} from '../e2e/runChecks.ts';
+import {
+	cpuModelControls,
+	demoPlanControls,
+	type Control,
+	type DemoPlan
+} from '../e2e/setupControls.ts';
 import type { StaticServer } from '../e2e/server.ts';
 import type { BlockingProxy } from './blockingProxy.ts';
 import type { Driver } from './driver.ts';
@@ -135,15 +147,12 @@ const setupWithoutWebgpu: Step = {
 	}
 };
 
-/** Fill set-up for a demo run; the engine-specific fields come first. */
-async function configureDemo(d: Driver, items: number, temperatures: string): Promise<void> {
-	await d.set(V, 'dataset-select', 'demo');
-	await d.set(V, 'n-items', String(items));
-	await d.set(V, 'seed', '1');
-	await d.set(V, 'temperatures', temperatures);
-	await d.set(V, 'perturbation-truncate', false);
-	if ((await d.count('perturbation-append')) > 0) await d.set(V, 'perturbation-append', false);
-	await d.set(V, 'samples', '1');
+/** Set set-up's controls in order; an optional one that this set-up does not show is skipped. */
+async function fill(d: Driver, controls: readonly Control[]): Promise<void> {
+	for (const c of controls) {
+		if (c.optional && (await d.count(c.id)) === 0) continue;
+		await d.set(V, c.id, c.value);
+	}
 }
 
 async function startRun(d: Driver): Promise<string> {
@@ -192,35 +201,16 @@ async function waitForDone(d: Driver, runId: string, planned: number, timeoutMs:
 	return run;
 }
 
-interface StoredTurn {
-	user_turn: string;
-	label: string | null;
-	label_source: string | null;
-	judge_raw: string | null;
-}
-const TURN_FIELDS = ['user_turn', 'label', 'label_source', 'judge_raw'] as const;
-
-/** Every record judged by the LLM, in JSON, with no stop token in the user turn. */
+/** Every planned record stored and judged by the LLM. */
 async function checkTurns(d: Driver, runId: string, planned: number): Promise<void> {
-	const turns = await storedRecords<StoredTurn>(d, runId, TURN_FIELDS);
+	const turns = await storedRecords(d, runId, JUDGED_TURN_FIELDS);
 	check(turns.length === planned, `${turns.length} records read back, planned ${planned}`);
-	for (const t of turns) {
-		check(!t.user_turn.includes('<|im_end|>'), `a stop token in a user turn: ${t.user_turn}`);
-		check(
-			t.label_source === 'judge' && t.label !== null,
-			`a record was not judged: ${JSON.stringify(t)}`
-		);
-		try {
-			JSON.parse(t.judge_raw ?? '');
-		} catch {
-			throw new E2EFailure(`a judge reply is not JSON: ${t.judge_raw}`);
-		}
-	}
+	checkJudgedTurns(turns);
 }
 
 /** 4 items × T {0, 1}: long enough that a reload lands mid-run. */
-const SERVER_ITEMS = 4;
-const SERVER_PLANNED = SERVER_ITEMS * 2;
+const SERVER_PLAN: DemoPlan = { items: 4, temperatures: '0, 1' };
+const SERVER_PLANNED = SERVER_PLAN.items * 2;
 
 const serverRun: Step = {
 	id: 'server-run',
@@ -240,43 +230,28 @@ const serverRun: Step = {
 		await d.set(V, 'judge-model-id', '');
 		await d.set(V, 'template-kind-url', true);
 		await d.set(V, 'template-url', app.tokenizerConfigUrl(TEMPLATE_FILE));
-		await configureDemo(d, SERVER_ITEMS, '0, 1');
+		await fill(d, demoPlanControls(SERVER_PLAN));
 		await templateChecked(d, 'the template check did not show the ChatML user header');
 		const runId = await startRun(d);
-		const midway = await pollRun(d, runId, (r) => r.records >= 1, 60_000, 50);
-		check(
-			midway && midway.records >= 1,
-			`no record stored within 60 s (${JSON.stringify(midway)})`
-		);
-		check(
-			midway.records < SERVER_PLANNED,
-			`the run finished before the reload (${midway.records})`
-		);
-		await d.reload();
-		const kept = await recordStamps(d, runId);
-		const after = await storedRun(d, runId);
-		check(after && after.records >= midway.records, 'records stored before the reload were lost');
+		const { after, kept } = await reloadMidRun(d, runId, {
+			planned: SERVER_PLANNED,
+			atLeast: 1,
+			timeoutMs: 60_000,
+			intervalMs: 50,
+			reload: () => d.reload()
+		});
 		await d.need('run', 'resume-run', 20_000);
 		await d.click('run', 'resume-run');
 		const done = await waitForDone(d, runId, SERVER_PLANNED, 180_000);
-		check(
-			done.records === SERVER_PLANNED,
-			`after Resume: ${done.records} records, planned ${SERVER_PLANNED}`
-		);
-		check(done.distinctKeys === SERVER_PLANNED, `after Resume: ${done.distinctKeys} distinct keys`);
-		const final = await recordStamps(d, runId);
-		const remade = Object.keys(kept).filter((k) => final[k] !== kept[k]);
-		check(
-			remade.length === 0,
-			`records stored before the reload were made again: ${remade.join(', ')}`
-		);
+		await checkResumed(d, done, SERVER_PLANNED, kept);
 		await checkTurns(d, runId, SERVER_PLANNED);
 		note(`reloaded at ${after.records}/${SERVER_PLANNED}, resumed to ${done.records}, all judged`);
 	}
 };
 
 /** 2 items × T 0, judged by the same model: the CPU build may be the slow compatibility one. */
-const CPU_ITEMS = 2;
+const CPU_PLAN: DemoPlan = { items: 2, temperatures: '0' };
+const CPU_ITEMS = CPU_PLAN.items;
 const CPU_RUN_TIMEOUT_MS = Number(process.env.BROWSERS_CPU_TIMEOUT_MS ?? 240_000);
 
 const cpuRun: Step = {
@@ -286,16 +261,9 @@ const cpuRun: Step = {
 		const before = app.requests.length;
 		await d.openView(app.url, '#/setup');
 		await d.set(V, 'engine-cpu', true);
-		await d.set(V, 'judge-mode', 'llm');
-		for (const role of ['generator', 'judge']) {
-			await d.set(V, `cpu-${role}-model`, 'custom');
-			await d.set(V, `cpu-${role}-url`, modelUrl);
-		}
-		// The chat template comes from the GGUF's own metadata: the repo field stays empty.
-		await d.set(V, 'template-kind-repo', true);
-		await d.set(V, 'template-repo', '');
+		await fill(d, cpuModelControls(modelUrl));
 		await templateChecked(d, "the GGUF's chat template did not check", 30_000);
-		await configureDemo(d, CPU_ITEMS, '0');
+		await fill(d, demoPlanControls(CPU_PLAN));
 		const t0 = Date.now();
 		const runId = await startRun(d);
 		const wllamaAssets = () =>

@@ -7,6 +7,7 @@ import type { MockOpenAI } from '../helpers/mockOpenAI.ts';
 import { MOCK_MODEL } from './context.ts';
 import { check, E2EFailure } from './harness.ts';
 import { pollRun, type StoredRun } from './idb.ts';
+import { demoPlanControls, type Control } from './setupControls.ts';
 
 export const UI_TIMEOUT_MS = 10_000;
 /** The fixture template e2e runs use (Qwen2.5 ChatML), served by the static server. */
@@ -112,15 +113,17 @@ export async function configureRun(page: Page, s: RunSetup): Promise<void> {
 	await setControl(await need(page, v, 'model-id'), MOCK_MODEL);
 	await setControl(await need(page, v, 'judge-model-id'), MOCK_MODEL);
 	await provideTemplate(page, s.template);
-	await setControl(await need(page, v, 'dataset-select'), 'demo');
-	await setControl(await need(page, v, 'n-items'), String(s.items));
-	await setControl(await need(page, v, 'seed'), String(s.seed ?? 1));
-	await setControl(await need(page, v, 'temperatures'), s.temperatures.join(', '));
-	await setControl(await need(page, v, 'perturbation-truncate'), s.truncate);
-	const append = page.getByTestId('perturbation-append');
-	if ((await append.count()) > 0) await setControl(append.first(), false);
-	await setControl(await need(page, v, 'samples'), String(s.samples));
+	await fillControls(page, demoPlanControls({ ...s, temperatures: s.temperatures.join(', ') }));
 	await setControl(await need(page, v, 'judge-mode'), s.judgeMode);
+}
+
+/** Set set-up's controls in order; an optional one that this set-up does not show is skipped. */
+export async function fillControls(page: Page, controls: readonly Control[]): Promise<void> {
+	for (const c of controls) {
+		const el = c.optional ? page.getByTestId(c.id).first() : await need(page, 'setup', c.id);
+		if (c.optional && (await el.count()) === 0) continue;
+		await setControl(el, c.value);
+	}
 }
 
 /** Items from the user's own file instead of the demo set: all `items` of it must read. */

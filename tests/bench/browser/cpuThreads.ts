@@ -6,6 +6,7 @@
  * machine and on what else runs on it.
  */
 import { fileURLToPath } from 'node:url';
+import { fixtureTemplate } from '../../helpers/fixtures.ts';
 import { serveGguf } from '../../helpers/ggufServer.ts';
 import { buildTinyModel } from '../../helpers/tinyModel/index.ts';
 import { openSmokePage } from '../../build/smokeHost.ts';
@@ -37,12 +38,27 @@ interface PageResult {
 	threads: { single?: number; multi?: number };
 	single: Sample[];
 	multi: Sample[];
+	/** Per device-benchmark round (probe records through the pipeline), each side. */
+	recordsPerMinute: { single: number[]; multi: number[] };
 }
 
 const tps = (xs: Sample[], k: 'decode_tps' | 'prefill_tps') =>
 	median(xs.map((x) => x[k]).filter((v): v is number => typeof v === 'number'));
 
-export async function measureCpuThreads(): Promise<BrowserMetric & { result?: PageResult }> {
+/**
+ * @param recordRounds device benchmarks per side after the decode rounds, for records per minute
+ *   (reported in the note; 0 in the full bench, which only needs the decode ratio).
+ */
+/** Records per minute, each round in order, e.g. "; records/min 1 thread [6.1, 5.8], 2: [4.0, 3.9]". */
+function recordsNote({ single, multi }: PageResult['recordsPerMinute']): string {
+	if (single.length === 0) return '';
+	const list = (xs: number[]) => `[${xs.map((x) => round(x)).join(', ')}]`;
+	return `; records/min at 1 thread ${list(single)}, at more ${list(multi)}`;
+}
+
+export async function measureCpuThreads(
+	recordRounds = 0
+): Promise<BrowserMetric & { result?: PageResult }> {
 	const model = await buildTinyModel({ seed: 16 });
 	const files = await serveGguf({ 'tiny-qwen2.gguf': model.path });
 	try {
@@ -55,7 +71,8 @@ export async function measureCpuThreads(): Promise<BrowserMetric & { result?: Pa
 			isolated: true
 		});
 		try {
-			const call = `measureCpuThreads(${JSON.stringify(files.url('tiny-qwen2.gguf'))}, ${ROUNDS}, ${MAX_TOKENS})`;
+			const records = { rounds: recordRounds, template: fixtureTemplate() };
+			const call = `measureCpuThreads(${JSON.stringify(files.url('tiny-qwen2.gguf'))}, ${ROUNDS}, ${MAX_TOKENS}, ${JSON.stringify(records)})`;
 			const r = (await page.evaluate(call)) as PageResult;
 			if (!r.isolated) return failed('the bench page was not cross-origin isolated');
 			const single = tps(r.single, 'decode_tps');
@@ -67,7 +84,8 @@ export async function measureCpuThreads(): Promise<BrowserMetric & { result?: Pa
 					`${r.cores} cores (isolated plan: ${r.plannedThreads} thread(s)); decode ` +
 						`${round(single)} tok/s at ${r.threads.single} thread, ${round(multi)} tok/s at ` +
 						`${r.threads.multi} threads, median tokens ${median(r.multi.map((x) => x.tokens))} (prefill ` +
-						`${round(tps(r.single, 'prefill_tps'))} vs ${round(tps(r.multi, 'prefill_tps'))} tok/s)`
+						`${round(tps(r.single, 'prefill_tps'))} vs ${round(tps(r.multi, 'prefill_tps'))} tok/s)` +
+						recordsNote(r.recordsPerMinute)
 				),
 				result: r
 			};

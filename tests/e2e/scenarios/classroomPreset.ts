@@ -10,13 +10,11 @@
  */
 import type { Route } from 'playwright-core';
 import { DEFAULT_CPU_GENERATOR, findGguf, ggufUrl } from '../../../src/lib/engines/cpu/catalog.ts';
-import { serveGguf, type GgufServer } from '../../helpers/ggufServer.ts';
-import { buildTinyModel } from '../../helpers/tinyModel/index.ts';
 import { need, openView, startRun, UI_TIMEOUT_MS, waitForDone } from '../app.ts';
 import type { E2EContext } from '../context.ts';
-import { cpuByDefault } from './cpuRun.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
 import { storedRecords, storedRuns } from '../idb.ts';
+import { TINY_GGUF, withTinyCpu, type TinyCpuOptions } from '../tinyCpu.ts';
 
 const V = 'setup';
 const ITEMS = 10;
@@ -41,25 +39,21 @@ export const classroomPreset: Scenario<E2EContext> = {
 	async run(ctx) {
 		const entry = findGguf(DEFAULT_CPU_GENERATOR);
 		if (!entry) throw new E2EFailure(`no catalog entry ${DEFAULT_CPU_GENERATOR}`);
-		const model = await buildTinyModel({ seed: 16 });
-		let files: GgufServer | undefined;
-		try {
-			files = await serveGguf({ 'tiny-qwen2.gguf': model.path });
-			const tiny = files.url('tiny-qwen2.gguf');
-			const { page, context } = await ctx.freshProfile({ webgpu: false });
-			let hubBlocked = false;
+		let hubBlocked = false;
+		// The Hub's file for the preset's model is the tiny model; every other Hub request fails.
+		const routeHub: TinyCpuOptions['beforeOpen'] = async ({ context, files }) => {
 			await context.route(/^https:\/\/([a-z0-9-]+\.)*huggingface\.co\//, async (route) => {
 				const url = route.request().url();
 				if (hubBlocked || !url.endsWith(`/${entry.repo}/resolve/main/${entry.file}`)) {
 					await route.abort('internetdisconnected');
 					return;
 				}
-				await serveFrom(route, tiny);
+				await serveFrom(route, files.url(TINY_GGUF));
 			});
-			const weightGets = () => files?.requests.filter((r) => r.startsWith('GET ')).length ?? 0;
+		};
+		await withTinyCpu(ctx, { beforeOpen: routeHub }, async ({ page, files }) => {
+			const weightGets = () => files.requests.filter((r) => r.startsWith('GET ')).length;
 
-			await openView(page, ctx.app.url, '#/setup');
-			await cpuByDefault(page);
 			const preset = await need(page, V, 'classroom');
 			const named = await (await need(preset, V, 'classroom-model')).innerText();
 			check(named.includes(entry.label), `the preset names "${named}", not ${entry.label}`);
@@ -150,8 +144,6 @@ export const classroomPreset: Scenario<E2EContext> = {
 			ctx.note(
 				`${done.records} records at T=1; ${weightGets()} GETs of the model file; ${files.requests.length} requests in all`
 			);
-		} finally {
-			await files?.close();
-		}
+		});
 	}
 };

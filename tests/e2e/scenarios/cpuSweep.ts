@@ -5,13 +5,11 @@
  * and named; the two runs run one after another by real llama.cpp in WebAssembly and end in their
  * study.
  */
-import { serveGguf, type GgufServer } from '../../helpers/ggufServer.ts';
-import { buildTinyModel } from '../../helpers/tinyModel/index.ts';
-import { need, openView, setControl, startRun, UI_TIMEOUT_MS } from '../app.ts';
+import { need, setControl, startRun, UI_TIMEOUT_MS } from '../app.ts';
 import type { E2EContext } from '../context.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
 import { storedRuns } from '../idb.ts';
-import { configureCpuRun } from './cpuRun.ts';
+import { configureCpuRun, withTinyCpu } from '../tinyCpu.ts';
 
 /** 2 items × T {0} × {none} × 1 sample, judged by the first model. */
 const PLANNED = 2;
@@ -22,14 +20,9 @@ export const cpuSweep: Scenario<E2EContext> = {
 		'a CPU sweep of two own GGUF models: sizes and time first, a missing one left out, a study',
 	timeoutMs: 420_000,
 	async run(ctx) {
-		const model = await buildTinyModel({ seed: 16 });
-		let files: GgufServer | undefined;
-		try {
-			const served = await serveGguf({ 'tiny-a.gguf': model.path, 'tiny-b.gguf': model.path });
-			files = served;
-			const [a, b, gone] = ['tiny-a.gguf', 'tiny-b.gguf', 'gone.gguf'].map((f) => served.url(f));
-			const { page } = await ctx.freshProfile({ webgpu: false });
-			await openView(page, ctx.app.url, '#/setup');
+		const names = ['tiny-a.gguf', 'tiny-b.gguf'];
+		await withTinyCpu(ctx, { names }, async ({ page, files }) => {
+			const [a, b, gone] = [...names, 'gone.gguf'].map((f) => files.url(f));
 			await configureCpuRun(page, a, { items: PLANNED, temperatures: '0' });
 			await setControl(await need(page, 'setup', 'sweep-models'), `${b}, ${gone}`);
 
@@ -76,8 +69,6 @@ export const cpuSweep: Scenario<E2EContext> = {
 			const gets = files.requests.filter((r) => r.startsWith('GET /models/tiny-b.gguf')).length;
 			check(gets > 0, 'the second model was never downloaded');
 			ctx.note(`2 CPU runs × ${PLANNED} records; left out: ${skipped}`);
-		} finally {
-			await files?.close();
-		}
+		});
 	}
 };

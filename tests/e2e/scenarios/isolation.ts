@@ -16,7 +16,7 @@ import { need, openView, startRun, UI_TIMEOUT_MS, waitForDone, waitForIsolation 
 import { RESULTS_DIR, type E2EContext } from '../context.ts';
 import { completeRun } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
-import { configureCpuRun } from './cpuRun.ts';
+import { configureCpuRun, TINY_GGUF } from '../tinyCpu.ts';
 
 /** 2 items × T 0 × 1 sample, judged by the same tiny model. */
 const CPU_PLAN = { items: 2, temperatures: '0' };
@@ -102,7 +102,7 @@ export const isolation: Scenario<E2EContext> = {
 
 			// A CPU run of the tiny model from another origin (CORS), multi-threaded.
 			files = await serveGguf({ 'tiny-qwen2.gguf': model.path });
-			await configureCpuRun(page, files.url('tiny-qwen2.gguf'), CPU_PLAN);
+			await configureCpuRun(page, files.url(TINY_GGUF), CPU_PLAN);
 			const runId = await startRun(page);
 			const done = await waitForDone(page, runId, CPU_PLANNED, 240_000);
 			check(done.records === CPU_PLANNED, `isolated CPU run: ${done.records} records`);

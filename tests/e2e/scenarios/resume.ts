@@ -7,7 +7,7 @@ import { configureRun, need, openView, startRun, UI_TIMEOUT_MS, waitForDone } fr
 import type { E2EContext } from '../context.ts';
 import { plannedRecords, SMALL_PLAN, templateSource } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
-import { pollRun, recordStamps, storedRun } from '../idb.ts';
+import { checkResumed, reloadMidRun } from '../runChecks.ts';
 
 /** Slow enough that a 16-record run takes seconds, so a reload lands in the middle. */
 const TOKEN_DELAY_MS = 60;
@@ -24,19 +24,13 @@ export const resume: Scenario<E2EContext> = {
 		await configureRun(page, { ...SMALL_PLAN, mock, template: templateSource(ctx) });
 		const runId = await startRun(page);
 
-		const midway = await pollRun(page, runId, (r) => r.records >= 2, 30_000, 50);
-		check(
-			midway && midway.records >= 2,
-			`no records stored within 30 s (${JSON.stringify(midway)})`
-		);
-		check(
-			midway.records < planned,
-			`the run finished before the reload (${midway.records} records); slow the mock more`
-		);
-		await page.reload();
-		const kept = await recordStamps(page, runId);
-		const after = await storedRun(page, runId);
-		check(after && after.records >= midway.records, 'records stored before the reload were lost');
+		const { after, kept } = await reloadMidRun(page, runId, {
+			planned,
+			atLeast: 2,
+			timeoutMs: 30_000,
+			intervalMs: 50,
+			reload: () => page.reload().then(() => undefined)
+		});
 		ctx.note(`reloaded with ${after.records}/${planned} stored (status ${after.status})`);
 
 		// The reloaded run view says what is stored and that Resume makes only the rest.
@@ -60,16 +54,9 @@ export const resume: Scenario<E2EContext> = {
 		}
 		await resumeButton.click();
 		const done = await waitForDone(page, runId, planned, 90_000);
-		check(done.records === planned, `after resume: ${done.records} records, planned ${planned}`);
-		check(done.distinctKeys === planned, `after resume: ${done.distinctKeys} distinct keys`);
+		await checkResumed(page, done, planned, kept);
 		check(done.labelled === planned, `after resume: ${done.labelled} of ${planned} labelled`);
 		check(mock.requests.length > requestsAtReload, 'Resume sent no requests to the server');
-		const final = await recordStamps(page, runId);
-		const remade = Object.keys(kept).filter((k) => final[k] !== kept[k]);
-		check(
-			remade.length === 0,
-			`records stored before the reload were made again: ${remade.join(', ')}`
-		);
 
 		// The UI's counts: the run view and the runs list both say exactly `planned`.
 		await need(page, 'run', 'results-link');

@@ -6,7 +6,10 @@
  * their workers). Isolated, the engine takes half the logical cores, as wllama does by default: a
  * core's second hardware thread adds little to matrix work, and llama.cpp's threads wait for each
  * other by spinning, so one thread that the browser's own work pushes off its core stalls them all
- * (on this project's loaded 2-core machine, 2 threads decoded at 0.17–0.35× of 1 thread's speed).
+ * (on this project's 2-core machine, `npm run bench -- --only cpuThreads`: at load average 12, 2
+ * threads made 5–14 records per minute in the device benchmark against 134–229 at 1 thread; at
+ * load average 2, 346–492 against 297–327. On 2 cores a second thread gains about 1.4× when
+ * nothing else runs and loses over 10× when something does, so 2 cores keep 1 thread).
  */
 
 export interface ThreadFacts {

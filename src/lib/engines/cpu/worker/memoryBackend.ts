@@ -8,7 +8,7 @@
 import type { CacheManager } from '@wllama/wllama';
 
 /** wllama's StorageBackend, which its package does not export by name. */
-type StorageBackend = NonNullable<ConstructorParameters<typeof CacheManager>[0]>[number];
+export type StorageBackend = NonNullable<ConstructorParameters<typeof CacheManager>[0]>[number];
 
 export class MemoryBackend implements StorageBackend {
 	readonly #files = new Map<string, Blob>();

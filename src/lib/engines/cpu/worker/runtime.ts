@@ -6,6 +6,7 @@
 import { CacheManager, Wllama, type RawCompletionParams } from '@wllama/wllama';
 import { compatMode, supportsMemory64 } from './compat.ts';
 import { hasOpfs, MemoryBackend } from './memoryBackend.ts';
+import { hasWritableOpfs, OpfsBackend } from './opfsBackend.ts';
 import { WasmCompatFromCDN as COMPAT, WLLAMA_WASM_URL } from './wllamaAssets.ts';
 import type { CpuCompletionParams, CpuModel, CpuRuntime } from './handler.ts';
 
@@ -23,9 +24,19 @@ function createWllama(config: ConstructorParameters<typeof Wllama>[1]): Wllama {
 	return wllama;
 }
 
+/**
+ * Where models are cached: the OPFS, written from this worker (opfsBackend.ts); wllama's own OPFS
+ * backend where files cannot be written that way; memory without OPFS, where wllama's default
+ * (built in every constructor) would throw.
+ */
+function modelCache(): CacheManager | undefined {
+	if (!hasOpfs(navigator)) return new CacheManager([new MemoryBackend()]);
+	if (!hasWritableOpfs()) return undefined;
+	return new CacheManager([new OpfsBackend(() => navigator.storage.getDirectory())]);
+}
+
 export function createWllamaRuntime(): CpuRuntime {
-	// wllama builds its default (OPFS) cache in every constructor, and that throws without OPFS.
-	const cacheManager = hasOpfs(navigator) ? undefined : new CacheManager([new MemoryBackend()]);
+	const cacheManager = modelCache();
 	// One manager for cache queries, shared with every instance so they agree on what is cached.
 	const manager = createWllama({ logger: quiet, cacheManager }).modelManager;
 	const findCached = async (url: string) => (await manager.getModels()).find((m) => m.url === url);
