@@ -1,0 +1,63 @@
+/**
+ * The CPU engine's load watchdog. In Firefox, creating or first messaging the worker wllama nests
+ * for llama.cpp sometimes never returns, and once the CPU worker's own thread stopped for minutes:
+ * the load then waits forever and the run sits at 0 records. A load streams progress while it
+ * downloads, so a load that says nothing for SILENCE_LIMIT_MS is taken as hung.
+ */
+import { EngineError } from '../../probe/engine.ts';
+
+/**
+ * How long a load may go without a progress message. Downloads report every chunk; the quiet
+ * stretch is after the last byte (compiling the 8 MB wasm, reading the GGUF into its memory),
+ * seconds for the catalog's models on this machine's CPU smoke test. Two minutes leaves a weak
+ * laptop and a stalled connection room of an order of magnitude before it is called a hang.
+ */
+export const SILENCE_LIMIT_MS = 120_000;
+
+/** The CPU worker stayed silent through a load and through its one restart. */
+export class CpuWorkerSilentError extends EngineError {
+	constructor(seconds: number) {
+		super(
+			'timeout',
+			`The CPU engine stopped answering while loading the model (silent for ${seconds} s, ` +
+				'twice, with a fresh worker the second time).',
+			'Reload the page and start again; if it keeps happening in this browser, use Chromium ' +
+				'or a server engine.',
+			true
+		);
+		this.name = 'CpuWorkerSilentError';
+	}
+}
+
+/** Internal: one attempt went silent. */
+export class SilenceError extends Error {
+	constructor() {
+		super('The worker went silent.');
+		this.name = 'SilenceError';
+	}
+}
+
+/**
+ * Run `start` with a timer that `alive()` re-arms; rejects with SilenceError when it runs out.
+ * `start` receives `alive` to call on every sign of life (a progress message).
+ */
+export function watched<T>(start: (alive: () => void) => Promise<T>, limitMs: number): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		const alive = () => {
+			clearTimeout(timer);
+			timer = setTimeout(() => reject(new SilenceError()), limitMs);
+		};
+		alive();
+		start(alive).then(
+			(value) => {
+				clearTimeout(timer);
+				resolve(value);
+			},
+			(err: unknown) => {
+				clearTimeout(timer);
+				reject(err);
+			}
+		);
+	});
+}
