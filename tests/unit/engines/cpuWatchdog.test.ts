@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CpuEngine, type CpuWorkerLike } from '../../../src/lib/engines/cpu/client.ts';
-import { createCpuHandler, type CpuRuntime } from '../../../src/lib/engines/cpu/worker/handler.ts';
+import {
+	createCpuHandler,
+	type CpuRuntime,
+	type OpenOptions
+} from '../../../src/lib/engines/cpu/worker/handler.ts';
 import { CpuWorkerSilentError, SILENCE_LIMIT_MS } from '../../../src/lib/engines/cpu/watchdog.ts';
 import { AbortError, AppError } from '../../../src/lib/errors/appError.ts';
 import type { LoadProgress } from '../../../src/lib/probe/engine.ts';
@@ -24,17 +28,12 @@ interface Spawned {
 
 function spawner(behaviours: Behaviour[], fake = new FakeWllama()) {
 	const spawned: Spawned[] = [];
-	const stuck: CpuRuntime = {
-		...fake,
-		isCached: (url) => fake.isCached(url),
-		deleteCached: (url) => fake.deleteCached(url),
-		cachedBytes: (url) => fake.cachedBytes(url),
-		storageEstimate: () => fake.storageEstimate(),
-		open: (_url, opts) => {
+	const stuck: CpuRuntime = Object.assign(Object.create(fake) as FakeWllama, {
+		open: (_url: string, opts: OpenOptions) => {
 			opts.onProgress({ loaded: fake.fileBytes, total: fake.fileBytes });
-			return new Promise(() => {});
+			return new Promise<never>(() => {});
 		}
-	};
+	});
 	const spawn = (): CpuWorkerLike => {
 		const behaviour = behaviours[spawned.length] ?? 'works';
 		const me: Spawned = {
