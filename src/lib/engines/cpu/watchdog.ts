@@ -4,6 +4,7 @@
  * the load then waits forever and the run sits at 0 records. A load streams progress while it
  * downloads, so a load that says nothing for SILENCE_LIMIT_MS is taken as hung.
  */
+import { AppError } from '../../errors/appError.ts';
 import { EngineError } from '../../probe/engine.ts';
 
 /**
@@ -31,10 +32,10 @@ export class CpuWorkerSilentError extends EngineError {
 	}
 }
 
-/** Internal: one attempt went silent. */
-export class SilenceError extends Error {
+/** One attempt went silent; the client restarts the worker or gives CpuWorkerSilentError. */
+export class SilenceError extends AppError {
 	constructor() {
-		super('The worker went silent.');
+		super('The worker went silent.', { code: 'timeout' });
 		this.name = 'SilenceError';
 	}
 }
