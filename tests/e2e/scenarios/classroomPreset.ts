@@ -66,6 +66,8 @@ export const classroomPreset: Scenario<E2EContext> = {
 			check(weightGets() === 0, `the model was fetched before Start: ${files.requests.join(', ')}`);
 
 			await (await need(preset, V, 'classroom-apply')).click();
+			// The preset says "Set below" once its values are in the form.
+			await preset.getByText('Set below').waitFor({ timeout: UI_TIMEOUT_MS });
 			const value = async (id: string) => (await need(page, V, id)).inputValue();
 			const form = {
 				items: await value('n-items'),
@@ -126,12 +128,24 @@ export const classroomPreset: Scenario<E2EContext> = {
 				turns.every((t) => t.temperature === 1 && t.perturbation === 'none'),
 				`records outside T=1 · none: ${JSON.stringify(turns)}`
 			);
-			const head = await page.locator('main').first().innerText();
 			const url = ggufUrl(entry);
-			check(
-				head.includes(`${url} ·`) && head.includes(`judge: ${url} (hybrid)`),
-				`the run view does not show ${url} as generator and judge`
-			);
+			// The run's heading is drawn from its stored manifest, which the view may still be reading.
+			const want = [`${url} ·`, `judge: ${url} (hybrid)`];
+			await page
+				.waitForFunction(
+					(parts) => {
+						const text = (document.querySelector('main') as HTMLElement | null)?.innerText ?? '';
+						return parts.every((p) => text.includes(p));
+					},
+					want,
+					{ timeout: UI_TIMEOUT_MS }
+				)
+				.catch(async () => {
+					const head = (await page.locator('main').first().innerText()).slice(0, 300);
+					throw new E2EFailure(
+						`the run view does not show ${url} as generator and judge: "${head}"`
+					);
+				});
 			// Downloaded by the run, the preset's model is in this browser: nothing left to download.
 			await openView(page, ctx.app.url, '#/setup');
 			const after = page.getByTestId('classroom-size');
