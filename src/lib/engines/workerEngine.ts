@@ -8,11 +8,22 @@ import type { CacheOp, CacheQueryResult, CacheSizes } from './webgpu/protocol.ts
 import { WorkerClient, type WorkerPort } from './workerClient.ts';
 
 export abstract class WorkerEngine<Req extends { kind: string; id: number }> {
-	protected readonly worker: WorkerClient<Req>;
+	protected worker: WorkerClient<Req>;
+	readonly #what: string;
 
 	/** @param what names the worker in the error a crash gives, e.g. "engine worker". */
 	constructor(port: WorkerPort<Req>, what: string) {
+		this.#what = what;
 		this.worker = new WorkerClient(port, what);
+	}
+
+	/**
+	 * Stop the worker, then start another from `spawn` (stopped first: never two alive at once).
+	 * Calls pending on the old one reject with AbortError.
+	 */
+	protected restartWorker(spawn: () => WorkerPort<Req>): void {
+		this.worker.terminate();
+		this.worker = new WorkerClient(spawn(), this.#what);
 	}
 
 	/** A cache query's body: its op and model, and whatever else this worker needs to answer. */

@@ -4,11 +4,13 @@
  * stays small; the worker (wllama's JS and its 8 MB wasm) loads only when createCpuEngine() runs.
  */
 import type { Engine, EngineCapabilities, LoadProgress } from '../../probe/engine.ts';
+import { AbortError } from '../../errors/appError.ts';
 import type { RequestHooks, WorkerPort } from '../workerClient.ts';
 import { WorkerEngine } from '../workerEngine.ts';
 import { cpuCanCoLoad } from './catalog.ts';
 import { cpuThreads, threadFactsHere } from './threads.ts';
 import type { CpuRequestKind, CpuWorkerRequest, CpuWorkerStats } from './protocol.ts';
+import { CpuWorkerSilentError, SILENCE_LIMIT_MS, SilenceError, watched } from './watchdog.ts';
 
 export interface CpuEngineOptions {
 	/** llama.cpp context per model; the probe's prompts and replies must fit. */
@@ -28,9 +30,14 @@ export class CpuEngine extends WorkerEngine<CpuWorkerRequest> implements Engine 
 	readonly name = 'wllama';
 	readonly #nCtx: number;
 	readonly #nThreads: number | undefined;
+	/** Starts a fresh worker after a hang; absent when the caller passed one port. */
+	readonly #spawn: (() => CpuWorkerLike) | undefined;
 
-	constructor(worker: CpuWorkerLike, opts: CpuEngineOptions = {}) {
-		super(worker, 'CPU engine worker');
+	/** @param worker a port, or a way to start one (then a hung load is retried on a fresh one). */
+	constructor(worker: CpuWorkerLike | (() => CpuWorkerLike), opts: CpuEngineOptions = {}) {
+		const spawn = typeof worker === 'function' ? worker : undefined;
+		super(spawn ? spawn() : (worker as CpuWorkerLike), 'CPU engine worker');
+		this.#spawn = spawn;
 		this.#nCtx = opts.n_ctx ?? DEFAULT_N_CTX;
 		this.#nThreads = opts.n_threads;
 	}
@@ -49,11 +56,32 @@ export class CpuEngine extends WorkerEngine<CpuWorkerRequest> implements Engine 
 		models: string[],
 		opts: { signal?: AbortSignal; onProgress?: (p: LoadProgress) => void } = {}
 	): Promise<void> {
-		await this.#request(
-			'load',
-			{ models, n_ctx: this.#nCtx, n_threads: this.#nThreads },
-			{ signal: opts.signal, onProgress: opts.onProgress }
-		);
+		const body = { models, n_ctx: this.#nCtx, n_threads: this.#nThreads };
+		// A load that goes silent is hung (watchdog.ts): a fresh worker gets one more try.
+		for (let attempt = 1; ; attempt++) {
+			try {
+				await watched(
+					(alive) =>
+						this.#request('load', body, {
+							signal: opts.signal,
+							onProgress: (p) => {
+								alive();
+								opts.onProgress?.(p);
+							}
+						}),
+					SILENCE_LIMIT_MS
+				);
+				return;
+			} catch (err) {
+				if (!(err instanceof SilenceError)) throw err;
+				const spawn = this.#spawn;
+				// A hung worker holds its memory and maybe a core: it goes, retried or not.
+				if (spawn) this.restartWorker(spawn);
+				else this.terminate();
+				if (opts.signal?.aborted) throw new AbortError();
+				if (attempt >= 2 || !spawn) throw new CpuWorkerSilentError(SILENCE_LIMIT_MS / 1000);
+			}
+		}
 	}
 
 	stats(): Promise<CpuWorkerStats> {
@@ -74,10 +102,11 @@ export class CpuEngine extends WorkerEngine<CpuWorkerRequest> implements Engine 
  * this page's plan (what set-up shows), unless `opts` names a count.
  */
 export function createCpuEngine(opts: CpuEngineOptions = {}): CpuEngine {
-	const worker = new Worker(new URL('../../../workers/cpu.worker.ts', import.meta.url), {
-		type: 'module',
-		name: 'cpu-engine'
-	});
+	const spawn = () =>
+		new Worker(new URL('../../../workers/cpu.worker.ts', import.meta.url), {
+			type: 'module',
+			name: 'cpu-engine'
+		}) as unknown as CpuWorkerLike;
 	const n_threads = opts.n_threads ?? cpuThreads(threadFactsHere()).threads;
-	return new CpuEngine(worker as unknown as CpuWorkerLike, { ...opts, n_threads });
+	return new CpuEngine(spawn, { ...opts, n_threads });
 }
