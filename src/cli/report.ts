@@ -264,8 +264,9 @@ with each perturbation's paired effect against "none" and the label shares.
   --include-cut-reasoning   count the probes of answers cut while still reasoning (empty answers)
                             in follow-up rates (default: left out)
 Turns the rules left undecided (--judge-mode rules) are counted in "undecided", never in the rate.
-Runs whose items carry the person's real next turn (oasst_threads, imported conversations) add a
-table: the share of generated turns the judge rated at least as grounded in the answer as the human's.
+Runs whose items carry the person's real next turn (oasst_threads, conversations with a
+reference_turn) add a table, this app's measure, not the paper's: on unperturbed records, how often
+the judge rated the generated turn more grounded in the answer than the human's, and ties apart.
 The answers file beside FILE (FILE.answers.jsonl) says which answers were cut; FILE may also be a
 whole-run file (.run.jsonl, what the app's Share makes).`;
 
