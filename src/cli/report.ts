@@ -26,6 +26,7 @@ import {
 	type ResultsTable
 } from '../lib/results/resultsTable.ts';
 import { tableSentences } from '../lib/results/plainWords.ts';
+import { count } from '../lib/display/plural.ts';
 import { kappaWarning } from '../lib/stats/smallSample.ts';
 import { sidecarPaths } from './jsonlStore.ts';
 import { readLines, requireFile } from './lines.ts';
@@ -312,6 +313,7 @@ export const TALLY_FIELDS: readonly string[] = [
 	'undecided',
 	'cut_reasoning',
 	'judge_errors',
+	'verdict_conflicts',
 	...LABELS.map((l) => `label_${l}`)
 ];
 
@@ -327,6 +329,7 @@ export function tallyCells(t: Tally): (number | string)[] {
 		t.undecided,
 		t.cut_reasoning,
 		t.judge_errors,
+		t.verdict_conflicts,
 		...LABELS.map((l) => t.labels[l])
 	];
 }
@@ -401,6 +404,7 @@ export function summarizeText(t: ResultsTable): string {
 		rateCell(s.followup),
 		String(s.undecided),
 		String(s.judge_errors),
+		String(s.verdict_conflicts),
 		String(s.pending),
 		String(s.cut_reasoning)
 	];
@@ -416,6 +420,7 @@ export function summarizeText(t: ResultsTable): string {
 			'genuine follow-up (95% CI)',
 			'undecided',
 			'judge errors',
+			'verdict conflicts',
 			'pending',
 			'cut in reasoning'
 		],
@@ -468,7 +473,7 @@ function notes(t: ResultsTable): string[] {
 	const out: string[] = [];
 	if (t.cut_answers > 0)
 		out.push(
-			`${t.cut_answers} answer(s) cut at the answer token limit: ${
+			`${count(t.cut_answers, 'answer')} cut at the answer token limit: ${
 				t.options.include_cut_answers
 					? 'counted in accuracy'
 					: 'left out of accuracy (--include-cut-answers counts them)'
@@ -484,7 +489,11 @@ function notes(t: ResultsTable): string[] {
 		);
 	if (t.overall.undecided > 0)
 		out.push(
-			`${t.overall.undecided} turn(s) undecided: no rule applies and no judge was asked; not in the rate\n`
+			`${count(t.overall.undecided, 'turn')} undecided: no rule applies and no judge was asked; not in the rate\n`
+		);
+	if (t.overall.verdict_conflicts > 0)
+		out.push(
+			`${count(t.overall.verdict_conflicts, 'verdict conflict')}: the judge gave a failure category and the verdict genuine; kept as written, counted as not genuine\n`
 		);
 	return out;
 }

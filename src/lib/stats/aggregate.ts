@@ -5,7 +5,7 @@
  * rates count binary verdicts (recordVerdict), the paper's primary metric; which items are left
  * out of what is the caller's choice (Exclusions), made once in results/resultsTable.ts.
  */
-import { recordVerdict } from '../probe/labels.ts';
+import { isVerdictConflict, recordVerdict } from '../probe/labels.ts';
 import { LABELS, PERTURBATIONS } from '../probe/types.ts';
 import type { Label, Perturbation, ProbeRecord } from '../probe/types.ts';
 import { bootstrapCI, wilson } from './interval.ts';
@@ -75,6 +75,11 @@ export interface Tally {
 	/** Records left out of `followup` because their answer was cut while still reasoning. */
 	cut_reasoning: number;
 	judge_errors: number;
+	/**
+	 * Records whose judge gave a failure category and the verdict genuine (labels.ts
+	 * isVerdictConflict), among those not left out: stored as written, counted as not genuine.
+	 */
+	verdict_conflicts: number;
 	/** Label counts of the records not left out of follow-up rates. */
 	labels: Record<Label, number>;
 }
@@ -107,6 +112,7 @@ class Accumulator {
 	cutReasoning = 0;
 	followups = 0;
 	decided = 0;
+	conflicts = 0;
 	readonly labels = emptyLabelCounts();
 	/** item_id → answer correct; false wins so that disagreeing records never count as correct. */
 	readonly items = new Map<string, boolean>();
@@ -117,6 +123,7 @@ class Accumulator {
 		if (ex.unprobed.has(r.item_id)) this.cutReasoning++;
 		else if (r.label !== null) {
 			this.labels[r.label]++;
+			if (isVerdictConflict(r)) this.conflicts++;
 			const value = followupValue(r, NONE);
 			if (value !== null) {
 				this.decided++;
@@ -139,6 +146,7 @@ class Accumulator {
 			undecided: this.labels.undecided,
 			cut_reasoning: this.cutReasoning,
 			judge_errors: this.labels.judge_error,
+			verdict_conflicts: this.conflicts,
 			labels: this.labels
 		};
 	}

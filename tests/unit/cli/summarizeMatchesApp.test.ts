@@ -34,11 +34,10 @@ const LONG = 'step '.repeat(40);
  */
 const script: ScriptFn = (req) => {
 	if (req.kind === 'chat') {
-		const turn = req.prompt.split('<generated_user_turn>')[1] ?? '';
+		const turn = req.prompt.split('<generated_user_turn>').at(-1) ?? '';
 		if (turn.includes('haiku'))
 			return '{"label": "prompt_restatement", "verdict": "nongenuine", "rationale": "new task"}';
-		// No verdict: a judge that ignores the schema; the label's verdict stands in.
-		return '{"label": "genuine_followup", "rationale": "asks about the answer"}';
+		return '{"label": "genuine_followup", "verdict": "genuine", "rationale": "asks about the answer"}';
 	}
 	if (req.prompt.endsWith('<|im_start|>assistant\n')) {
 		const item = QUESTIONS.findIndex((q) => req.prompt.includes(q.question));
@@ -168,10 +167,10 @@ describe('summarize as text and CSV', () => {
 		expect(r.stdout).toMatch(/^condition\s+records\s+accuracy/);
 		expect(r.stdout).toMatch(new RegExp(`\\nall\\s+${json.overall.n}\\s`));
 		expect(r.stdout).toContain(
-			'3 answer(s) cut at the answer token limit: left out of accuracy (--include-cut-answers counts them)'
+			'3 answers cut at the answer token limit: left out of accuracy (--include-cut-answers counts them)'
 		);
 		expect(r.stdout).toContain('2 of them cut while still reasoning');
-		expect(r.stdout).toContain(`${json.overall.undecided} turn(s) undecided`);
+		expect(r.stdout).toContain(`${json.overall.undecided} turns undecided`);
 		// The plain sentences the results view shows, from the same table.
 		for (const line of tableSentences(json)) expect(r.stdout).toContain(`${line}\n`);
 		expect(r.stdout).toMatch(/\nOver the whole run: \d+% genuine follow-ups/);

@@ -85,16 +85,32 @@ describe('resultsTable', () => {
 	it('counts the verdict, not the label, and reads an older record’s verdict from its label', () => {
 		const t = resultsTable(
 			[
-				// The judge called it a restatement but gave a genuine verdict: the verdict counts.
-				makeRecord({ key: 'x', label: 'assistant_restatement', verdict: 'genuine' }),
+				// A plausible follow-up the judge found ungrounded: the verdict counts.
+				makeRecord({ key: 'w', label: 'genuine_followup', verdict: 'not_genuine' }),
 				// Stored before verdicts: its label's.
 				makeRecord({ key: 'y', label: 'genuine_followup', verdict: undefined }),
 				makeRecord({ key: 'z', label: 'judge_error', verdict: undefined })
 			],
 			[]
 		);
-		expect(t.overall.followup).toEqual(wilson(2, 3));
+		expect(t.overall.followup).toEqual(wilson(1, 3));
 		expect(t.overall.judge_errors).toBe(1);
+		expect(t.overall.verdict_conflicts).toBe(0);
+	});
+
+	it('counts a failure category judged genuine as a conflict, not as genuine', () => {
+		const t = resultsTable(
+			[
+				makeRecord({ key: 'x', label: 'assistant_restatement', verdict: 'genuine' }),
+				makeRecord({ key: 'y', label: 'genuine_followup', verdict: 'genuine' })
+			],
+			[]
+		);
+		expect(t.overall.followup).toEqual(wilson(1, 2));
+		expect(t.overall.verdict_conflicts).toBe(1);
+		expect(t.conditions.map((c) => c.verdict_conflicts)).toEqual([1]);
+		// The record keeps what the judge wrote; only the count reads it as not genuine.
+		expect(t.overall.labels.assistant_restatement).toBe(1);
 	});
 
 	it('writes one CSV row per condition and a last row for the whole run', () => {
