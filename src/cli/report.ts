@@ -25,7 +25,7 @@ import {
 	type CountOptions,
 	type ResultsTable
 } from '../lib/results/resultsTable.ts';
-import { tableSentences } from '../lib/results/plainWords.ts';
+import { NO_RATE, NO_RATE_REASON, tableSentences } from '../lib/results/plainWords.ts';
 import { count } from '../lib/display/plural.ts';
 import { kappaWarning } from '../lib/stats/smallSample.ts';
 import { sidecarPaths } from './jsonlStore.ts';
@@ -55,6 +55,7 @@ export type ReportRecord = Pick<
 	| 'sample'
 	| 'label'
 	| 'verdict'
+	| 'label_source'
 	| 'correct'
 	| 'rule_label'
 	| 'judge_label'
@@ -101,6 +102,7 @@ const CHECKS: [keyof ReportRecord, (v: unknown) => boolean][] = [
 	['rule_label', (v) => LABEL_SET.has(v)],
 	['judge_label', (v) => v === null || v === undefined || LABEL_SET.has(v)],
 	['verdict', (v) => v === null || v === undefined || VERDICT_SET.has(v)],
+	['label_source', (v) => v === null || v === undefined || v === 'rules' || v === 'judge'],
 	['reference_grounding', (v) => v === null || v === undefined || GROUNDING_SET.has(v)]
 ];
 
@@ -188,6 +190,7 @@ export async function readRun(file: string): Promise<RunReport> {
 			sample: value.sample as number,
 			label: value.label as ReportRecord['label'],
 			verdict: (value.verdict ?? null) as ReportRecord['verdict'],
+			label_source: (value.label_source ?? null) as ReportRecord['label_source'],
 			correct: value.correct as boolean | null,
 			rule_label: value.rule_label as ReportRecord['rule_label'],
 			judge_label: (value.judge_label ?? null) as ReportRecord['judge_label'],
@@ -319,7 +322,8 @@ export const TALLY_FIELDS: readonly string[] = [
 
 /** One tally's CSV cells in TALLY_FIELDS order; a rate with no records is empty. */
 export function tallyCells(t: Tally): (number | string)[] {
-	const r = (x: Tally['accuracy']) => [x.p, x.lo, x.hi, x.k, x.n].map(finite);
+	const r = (x: Tally['followup']) =>
+		x === null ? ['', '', '', '', ''] : [x.p, x.lo, x.hi, x.k, x.n].map(finite);
 	return [
 		t.n,
 		...r(t.accuracy),
@@ -393,8 +397,8 @@ export function formatSummary(t: ResultsTable, format: SummaryFormat): string {
 	return summarizeText(t);
 }
 
-export const rateCell = (r: ResultsTable['overall']['accuracy']) =>
-	`${pct(r.p)} [${pct(r.lo)}, ${pct(r.hi)}] n=${r.n}`;
+export const rateCell = (r: ResultsTable['overall']['followup']) =>
+	r === null ? NO_RATE : `${pct(r.p)} [${pct(r.lo)}, ${pct(r.hi)}] n=${r.n}`;
 
 export function summarizeText(t: ResultsTable): string {
 	const row = (name: string, s: ResultsTable['overall']) => [
@@ -487,6 +491,7 @@ function notes(t: ResultsTable): string[] {
 					: 'their probes left out of follow-up rates (--include-cut-reasoning counts them)'
 			}\n`
 		);
+	if (t.overall.followup === null) out.push(`${NO_RATE_REASON}\n`);
 	if (t.overall.undecided > 0)
 		out.push(
 			`${count(t.overall.undecided, 'turn')} undecided: no rule applies and no judge was asked; not in the rate\n`

@@ -20,7 +20,14 @@ export const FOLLOWUP_LABEL: Label = 'genuine_followup';
 /** What these statistics read of a record: a run's record facts (db/facts.ts) are enough. */
 export type CountedRecord = Pick<
 	ProbeRecord,
-	'item_id' | 'temperature' | 'perturbation' | 'sample' | 'label' | 'verdict' | 'correct'
+	| 'item_id'
+	| 'temperature'
+	| 'perturbation'
+	| 'sample'
+	| 'label'
+	| 'verdict'
+	| 'label_source'
+	| 'correct'
 >;
 
 /** Items left out of what they would distort, by item id (an answer is shared by its samples). */
@@ -64,8 +71,14 @@ export interface Tally {
 	 * (rules only) are OUT: nobody said what they are, and `undecided` counts them. The Wilson
 	 * interval treats records as independent; with several samples per item use
 	 * `followupClusterCI` for a wider, honest one.
+	 *
+	 * null when the group holds undecided turns and no turn the judge labelled (rules-only
+	 * labelling): the rules name failure modes only and never say genuine, so a rate over what they
+	 * decided is 0 by construction. The label shares and `undecided` say what is known instead
+	 * (results/plainWords.ts NO_RATE_REASON). A rules-only group whose every turn is a failure the
+	 * rules saw keeps its measured 0%.
 	 */
-	followup: Rate;
+	followup: Rate | null;
 	/** Records with a label (including judge_error and undecided), left out or not. */
 	judged: number;
 	/** Records still waiting for a label. */
@@ -85,6 +98,13 @@ export interface Tally {
 }
 
 export interface ConditionSummary extends Condition, Tally {}
+
+const NO_RATE: Rate = Object.freeze(wilson(0, 0));
+
+/** A follow-up rate to draw: a group without one (rules only) draws as one with no turns (NaN). */
+export function drawnRate(r: Rate | null): Rate {
+	return r ?? NO_RATE;
+}
 
 /** `${temperature}|${perturbation}`: the tail of a record key, and a Map key for conditions. */
 export function conditionKey(r: Pick<ProbeRecord, 'temperature' | 'perturbation'>): string {
@@ -113,6 +133,8 @@ class Accumulator {
 	followups = 0;
 	decided = 0;
 	conflicts = 0;
+	/** Labelled by the judge: a labeller that can say genuine was asked. */
+	byJudge = 0;
 	readonly labels = emptyLabelCounts();
 	/** item_id → answer correct; false wins so that disagreeing records never count as correct. */
 	readonly items = new Map<string, boolean>();
@@ -124,6 +146,7 @@ class Accumulator {
 		else if (r.label !== null) {
 			this.labels[r.label]++;
 			if (isVerdictConflict(r)) this.conflicts++;
+			if (r.label_source === 'judge') this.byJudge++;
 			const value = followupValue(r, NONE);
 			if (value !== null) {
 				this.decided++;
@@ -140,7 +163,10 @@ class Accumulator {
 		return {
 			n: this.n,
 			accuracy: wilson(correct, this.items.size),
-			followup: wilson(this.followups, this.decided),
+			followup:
+				this.labels.undecided > 0 && this.byJudge === 0
+					? null
+					: wilson(this.followups, this.decided),
 			judged: this.judged,
 			pending: this.n - this.judged,
 			undecided: this.labels.undecided,

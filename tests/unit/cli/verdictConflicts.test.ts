@@ -21,6 +21,7 @@ import { readJsonl } from '../../helpers/fixtures.ts';
 import type { ScriptFn } from '../../helpers/script.ts';
 import { testDB } from '../db/helpers.ts';
 import { runMain, startCli, type Cli } from './harness.ts';
+import { rated } from '../../helpers/rate.ts';
 
 const QUESTIONS = readJsonl<{ question: string }>('gsm8k/test.jsonl').slice(0, 3);
 
@@ -102,12 +103,14 @@ describe('a verdict of its own', () => {
 		const r = await runMain(['summarize', '--json', file]);
 		expect(r.code, r.stderr).toBe(0);
 		const json = JSON.parse(r.stdout) as ResultsTable;
-		expect([json.overall.followup.k, json.overall.followup.n]).toEqual([1, 3]);
+		expect([rated(json.overall.followup).k, rated(json.overall.followup).n]).toEqual([1, 3]);
 		expect(json.overall.verdict_conflicts).toBe(1);
 		expect(json.conditions.map((c) => c.verdict_conflicts)).toEqual([1]);
 
 		const app = await openInApp();
-		expect([app.table.overall.followup.k, app.table.overall.followup.n]).toEqual([1, 3]);
+		expect([rated(app.table.overall.followup).k, rated(app.table.overall.followup).n]).toEqual([
+			1, 3
+		]);
 		expect(app.table.overall.verdict_conflicts).toBe(1);
 		expect(JSON.parse(JSON.stringify(app.table))).toEqual(json);
 	});

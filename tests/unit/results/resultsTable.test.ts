@@ -74,12 +74,21 @@ describe('resultsTable', () => {
 
 	it('never counts an undecided turn as genuine, whatever its share', () => {
 		const rulesOnly = ['a', 'b', 'c', 'd'].map((item_id, i) =>
-			makeRecord({ key: `k${i}`, item_id, label: i === 0 ? 'degenerate' : 'undecided' })
+			makeRecord({
+				key: `k${i}`,
+				item_id,
+				label: i === 0 ? 'degenerate' : 'undecided',
+				label_source: 'rules'
+			})
 		);
 		const t = resultsTable(rulesOnly, []);
-		expect(t.overall.followup).toEqual(wilson(0, 1));
+		// The rules never say genuine: with turns undecided, a rate would be 0 by construction.
+		expect(t.overall.followup).toBeNull();
+		expect(t.conditions.map((c) => c.followup)).toEqual([null]);
 		expect(t.overall.undecided).toBe(3);
-		expect(resultsTable(rulesOnly.slice(1), []).overall.followup.p).toBeNaN();
+		expect(resultsTable(rulesOnly.slice(1), []).overall.followup).toBeNull();
+		// A rules-only run whose every turn is a failure the rules saw: 0% is measured, not assumed.
+		expect(resultsTable(rulesOnly.slice(0, 1), []).overall.followup).toEqual(wilson(0, 1));
 	});
 
 	it('counts the verdict, not the label, and reads an older record’s verdict from its label', () => {
