@@ -25,7 +25,8 @@ import {
 	type CountOptions,
 	type ResultsTable
 } from '../lib/results/resultsTable.ts';
-import { tableSentences } from '../lib/results/plainWords.ts';
+import { NO_RATE, NO_RATE_REASON, tableSentences } from '../lib/results/plainWords.ts';
+import { count } from '../lib/display/plural.ts';
 import { kappaWarning } from '../lib/stats/smallSample.ts';
 import { KeyTable } from '../lib/probe/keyTable.ts';
 import { sidecarPaths } from './jsonlStore.ts';
@@ -55,6 +56,7 @@ export type ReportRecord = Pick<
 	| 'sample'
 	| 'label'
 	| 'verdict'
+	| 'label_source'
 	| 'correct'
 	| 'rule_label'
 	| 'judge_label'
@@ -101,6 +103,7 @@ const CHECKS: [keyof ReportRecord, (v: unknown) => boolean][] = [
 	['rule_label', (v) => LABEL_SET.has(v)],
 	['judge_label', (v) => v === null || v === undefined || LABEL_SET.has(v)],
 	['verdict', (v) => v === null || v === undefined || VERDICT_SET.has(v)],
+	['label_source', (v) => v === null || v === undefined || v === 'rules' || v === 'judge'],
 	['reference_grounding', (v) => v === null || v === undefined || GROUNDING_SET.has(v)]
 ];
 
@@ -192,6 +195,7 @@ export async function readRun(file: string): Promise<RunReport> {
 			sample: value.sample as number,
 			label: intern(value.label) as ReportRecord['label'],
 			verdict: intern(value.verdict ?? null) as ReportRecord['verdict'],
+			label_source: intern(value.label_source ?? null) as ReportRecord['label_source'],
 			correct: value.correct as boolean | null,
 			rule_label: intern(value.rule_label) as ReportRecord['rule_label'],
 			judge_label: intern(value.judge_label ?? null) as ReportRecord['judge_label'],
@@ -334,12 +338,14 @@ export const TALLY_FIELDS: readonly string[] = [
 	'undecided',
 	'cut_reasoning',
 	'judge_errors',
+	'verdict_conflicts',
 	...LABELS.map((l) => `label_${l}`)
 ];
 
 /** One tally's CSV cells in TALLY_FIELDS order; a rate with no records is empty. */
 export function tallyCells(t: Tally): (number | string)[] {
-	const r = (x: Tally['accuracy']) => [x.p, x.lo, x.hi, x.k, x.n].map(finite);
+	const r = (x: Tally['followup']) =>
+		x === null ? ['', '', '', '', ''] : [x.p, x.lo, x.hi, x.k, x.n].map(finite);
 	return [
 		t.n,
 		...r(t.accuracy),
@@ -349,6 +355,7 @@ export function tallyCells(t: Tally): (number | string)[] {
 		t.undecided,
 		t.cut_reasoning,
 		t.judge_errors,
+		t.verdict_conflicts,
 		...LABELS.map((l) => t.labels[l])
 	];
 }
@@ -414,8 +421,8 @@ export function formatSummary(t: ResultsTable, format: SummaryFormat): string {
 	return summarizeText(t);
 }
 
-export const rateCell = (r: ResultsTable['overall']['accuracy']) =>
-	`${pct(r.p)} [${pct(r.lo)}, ${pct(r.hi)}] n=${r.n}`;
+export const rateCell = (r: ResultsTable['overall']['followup']) =>
+	r === null ? NO_RATE : `${pct(r.p)} [${pct(r.lo)}, ${pct(r.hi)}] n=${r.n}`;
 
 export function summarizeText(t: ResultsTable): string {
 	const row = (name: string, s: ResultsTable['overall']) => [
@@ -425,6 +432,7 @@ export function summarizeText(t: ResultsTable): string {
 		rateCell(s.followup),
 		String(s.undecided),
 		String(s.judge_errors),
+		String(s.verdict_conflicts),
 		String(s.pending),
 		String(s.cut_reasoning)
 	];
@@ -440,6 +448,7 @@ export function summarizeText(t: ResultsTable): string {
 			'genuine follow-up (95% CI)',
 			'undecided',
 			'judge errors',
+			'verdict conflicts',
 			'pending',
 			'cut in reasoning'
 		],
@@ -498,7 +507,7 @@ function notes(t: ResultsTable): string[] {
 	const out: string[] = [];
 	if (t.cut_answers > 0)
 		out.push(
-			`${t.cut_answers} answer(s) cut at the answer token limit: ${
+			`${count(t.cut_answers, 'answer')} cut at the answer token limit: ${
 				t.options.include_cut_answers
 					? 'counted in accuracy'
 					: 'left out of accuracy (--include-cut-answers counts them)'
@@ -512,9 +521,14 @@ function notes(t: ResultsTable): string[] {
 					: 'their probes left out of follow-up rates (--include-cut-reasoning counts them)'
 			}\n`
 		);
+	if (t.overall.followup === null) out.push(`${NO_RATE_REASON}\n`);
 	if (t.overall.undecided > 0)
 		out.push(
-			`${t.overall.undecided} turn(s) undecided: no rule applies and no judge was asked; not in the rate\n`
+			`${count(t.overall.undecided, 'turn')} undecided: no rule applies and no judge was asked; not in the rate\n`
+		);
+	if (t.overall.verdict_conflicts > 0)
+		out.push(
+			`${count(t.overall.verdict_conflicts, 'verdict conflict')}: the judge gave a failure category and the verdict genuine; kept as written, counted as not genuine\n`
 		);
 	return out;
 }

@@ -111,6 +111,7 @@ export function createProbeScript(): ScriptFn {
 			for (const [opening, l] of generated) if (req.prompt.includes(opening)) label = l;
 			return JSON.stringify({
 				label,
+				verdict: label === 'genuine_followup' ? 'genuine' : 'not_genuine',
 				rationale: `The user turn reads as ${label.replace('_', ' ')}.`
 			});
 		}

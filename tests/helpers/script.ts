@@ -72,7 +72,11 @@ export const defaultScript: ScriptFn = (req) => {
 	const salt = req.temperature === 0 ? 0 : req.seed;
 	const h = fnv(`${req.prompt}\u0000${req.temperature}\u0000${salt}`);
 	if (req.kind === 'chat') {
-		return JSON.stringify({ label: 'genuine_followup', rationale: `scripted ${h % 1000}` });
+		return JSON.stringify({
+			label: 'genuine_followup',
+			verdict: 'genuine',
+			rationale: `scripted ${h % 1000}`
+		});
 	}
 	return `Reply ${h % 100000} to the conversation, with several words to stream.<|im_end|> after stop`;
 };

@@ -5,6 +5,7 @@
 import type { ConditionSummary } from '$lib/stats/aggregate';
 import type { Column } from '../dataTable';
 import { interval, percent } from './format';
+import { NO_RATE } from '$lib/results/plainWords';
 
 /** A count that should be zero, shown in red when it is not. */
 export function countColumn<T>(head: string, count: (row: T) => number): Column<T> {
@@ -35,7 +36,7 @@ export function conditionColumns<T extends ConditionSummary>(rateTestid?: string
 			class: 'strong rate',
 			cardOrder: -1,
 			testid: rateTestid,
-			value: (s) => percent(s.followup.p)
+			value: (s) => (s.followup ? percent(s.followup.p) : NO_RATE)
 		},
 		{
 			head: '95% CI',
@@ -43,14 +44,14 @@ export function conditionColumns<T extends ConditionSummary>(rateTestid?: string
 			num: true,
 			class: 'muted rate',
 			cardOrder: -1,
-			value: (s) => interval(s.followup)
+			value: (s) => (s.followup ? interval(s.followup) : '—')
 		},
 		{
 			head: 'Genuine / with verdict',
 			num: true,
 			class: 'rate',
 			cardOrder: -1,
-			value: (s) => `${s.followup.k}/${s.followup.n}`
+			value: (s) => (s.followup ? `${s.followup.k}/${s.followup.n}` : '—')
 		}
 	];
 }

@@ -7,7 +7,7 @@
  * (assistant_restatement) → malformed_artifact → prompt_restatement → assistant_restatement →
  * meta_planning → undecided. A genuine follow-up is never the rules' call.
  */
-import { verdictOf } from './labels.ts';
+import { MESSAGE_CHANNELS, REASONING_CHANNELS, verdictOf } from './labels.ts';
 import type { RuleLabel, Verdict } from './types.ts';
 import { containment, twoDecimals, jaccard, normalizeText, shingles, wordTokens } from './text.ts';
 
@@ -80,11 +80,36 @@ export function classifyRules(input: RuleInput): RuleDecision {
 
 function findRule(input: RuleInput): Finding {
 	const stripped = stripTrailingStops(input.user_turn, input.stop_tokens ?? []);
+	const message = messageChannel(stripped);
+	if (message) {
+		const found = findTurnRule(message.content, input.answer, input.question, input.user_turn);
+		return {
+			...found,
+			reason: `${found.reason} (read after its ${message.channel}-channel header)`
+		};
+	}
+	return findTurnRule(stripped, input.answer, input.question, input.user_turn);
+}
+
+/**
+ * gpt-oss opens any message with a channel header; in the final or commentary channel (labels.ts
+ * MESSAGE_CHANNELS) the header is its format, not an artifact, so the rules read what follows it.
+ * null when the turn does not open so, or nothing follows the header (then the header is the turn).
+ */
+function messageChannel(turn: string): { channel: string; content: string } | null {
+	const m = MESSAGE_HEADER.exec(turn);
+	if (!m) return null;
+	const content = turn.slice(m[0].length);
+	return content.trim() === '' ? null : { channel: m[1].toLowerCase(), content };
+}
+
+function findTurnRule(stripped: string, answer: string, question: string, raw: string): Finding {
+	const input = { answer, question };
 	const turn = stripped.slice(0, TURN_MAX_CHARS);
 	const words = wordTokens(normalizeText(turn), LOOP_MAX_WORDS);
 	const artifact = findArtifact(turn);
 	const early =
-		empty(input.user_turn, turn) ??
+		empty(raw, turn) ??
 		degenerate(turn, words, artifact !== null) ??
 		(artifact === null
 			? null
@@ -235,14 +260,25 @@ export function findArtifact(turn: string): string | null {
 	return null;
 }
 
+/** A harmony channel header of one of `names`, at the start of the turn; group 1 is the channel. */
+function channelOpener(names: readonly string[]): string {
+	return `^\\s*<\\|channel\\|>\\s*(${names.join('|')})\\b[^<]*(?:<\\|constrain\\|>[^<]*)?<\\|message\\|>`;
+}
+
+const MESSAGE_HEADER = new RegExp(channelOpener(MESSAGE_CHANNELS), 'i');
+
 /**
- * The turn opens with an assistant header or a reasoning channel: the model is not writing the
+ * The turn opens with an assistant header or the reasoning channel: the model is not writing the
  * user's turn but continuing as the assistant (gpt-oss's "<|channel|>analysis<|message|>We need
- * to…", the paper's dominant gpt-oss failure). The paper counts that as assistant restatement, not
- * as a template artifact; so is markup wrapped around a copy of the answer.
+ * to…", the paper's dominant gpt-oss failure, 001's appendix example). The paper counts that as
+ * assistant restatement, not as a template artifact; so is markup wrapped around a copy of the
+ * answer. A final- or commentary-channel turn is read past its header instead (messageChannel).
  */
-const ASSISTANT_MARKUP =
-	/^\s*(?:<\|start\|>\s*assistant\s*)?<\|channel\|>\s*(analysis|commentary|final)\b[^<]*(?:<\|constrain\|>[^<]*)?<\|message\|>|^\s*(?:<\|im_start\|>\s*assistant\b|<\|start\|>\s*assistant\b|<\|assistant\|>|<start_of_turn>\s*model\b|<\|start_header_id\|>\s*assistant\s*<\|end_header_id\|>)/i;
+const ASSISTANT_MARKUP = new RegExp(
+	channelOpener(REASONING_CHANNELS).replace('^\\s*', '^\\s*(?:<\\|start\\|>\\s*assistant\\s*)?') +
+		'|^\\s*(?:<\\|im_start\\|>\\s*assistant\\b|<\\|start\\|>\\s*assistant\\b|<\\|assistant\\|>|<start_of_turn>\\s*model\\b|<\\|start_header_id\\|>\\s*assistant\\s*<\\|end_header_id\\|>)',
+	'i'
+);
 const CHANNEL_HEADER = /<\|channel\|>[^<]*(?:<\|constrain\|>[^<]*)?/g;
 const MARKUP = /<\|[^|<>\s]{1,40}\|>|<\/?think>|<\/?(?:start_of_turn|end_of_turn)>/g;
 

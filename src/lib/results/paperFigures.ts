@@ -129,6 +129,8 @@ export type Verdict =
 	| 'no_condition'
 	/** The condition is there but nothing is counted yet (no judged turn, no scored answer). */
 	| 'no_data'
+	/** The condition holds undecided turns (rules only): no rate, so nothing to compare. */
+	| 'no_rate'
 	/** The paper's number lies inside this run's 95% interval: the run cannot tell them apart. */
 	| 'indistinguishable'
 	/** The paper's number lies outside this run's 95% interval. */
@@ -141,14 +143,18 @@ export interface PaperComparison {
 	measure: 'followup' | 'accuracy';
 	/** The paper's number for that measure. */
 	paper: number;
-	/** This run's rate at the same temperature and condition; null for another model's number. */
+	/**
+	 * This run's rate at the same temperature and condition; null for another model's number, a
+	 * missing condition or a condition without a rate.
+	 */
 	run: Rate | null;
 	verdict: Verdict;
 }
 
 /** Compares one published rate with the run's: inside the 95% interval means not distinguishable. */
-function judge(paper: number, run: Rate | null): Verdict {
-	if (run === null) return 'no_condition';
+function judge(paper: number, run: Rate | null | undefined): Verdict {
+	if (run === undefined) return 'no_condition';
+	if (run === null) return 'no_rate';
 	if (run.n === 0 || Number.isNaN(run.p)) return 'no_data';
 	return paper >= run.lo && paper <= run.hi ? 'indistinguishable' : 'differs';
 }
@@ -171,13 +177,14 @@ export function compareWithPaper(
 		const s = summaries.find(
 			(x) => x.temperature === point.temperature && x.perturbation === point.condition
 		);
-		const measures: [PaperComparison['measure'], number, Rate | undefined][] = [
+		// undefined: no such condition; null: a condition without a rate (rules only).
+		const measures: [PaperComparison['measure'], number, Rate | null | undefined][] = [
 			['followup', point.followup, s?.followup]
 		];
 		if (point.accuracy !== undefined) measures.push(['accuracy', point.accuracy, s?.accuracy]);
 		for (const [measure, paper, rate] of measures) {
 			const run = same ? (rate ?? null) : null;
-			const verdict = same ? judge(paper, run) : 'other_model';
+			const verdict = same ? judge(paper, rate) : 'other_model';
 			out.push({ point, measure, paper, run, verdict });
 		}
 	}

@@ -6,6 +6,7 @@
 import {
 	compareConditions,
 	conditionKey,
+	drawnRate,
 	pairedDifference,
 	tally,
 	wilson
@@ -91,7 +92,7 @@ export function runPoint(
 	return {
 		name: name + suffix,
 		accuracy: tally(records, exclusions).accuracy,
-		followup: tally(base, exclusions).followup
+		followup: drawnRate(tally(base, exclusions).followup)
 	};
 }
 

@@ -59,7 +59,7 @@ export function compareRuns(
 	const rows = [...byKey.values()].sort(compareConditions);
 	for (const r of rows) {
 		if (!r.a || !r.b) continue;
-		r.followupDiff = newcombeDiff(r.a.followup, r.b.followup);
+		r.followupDiff = r.a.followup && r.b.followup ? newcombeDiff(r.a.followup, r.b.followup) : null;
 		r.accuracyDiff =
 			r.a.accuracy.n > 0 && r.b.accuracy.n > 0 ? r.b.accuracy.p - r.a.accuracy.p : null;
 	}

@@ -20,6 +20,7 @@ import {
 } from '../stats/chartKit.ts';
 import { bandedLine, followupLineChart, paperSeries } from '../stats/charts.ts';
 import type { Rate } from '../stats/interval.ts';
+import { drawnRate } from '../stats/aggregate.ts';
 import { PALETTE, seriesColor, withAlpha } from '../stats/palette.ts';
 
 /** A model's rows at one perturbation with a follow-up rate, by temperature. */
@@ -27,7 +28,9 @@ function modelRows(study: Study, model: StudyModel, perturbation: Perturbation):
 	return study.rows
 		.filter(
 			(r) =>
-				r.model === model.name && r.perturbation === perturbation && !Number.isNaN(r.followup.p)
+				r.model === model.name &&
+				r.perturbation === perturbation &&
+				!Number.isNaN(drawnRate(r.followup).p)
 		)
 		.sort((a, b) => a.temperature - b.temperature);
 }
@@ -52,8 +55,8 @@ export function followupByModel(
 			color,
 			modelRows(study, model, perturbation).map((r) => ({
 				x: r.temperature,
-				rate: r.followup,
-				text: `${model.name}, T=${r.temperature}: ${formatRate(r.followup)}`
+				rate: drawnRate(r.followup),
+				text: `${model.name}, T=${r.temperature}: ${formatRate(drawnRate(r.followup))}`
 			}))
 		);
 		const points = (paper.get(model.name) ?? [])
@@ -88,7 +91,7 @@ export function modelPoints(study: Study): ModelPoint[] {
 			name: m.name,
 			at: base ? `T=${base.temperature}` : 'all conditions',
 			accuracy: m.overall.accuracy,
-			followup: base ? base.followup : m.overall.followup
+			followup: drawnRate(base ? base.followup : m.overall.followup)
 		};
 	});
 }

@@ -71,8 +71,11 @@ export interface RunEntry {
 	status: RunStatus | 'interrupted';
 	/** null while counting. */
 	records: number | null;
-	/** Over all conditions; null while counting. */
-	followup: Rate | null;
+	/**
+	 * Over all conditions; undefined while counting, null for a run without a rate (rules-only
+	 * labelling left turns undecided: aggregate.ts Tally.followup).
+	 */
+	followup: Rate | null | undefined;
 	pending: number | null;
 }
 
@@ -102,7 +105,7 @@ function entryOf(row: RunRow, held: readonly string[]): RunEntry {
 		created_at: row.created_at,
 		status: row.status === 'running' && !held.includes(row.run_id) ? 'interrupted' : row.status,
 		records: null,
-		followup: null,
+		followup: undefined,
 		pending: null
 	};
 }

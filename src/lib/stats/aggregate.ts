@@ -5,7 +5,7 @@
  * rates count binary verdicts (recordVerdict), the paper's primary metric; which items are left
  * out of what is the caller's choice (Exclusions), made once in results/resultsTable.ts.
  */
-import { recordVerdict } from '../probe/labels.ts';
+import { isVerdictConflict, recordVerdict } from '../probe/labels.ts';
 import { LABELS, PERTURBATIONS } from '../probe/types.ts';
 import type { Label, Perturbation, ProbeRecord } from '../probe/types.ts';
 import { bootstrapCI, wilson } from './interval.ts';
@@ -20,7 +20,14 @@ export const FOLLOWUP_LABEL: Label = 'genuine_followup';
 /** What these statistics read of a record: a run's record facts (db/facts.ts) are enough. */
 export type CountedRecord = Pick<
 	ProbeRecord,
-	'item_id' | 'temperature' | 'perturbation' | 'sample' | 'label' | 'verdict' | 'correct'
+	| 'item_id'
+	| 'temperature'
+	| 'perturbation'
+	| 'sample'
+	| 'label'
+	| 'verdict'
+	| 'label_source'
+	| 'correct'
 >;
 
 /** Items left out of what they would distort, by item id (an answer is shared by its samples). */
@@ -64,8 +71,14 @@ export interface Tally {
 	 * (rules only) are OUT: nobody said what they are, and `undecided` counts them. The Wilson
 	 * interval treats records as independent; with several samples per item use
 	 * `followupClusterCI` for a wider, honest one.
+	 *
+	 * null when the group holds undecided turns and no turn the judge labelled (rules-only
+	 * labelling): the rules name failure modes only and never say genuine, so a rate over what they
+	 * decided is 0 by construction. The label shares and `undecided` say what is known instead
+	 * (results/plainWords.ts NO_RATE_REASON). A rules-only group whose every turn is a failure the
+	 * rules saw keeps its measured 0%.
 	 */
-	followup: Rate;
+	followup: Rate | null;
 	/** Records with a label (including judge_error and undecided), left out or not. */
 	judged: number;
 	/** Records still waiting for a label. */
@@ -75,11 +88,23 @@ export interface Tally {
 	/** Records left out of `followup` because their answer was cut while still reasoning. */
 	cut_reasoning: number;
 	judge_errors: number;
+	/**
+	 * Records whose judge gave a failure category and the verdict genuine (labels.ts
+	 * isVerdictConflict), among those not left out: stored as written, counted as not genuine.
+	 */
+	verdict_conflicts: number;
 	/** Label counts of the records not left out of follow-up rates. */
 	labels: Record<Label, number>;
 }
 
 export interface ConditionSummary extends Condition, Tally {}
+
+const NO_RATE: Rate = Object.freeze(wilson(0, 0));
+
+/** A follow-up rate to draw: a group without one (rules only) draws as one with no turns (NaN). */
+export function drawnRate(r: Rate | null): Rate {
+	return r ?? NO_RATE;
+}
 
 /** `${temperature}|${perturbation}`: the tail of a record key, and a Map key for conditions. */
 export function conditionKey(r: Pick<ProbeRecord, 'temperature' | 'perturbation'>): string {
@@ -107,6 +132,9 @@ class Accumulator {
 	cutReasoning = 0;
 	followups = 0;
 	decided = 0;
+	conflicts = 0;
+	/** Labelled by the judge: a labeller that can say genuine was asked. */
+	byJudge = 0;
 	readonly labels = emptyLabelCounts();
 	/** item_id → answer correct; false wins so that disagreeing records never count as correct. */
 	readonly items = new Map<string, boolean>();
@@ -117,6 +145,8 @@ class Accumulator {
 		if (ex.unprobed.has(r.item_id)) this.cutReasoning++;
 		else if (r.label !== null) {
 			this.labels[r.label]++;
+			if (isVerdictConflict(r)) this.conflicts++;
+			if (r.label_source === 'judge') this.byJudge++;
 			const value = followupValue(r, NONE);
 			if (value !== null) {
 				this.decided++;
@@ -133,12 +163,16 @@ class Accumulator {
 		return {
 			n: this.n,
 			accuracy: wilson(correct, this.items.size),
-			followup: wilson(this.followups, this.decided),
+			followup:
+				this.labels.undecided > 0 && this.byJudge === 0
+					? null
+					: wilson(this.followups, this.decided),
 			judged: this.judged,
 			pending: this.n - this.judged,
 			undecided: this.labels.undecided,
 			cut_reasoning: this.cutReasoning,
 			judge_errors: this.labels.judge_error,
+			verdict_conflicts: this.conflicts,
 			labels: this.labels
 		};
 	}

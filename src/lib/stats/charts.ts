@@ -8,7 +8,7 @@
  */
 import type { ChartConfiguration, Point } from 'chart.js';
 import { PERTURBATIONS } from '../probe/types.ts';
-import type { ConditionSummary } from './aggregate.ts';
+import { drawnRate, type ConditionSummary } from './aggregate.ts';
 import {
 	BAND_ALPHA,
 	CI_LOW_SUFFIX,
@@ -92,7 +92,7 @@ export function followupVsTemperature(
 
 	for (const perturbation of PERTURBATIONS) {
 		const rows = summaries
-			.filter((s) => s.perturbation === perturbation && !Number.isNaN(s.followup.p))
+			.filter((s) => s.perturbation === perturbation && !Number.isNaN(drawnRate(s.followup).p))
 			.sort((a, b) => a.temperature - b.temperature);
 		bandedLine(
 			datasets,
@@ -101,8 +101,8 @@ export function followupVsTemperature(
 			PERTURBATION_COLORS[perturbation],
 			rows.map((s) => ({
 				x: s.temperature,
-				rate: s.followup,
-				text: `${perturbation}: ${formatRate(s.followup)} (${s.pending} pending)`
+				rate: drawnRate(s.followup),
+				text: `${perturbation}: ${formatRate(drawnRate(s.followup))} (${s.pending} pending)`
 			}))
 		);
 	}

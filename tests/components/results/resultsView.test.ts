@@ -17,6 +17,8 @@ import ResultsView from '../../../src/views/results/ResultsView.svelte';
 import { makeAnswer, makeManifest, makeRecord, makeSyntheticRun } from '../../helpers/factories.ts';
 import { DATASETS } from '../../../src/lib/datasets/registry.ts';
 import { renderWithServices } from '../renderWithServices.ts';
+import { rated } from '../../helpers/rate.ts';
+import { NO_RATE, NO_RATE_REASON } from '../../../src/lib/results/plainWords.ts';
 
 const charts = vi.hoisted(() => ({
 	live: [] as { config: { data: { datasets: { label?: string }[] } }; destroyed: boolean }[]
@@ -91,17 +93,18 @@ describe('results view', () => {
 				pct(s.accuracy.p),
 				ci(s.accuracy),
 				`${s.accuracy.k}/${s.accuracy.n}`,
-				pct(s.followup.p),
-				ci(s.followup),
-				`${s.followup.k}/${s.followup.n}`,
+				pct(rated(s.followup).p),
+				ci(rated(s.followup)),
+				`${rated(s.followup).k}/${rated(s.followup).n}`,
 				String(s.undecided),
 				String(s.judge_errors),
+				String(s.verdict_conflicts),
 				String(s.pending),
 				String(s.cut_reasoning)
 			]);
 		});
 		const o = overall(records);
-		expect(screen.getByTestId('followup-rate').textContent).toBe(pct(o.followup.p));
+		expect(screen.getByTestId('followup-rate').textContent).toBe(pct(rated(o.followup).p));
 		expect(screen.getByTestId('accuracy-rate').textContent).toBe(pct(o.accuracy.p));
 		expect(o.pending).toBeGreaterThan(0);
 		expect(screen.getByTestId('counts').textContent).toContain(`${o.pending} pending`);
@@ -334,13 +337,23 @@ describe('results view', () => {
 		const counts = await screen.findByTestId('counts');
 		expect(screen.getByTestId('undecided').textContent).toContain('2 undecided');
 		expect(counts.textContent).toContain('2 left out (answer cut while reasoning)');
-		// 0 genuine of the one turn with a verdict: undecided and cut-in-reasoning turns are out.
-		expect(screen.getByTestId('followup-rate').textContent).toBe('0.0%');
-		expect(screen.getByText(/0 of 1 turns with a verdict/)).toBeTruthy();
+		// Rules only, turns undecided: no rate (it would be 0 by construction), one sentence why, and
+		// the shares of what the rules saw, without the cut-in-reasoning turns.
+		expect(screen.getByTestId('followup-rate').textContent).toBe('no rate');
+		expect(screen.getByTestId('no-rate').textContent).toContain(NO_RATE_REASON);
+		expect(screen.getByTestId('no-rate').textContent).toContain(
+			'Of 3 labelled turns, 67% undecided, 33% Degenerate short output.'
+		);
+		expect(screen.queryByText(/\d+ of \d+ turns? with a verdict/)).toBeNull();
+		expect(within(screen.getByTestId('results-table')).getAllByText(NO_RATE)).toHaveLength(1);
 		const note = screen.getByTestId('cut-reasoning');
 		expect(note.textContent).toContain('left out of follow-up rates');
 		await fireEvent.click(within(note).getByTestId('include-cut-reasoning'));
-		await waitFor(() => expect(screen.getByText(/0 of 3 turns with a verdict/)).toBeTruthy());
+		await waitFor(() =>
+			expect(screen.getByTestId('no-rate').textContent).toContain(
+				'Of 5 labelled turns, 60% Degenerate short output, 40% undecided.'
+			)
+		);
 		expect(screen.getByTestId('counts').textContent).not.toContain('left out');
 	});
 

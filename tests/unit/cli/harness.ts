@@ -96,8 +96,10 @@ export const MINIMAL_RUN_ARGS: readonly string[] = [
 /** Answers like a GSM8K solver; user turns differ per seed so conditions are distinguishable. */
 export const script: ScriptFn = (req) => {
 	if (req.kind === 'chat') {
+		const why = req.prompt.includes('Why');
 		return JSON.stringify({
-			label: req.prompt.includes('Why') ? 'genuine_followup' : 'prompt_restatement',
+			label: why ? 'genuine_followup' : 'prompt_restatement',
+			verdict: why ? 'genuine' : 'not_genuine',
 			rationale: 'scripted'
 		});
 	}

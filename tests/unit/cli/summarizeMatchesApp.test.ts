@@ -13,12 +13,13 @@ import { filesToBundle, parseAnswersJsonl } from '../../../src/lib/probe/exchang
 import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { resultsSource } from '../../../src/lib/app/resultsSource.ts';
 import type { ResultsTable } from '../../../src/lib/results/resultsTable.ts';
-import { tableSentences } from '../../../src/lib/results/plainWords.ts';
+import { NO_RATE_REASON, tableSentences } from '../../../src/lib/results/plainWords.ts';
 import { RecordsCache, ResultsState } from '../../../src/lib/state/results.svelte.ts';
 import { readJsonl } from '../../helpers/fixtures.ts';
 import { fnv, type ScriptFn } from '../../helpers/script.ts';
 import { testDB } from '../db/helpers.ts';
 import { runMain, startCli, type Cli } from './harness.ts';
+import { rated } from '../../helpers/rate.ts';
 
 const ROWS = 6;
 const QUESTIONS = readJsonl<{ question: string; answer: string }>('gsm8k/test.jsonl').slice(
@@ -34,11 +35,10 @@ const LONG = 'step '.repeat(40);
  */
 const script: ScriptFn = (req) => {
 	if (req.kind === 'chat') {
-		const turn = req.prompt.split('<generated_user_turn>')[1] ?? '';
+		const turn = req.prompt.split('<generated_user_turn>').at(-1) ?? '';
 		if (turn.includes('haiku'))
 			return '{"label": "prompt_restatement", "verdict": "nongenuine", "rationale": "new task"}';
-		// No verdict: a judge that ignores the schema; the label's verdict stands in.
-		return '{"label": "genuine_followup", "rationale": "asks about the answer"}';
+		return '{"label": "genuine_followup", "verdict": "genuine", "rationale": "asks about the answer"}';
 	}
 	if (req.prompt.endsWith('<|im_start|>assistant\n')) {
 		const item = QUESTIONS.findIndex((q) => req.prompt.includes(q.question));
@@ -129,13 +129,14 @@ describe.each(['rules', 'hybrid'] as const)(
 			if (mode === 'rules') {
 				// A new task is no rule's to decide: undecided, counted, out of the rate; never genuine.
 				expect(cli.overall.undecided).toBeGreaterThan(0);
-				expect(cli.overall.followup.k).toBe(0);
+				// …and with turns undecided, no rate at all: the rules never say genuine.
+				expect(cli.overall.followup).toBeNull();
 				expect(records.some((r) => r.user_turn.includes('haiku') && r.label === 'undecided')).toBe(
 					true
 				);
 			} else {
 				expect(cli.overall.undecided).toBe(0);
-				expect(cli.overall.followup.k).toBeGreaterThan(0);
+				expect(rated(cli.overall.followup).k).toBeGreaterThan(0);
 			}
 		});
 
@@ -168,13 +169,20 @@ describe('summarize as text and CSV', () => {
 		expect(r.stdout).toMatch(/^condition\s+records\s+accuracy/);
 		expect(r.stdout).toMatch(new RegExp(`\\nall\\s+${json.overall.n}\\s`));
 		expect(r.stdout).toContain(
-			'3 answer(s) cut at the answer token limit: left out of accuracy (--include-cut-answers counts them)'
+			'3 answers cut at the answer token limit: left out of accuracy (--include-cut-answers counts them)'
 		);
 		expect(r.stdout).toContain('2 of them cut while still reasoning');
-		expect(r.stdout).toContain(`${json.overall.undecided} turn(s) undecided`);
+		expect(r.stdout).toContain(`${json.overall.undecided} turns undecided`);
 		// The plain sentences the results view shows, from the same table.
 		for (const line of tableSentences(json)) expect(r.stdout).toContain(`${line}\n`);
-		expect(r.stdout).toMatch(/\nOver the whole run: \d+% genuine follow-ups/);
+		// Rules only, with turns undecided: no rate, one sentence why, and what the rules saw.
+		expect(json.overall.followup).toBeNull();
+		expect(r.stdout).toMatch(/\nall\s+\d+\s.*no rate \(rules only\)/);
+		expect(r.stdout).toContain(`${NO_RATE_REASON}\n`);
+		expect(r.stdout).toMatch(
+			/\nOver the whole run: no genuine-follow-up rate \(rules only\);.*Of \d+ labelled turns, \d+% undecided/
+		);
+		expect(r.stdout).not.toMatch(/\d+% genuine follow-ups/);
 	});
 
 	it('writes CSV whose last row is the whole run, with the JSON’s numbers', async () => {
@@ -189,7 +197,8 @@ describe('summarize as text and CSV', () => {
 			temperature: 'all',
 			records: String(json.overall.n),
 			accuracy_n: String(json.overall.accuracy.n),
-			followup_n: String(json.overall.followup.n),
+			followup: '',
+			followup_n: '',
 			undecided: String(json.overall.undecided)
 		});
 	});

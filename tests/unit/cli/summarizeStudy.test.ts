@@ -142,7 +142,7 @@ describe('summarize over three run files', () => {
 		const row = json.rows.find((x) => x.model === 'large' && x.perturbation === 'truncate');
 		const line = large.find((l) => cell(l, 'perturbation') === 'truncate');
 		expect(line && cell(line, 'effect_pairs')).toBe(String(row?.effect?.n_pairs));
-		expect(line && Number(cell(line, 'followup'))).toBeCloseTo(row?.followup.p ?? NaN, 12);
+		expect(line && Number(cell(line, 'followup'))).toBeCloseTo(row?.followup?.p ?? NaN, 12);
 		expect(cell(large.at(-1) ?? '', 'temperature')).toBe('all');
 	});
 

@@ -13,14 +13,15 @@ import {
 	judgeSchema,
 	JUDGE_RATIONALE_MAX_CHARS,
 	judgeWithRetries,
-	parseJudgeOutput
+	parseJudgeOutput,
+	readJudgeReply
 } from '../../../src/lib/probe/judge.ts';
 
 /** [what the judge wrote, expected label (null: unparseable), expected rationale if pinned] */
 const PARSE_CASES: [string, string, Label | null, string?][] = [
 	[
 		'plain JSON',
-		'{"label": "genuine_followup", "rationale": "asks why"}',
+		'{"label": "genuine_followup", "verdict": "genuine", "rationale": "asks why"}',
 		'genuine_followup',
 		'asks why'
 	],
@@ -57,11 +58,15 @@ const PARSE_CASES: [string, string, Label | null, string?][] = [
 	],
 	[
 		'a title-case label with a hyphen',
-		'{"label": "Genuine Follow-up", "rationale": "r"}',
+		'{"label": "Genuine Follow-up", "verdict": "genuine", "rationale": "r"}',
 		'genuine_followup',
 		'r'
 	],
-	['a hyphenated label', '{"label": "genuine-followup", "rationale": "r"}', 'genuine_followup'],
+	[
+		'a hyphenated label',
+		'{"label": "genuine-followup", "verdict": "not genuine", "rationale": "r"}',
+		'genuine_followup'
+	],
 	[
 		'an upper-case label',
 		'{"label": "ASSISTANT_RESTATEMENT", "rationale": "r"}',
@@ -131,7 +136,14 @@ const PARSE_CASES: [string, string, Label | null, string?][] = [
 		'assistant_restatement',
 		'restates the result'
 	],
-	['"the label is" prose', 'After reading it, the label is genuine_followup.', 'genuine_followup'],
+	[
+		'"the label is" prose',
+		'After reading it, the label is genuine_followup and the verdict is genuine.',
+		'genuine_followup'
+	],
+	// A plausible follow-up may or may not be grounded: without a verdict the reply is not usable.
+	['a plausible follow-up without a verdict', 'the label is genuine_followup.', null],
+	['a bare plausible follow-up', 'genuine_followup', null],
 	['a bare label', 'prompt_restatement', 'prompt_restatement', ''],
 	['a bare label in backticks with a period', '`degenerate`.', 'degenerate', ''],
 	['an unknown label', '{"label": "great", "rationale": "nice turn"}', null],
@@ -173,16 +185,46 @@ describe('parseJudgeOutput', () => {
 		}
 	});
 
-	it('round-trips every label the judge may choose, with its verdict or the label’s', () => {
+	it('round-trips every label the judge may choose with either verdict, kept as written', () => {
 		for (const label of JUDGE_LABELS) {
-			const verdict = label === 'genuine_followup' ? 'genuine' : 'not_genuine';
-			expect(parseJudgeOutput(JSON.stringify({ label, verdict, rationale: 'why' }))).toEqual({
-				label,
-				verdict,
-				rationale: 'why'
-			});
-			expect(parseJudgeOutput(JSON.stringify({ label, rationale: 'why' }))?.verdict).toBe(verdict);
+			for (const verdict of ['genuine', 'not_genuine'] as const) {
+				expect(parseJudgeOutput(JSON.stringify({ label, verdict, rationale: 'why' }))).toEqual({
+					label,
+					verdict,
+					rationale: 'why'
+				});
+			}
+			// A failure label says not genuine on its own; a plausible follow-up does not.
+			const alone = parseJudgeOutput(JSON.stringify({ label, rationale: 'why' }));
+			expect(alone?.verdict ?? null).toBe(label === 'genuine_followup' ? null : 'not_genuine');
 		}
+	});
+
+	it.each([
+		[
+			'a plausible follow-up without a verdict',
+			'{"label": "genuine_followup"}',
+			/without a verdict/
+		],
+		[
+			'an unknown verdict',
+			'{"label": "genuine_followup", "verdict": "maybe"}',
+			/"maybe" is neither/
+		],
+		[
+			'an unknown verdict on a failure',
+			'Label: degenerate\nVerdict: perhaps',
+			/"perhaps" is neither/
+		],
+		[
+			'a verdict of the wrong type',
+			'{"label": "degenerate", "verdict": true}',
+			/"true" is neither/
+		],
+		['no label', 'I cannot tell.', /no label among genuine_followup, prompt_restatement/]
+	])('says what is wrong with %s', (_name, raw, problem) => {
+		const reply = readJudgeReply(raw);
+		expect('problem' in reply && reply.problem).toMatch(problem);
 	});
 
 	it.each([
@@ -196,11 +238,6 @@ describe('parseJudgeOutput', () => {
 		[
 			'a verdict that disagrees with the label',
 			'{"label": "degenerate", "verdict": "genuine"}',
-			'genuine'
-		],
-		[
-			'an unknown verdict: the label’s',
-			'{"label": "genuine_followup", "verdict": "maybe"}',
 			'genuine'
 		],
 		['a "verdict:" line', 'Label: degenerate\nVerdict: nongenuine', 'not_genuine']

@@ -3,7 +3,9 @@ import { LABELS, type Label } from '../../../src/lib/probe/types.ts';
 import {
 	LABEL_INFO,
 	binaryLabel,
+	GENUINE_CRITERIA,
 	isGenuine,
+	isVerdictConflict,
 	recordVerdict,
 	verdictOf
 } from '../../../src/lib/probe/labels.ts';
@@ -59,11 +61,33 @@ describe('binary view', () => {
 	});
 
 	it('reads a record’s own verdict, else its label’s (records stored before verdicts), else none', () => {
-		expect(recordVerdict({ label: 'degenerate', verdict: 'genuine' })).toBe('genuine');
+		expect(recordVerdict({ label: 'genuine_followup', verdict: 'not_genuine' })).toBe(
+			'not_genuine'
+		);
 		expect(recordVerdict({ label: 'genuine_followup' })).toBe('genuine');
 		expect(recordVerdict({ label: 'judge_error', verdict: null })).toBe('not_genuine');
 		expect(recordVerdict({ label: 'undecided' })).toBe('undecided');
 		expect(recordVerdict({ label: null, verdict: null })).toBeNull();
+	});
+
+	it('counts a failure category with a genuine verdict as a conflict, not genuine', () => {
+		expect(isVerdictConflict({ label: 'degenerate', verdict: 'genuine' })).toBe(true);
+		expect(recordVerdict({ label: 'degenerate', verdict: 'genuine' })).toBe('not_genuine');
+		expect(isVerdictConflict({ label: 'prompt_restatement', verdict: 'genuine' })).toBe(true);
+		// A plausible but ungrounded turn is no conflict: the category and the verdict differ by design.
+		expect(isVerdictConflict({ label: 'genuine_followup', verdict: 'not_genuine' })).toBe(false);
+		expect(isVerdictConflict({ label: 'genuine_followup', verdict: 'genuine' })).toBe(false);
+		expect(isVerdictConflict({ label: 'degenerate', verdict: 'not_genuine' })).toBe(false);
+		expect(isVerdictConflict({ label: 'degenerate' })).toBe(false);
+		expect(isVerdictConflict({ label: null, verdict: 'genuine' })).toBe(false);
+	});
+
+	it('writes the authors’ three criteria and a new task as ungrounded into the definitions', () => {
+		expect(GENUINE_CRITERIA).toHaveLength(3);
+		expect(GENUINE_CRITERIA[0]).toMatch(/concrete element/);
+		expect(GENUINE_CRITERIA[2]).toMatch(/new task/);
+		expect(LABEL_INFO.genuine_followup.definition).toMatch(/verdict/);
+		expect(LABEL_INFO.genuine_followup.positive).toMatch(/new task \(verdict not_genuine\)/);
 	});
 });
 

@@ -63,6 +63,10 @@ const CASES: Record<string, Case> = {
 		wins: 'malformed_artifact',
 		over: 'meta_planning'
 	},
+	'a final-channel question is read past its header, so no rule calls it an artifact': {
+		turn: '<|channel|>final<|message|>Why did you divide 180 by 3 before multiplying by 5?',
+		wins: 'genuine_followup'
+	},
 	'a loop inside the analysis channel is degenerate first': {
 		turn: '<|channel|>analysis<|message|>' + 'We need to answer. '.repeat(12),
 		wins: 'degenerate',
@@ -76,8 +80,10 @@ const firstStep = (label: TurnLabel) => PRECEDENCE.findIndex((s) => s.label === 
 describe('precedence on harmony markup: rules and judge agree', () => {
 	it.each(Object.entries(CASES))('%s', (_name, c) => {
 		const decision = classifyRules({ question: QUESTION, answer: ANSWER, user_turn: c.turn });
-		expect(decision.label, decision.reason).toBe(c.wins);
-		expect(decision.verdict).toBe('not_genuine');
+		// A follow-up is never the rules' call: they leave it undecided, for the judge.
+		const rules = c.wins === 'genuine_followup' ? 'undecided' : c.wins;
+		expect(decision.label, decision.reason).toBe(rules);
+		expect(decision.verdict).toBe(rules === 'undecided' ? 'undecided' : 'not_genuine');
 		if (c.over) expect(firstStep(c.wins)).toBeLessThan(firstStep(c.over));
 	});
 
@@ -96,6 +102,10 @@ describe('precedence on harmony markup: rules and judge agree', () => {
 		expect(markup).toBeLessThan(firstStep('malformed_artifact'));
 		expect(markup).toBeLessThan(firstStep('meta_planning'));
 		expect(lines[markup]).toMatch(/even when they read as planning/);
+		// Only the analysis channel is the assistant speaking; a final-channel header is no artifact.
+		expect(lines[markup]).toContain('<|channel|>analysis<|message|>');
+		expect(lines[markup]).not.toContain('final');
+		expect(lines[firstStep('malformed_artifact')]).toContain('<|channel|>final<|message|>');
 	});
 
 	it('a turn no rule decides stays undecided, with no verdict, never a follow-up', () => {

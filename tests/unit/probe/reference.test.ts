@@ -77,10 +77,11 @@ function pick(side: 'generated' | 'human' | 'same'): (req: ScriptRequest) => str
 }
 
 describe('reference comparison prompt', () => {
-	it('leaves the label prompt, its id and its hash as they were before comparisons', async () => {
-		expect(JUDGE_PROMPT.id).toBe('utp-judge-v3');
+	it('keeps the label prompt, its id and its hash apart from the comparison prompt', async () => {
+		// v4: the verdict decided apart from the category (labels.ts GENUINE_CRITERIA).
+		expect(JUDGE_PROMPT.id).toBe('utp-judge-v4');
 		expect(await judgePromptHash()).toBe(
-			'82d263e4000678a12a89dc2dae551133ca685010c995101f54e8784df3a47176'
+			'6f3ea5b08a1556508dbd6ca1f3c31dc5cd1d4a6c853d32617de38189b866db03'
 		);
 		expect(REFERENCE_PROMPT.id).not.toBe(JUDGE_PROMPT.id);
 	});

@@ -56,7 +56,7 @@ describe('classifyRules properties', () => {
 	it('explains every decision, and says plainly when it defers to the judge', () => {
 		for (const c of FILE.cases) {
 			const { label, reason } = classifyRules(inputOf(c));
-			if (label === 'undecided') expect(reason).toBe('no rule fired: needs the judge');
+			if (label === 'undecided') expect(reason).toMatch(/^no rule fired: needs the judge\b/);
 			else expect(reason.length, c.name).toBeGreaterThan(8);
 		}
 	});

@@ -22,6 +22,7 @@ function summary(
 		undecided: 0,
 		cut_reasoning: 0,
 		judge_errors: 0,
+		verdict_conflicts: 0,
 		labels: {} as ConditionSummary['labels']
 	};
 }

@@ -7,6 +7,7 @@ import {
 } from '../../../src/lib/stats/aggregate.ts';
 import { perturbationDeltas, runName, runPoint } from '../../../src/lib/results/resultsData.ts';
 import { makeRecord, makeSyntheticRun } from '../../helpers/factories.ts';
+import { rated } from '../../helpers/rate.ts';
 
 describe('overall', () => {
 	it('counts accuracy once per item and keeps judge errors in the follow-up denominator', () => {
@@ -42,7 +43,7 @@ describe('overall', () => {
 	it('gives NaN rates, not zeros, for an empty run', () => {
 		const o = overall([]);
 		expect(o.accuracy.p).toBeNaN();
-		expect(o.followup.p).toBeNaN();
+		expect(rated(o.followup).p).toBeNaN();
 	});
 });
 

@@ -74,27 +74,52 @@ describe('resultsTable', () => {
 
 	it('never counts an undecided turn as genuine, whatever its share', () => {
 		const rulesOnly = ['a', 'b', 'c', 'd'].map((item_id, i) =>
-			makeRecord({ key: `k${i}`, item_id, label: i === 0 ? 'degenerate' : 'undecided' })
+			makeRecord({
+				key: `k${i}`,
+				item_id,
+				label: i === 0 ? 'degenerate' : 'undecided',
+				label_source: 'rules'
+			})
 		);
 		const t = resultsTable(rulesOnly, []);
-		expect(t.overall.followup).toEqual(wilson(0, 1));
+		// The rules never say genuine: with turns undecided, a rate would be 0 by construction.
+		expect(t.overall.followup).toBeNull();
+		expect(t.conditions.map((c) => c.followup)).toEqual([null]);
 		expect(t.overall.undecided).toBe(3);
-		expect(resultsTable(rulesOnly.slice(1), []).overall.followup.p).toBeNaN();
+		expect(resultsTable(rulesOnly.slice(1), []).overall.followup).toBeNull();
+		// A rules-only run whose every turn is a failure the rules saw: 0% is measured, not assumed.
+		expect(resultsTable(rulesOnly.slice(0, 1), []).overall.followup).toEqual(wilson(0, 1));
 	});
 
 	it('counts the verdict, not the label, and reads an older record’s verdict from its label', () => {
 		const t = resultsTable(
 			[
-				// The judge called it a restatement but gave a genuine verdict: the verdict counts.
-				makeRecord({ key: 'x', label: 'assistant_restatement', verdict: 'genuine' }),
+				// A plausible follow-up the judge found ungrounded: the verdict counts.
+				makeRecord({ key: 'w', label: 'genuine_followup', verdict: 'not_genuine' }),
 				// Stored before verdicts: its label's.
 				makeRecord({ key: 'y', label: 'genuine_followup', verdict: undefined }),
 				makeRecord({ key: 'z', label: 'judge_error', verdict: undefined })
 			],
 			[]
 		);
-		expect(t.overall.followup).toEqual(wilson(2, 3));
+		expect(t.overall.followup).toEqual(wilson(1, 3));
 		expect(t.overall.judge_errors).toBe(1);
+		expect(t.overall.verdict_conflicts).toBe(0);
+	});
+
+	it('counts a failure category judged genuine as a conflict, not as genuine', () => {
+		const t = resultsTable(
+			[
+				makeRecord({ key: 'x', label: 'assistant_restatement', verdict: 'genuine' }),
+				makeRecord({ key: 'y', label: 'genuine_followup', verdict: 'genuine' })
+			],
+			[]
+		);
+		expect(t.overall.followup).toEqual(wilson(1, 2));
+		expect(t.overall.verdict_conflicts).toBe(1);
+		expect(t.conditions.map((c) => c.verdict_conflicts)).toEqual([1]);
+		// The record keeps what the judge wrote; only the count reads it as not genuine.
+		expect(t.overall.labels.assistant_restatement).toBe(1);
 	});
 
 	it('writes one CSV row per condition and a last row for the whole run', () => {

@@ -66,7 +66,7 @@ describe('Playground', () => {
 		const engine = new ScriptedEngine({
 			script: (req) =>
 				req.kind === 'chat'
-					? '{"label":"genuine_followup"}'
+					? '{"label":"genuine_followup","verdict":"genuine"}'
 					: 'Why 18?\n<|im_start|>assistant\nBecause 9 × 2 = 18.'
 		});
 		const pg = new Playground();

@@ -6,6 +6,7 @@ import { answerFacts, resultsTable } from '../../../src/lib/results/resultsTable
 import { RunsState } from '../../../src/lib/state/runs.svelte.ts';
 import { makeAnswer, makeBundle } from '../../helpers/factories.ts';
 import { testDB } from '../db/helpers.ts';
+import { rated } from '../../helpers/rate.ts';
 
 let opened: ProbeDB[] = [];
 afterEach(() => {
@@ -19,9 +20,10 @@ describe('RunsState counts', () => {
 		opened.push(db);
 		const store = new DexieRunStore(db);
 		const bundle = makeBundle(24, 'verdicts');
-		// A judge whose verdict differs from its label's, and an answer cut while still reasoning.
+		// A judge whose verdict differs from its category's (a plausible but ungrounded turn), and
+		// an answer cut while still reasoning.
 		bundle.records = bundle.records.map((r, i) =>
-			i % 4 === 0 ? { ...r, label: 'prompt_restatement', verdict: 'genuine' } : r
+			i % 4 === 0 ? { ...r, label: 'genuine_followup', verdict: 'not_genuine' } : r
 		);
 		const items = [...new Set(bundle.records.map((r) => r.item_id))];
 		bundle.answers = items.map((item_id, i) =>
@@ -44,7 +46,7 @@ describe('RunsState counts', () => {
 		expect(entry.records).toBe(bundle.records.length);
 		// Not vacuous: counting labels would give another rate, and the cut item's probes are out.
 		const byLabel = bundle.records.filter((r) => r.label === 'genuine_followup').length;
-		expect(want.followup.k).not.toBe(byLabel);
+		expect(rated(want.followup).k).not.toBe(byLabel);
 		expect(want.cut_reasoning).toBeGreaterThan(0);
 	});
 });

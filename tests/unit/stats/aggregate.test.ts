@@ -12,6 +12,7 @@ import { LABELS } from '../../../src/lib/probe/types.ts';
 import type { Label, ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { seededShuffle } from '../../../src/lib/probe/random.ts';
 import { makeRecord, makeSyntheticRun } from '../../helpers/factories.ts';
+import { rated } from '../../helpers/rate.ts';
 
 function labelled(labels: (Label | null)[], overrides: Partial<ProbeRecord> = {}): ProbeRecord[] {
 	return labels.map((label, i) => makeRecord({ item_id: `item-${i}`, label, ...overrides }));
@@ -85,8 +86,8 @@ describe('summarize', () => {
 
 	it('reports a NaN rate with the vacuous interval while nothing is judged', () => {
 		const [s] = summarize(labelled([null, null]));
-		expect(s.followup.p).toBeNaN();
-		expect([s.followup.lo, s.followup.hi]).toEqual([0, 1]);
+		expect(rated(s.followup).p).toBeNaN();
+		expect([rated(s.followup).lo, rated(s.followup).hi]).toEqual([0, 1]);
 		expect(s.pending).toBe(2);
 	});
 
@@ -127,8 +128,8 @@ describe('summarize', () => {
 			const total = Object.values(s.labels).reduce((a, b) => a + b, 0);
 			expect(total).toBe(s.judged);
 			expect(s.judged + s.pending).toBe(s.n);
-			expect(s.followup.k).toBe(s.labels.genuine_followup);
-			expect(s.followup.n).toBe(s.judged);
+			expect(rated(s.followup).k).toBe(s.labels.genuine_followup);
+			expect(rated(s.followup).n).toBe(s.judged);
 			expect(s.accuracy.n).toBe(50);
 		}
 	});
@@ -144,8 +145,8 @@ describe('summarize', () => {
 			followup: (_t, p) => rates[p]
 		});
 		for (const s of summarize(run)) {
-			expect(s.followup.lo).toBeLessThan(rates[s.perturbation]);
-			expect(s.followup.hi).toBeGreaterThan(rates[s.perturbation]);
+			expect(rated(s.followup).lo).toBeLessThan(rates[s.perturbation]);
+			expect(rated(s.followup).hi).toBeGreaterThan(rates[s.perturbation]);
 		}
 	});
 
@@ -218,7 +219,7 @@ describe('pairedDifference', () => {
 		const [sNone, sAppend] = summarize(run);
 		const d = pairedDifference(run, none, append, { seed: 2 });
 		expect(d.n_pairs).toBe(180);
-		expect(d.diff).toBeCloseTo(sAppend.followup.p - sNone.followup.p, 12);
+		expect(d.diff).toBeCloseTo(rated(sAppend.followup).p - rated(sNone.followup).p, 12);
 		expect(d.lo).toBeGreaterThan(0);
 	});
 
@@ -295,9 +296,9 @@ describe('followupClusterCI', () => {
 		});
 		const [s] = summarize(run);
 		const ci = followupClusterCI(run, s, { seed: 1 });
-		expect(ci.estimate).toBeCloseTo(s.followup.p, 12);
-		expect(ci.lo).toBeLessThan(s.followup.p);
-		expect(ci.hi).toBeGreaterThan(s.followup.p);
+		expect(ci.estimate).toBeCloseTo(rated(s.followup).p, 12);
+		expect(ci.lo).toBeLessThan(rated(s.followup).p);
+		expect(ci.hi).toBeGreaterThan(rated(s.followup).p);
 		expect(ci.n_items).toBe(80);
 	});
 });

@@ -7,6 +7,7 @@ import {
 } from '../../../src/lib/stats/charts.ts';
 import { chartTable } from '../../../src/lib/stats/chartTable.ts';
 import { makeSyntheticRun } from '../../helpers/factories.ts';
+import { rated } from '../../helpers/rate.ts';
 
 describe('chartTable', () => {
 	it('lists every drawn point of a line chart under the axis titles, band edges included', () => {
@@ -25,7 +26,7 @@ describe('chartTable', () => {
 		expect(line.map((r) => r[1])).toEqual(['0', '1']);
 		const t0 = summaries.find((s) => s.temperature === 0 && s.perturbation === 'none');
 		if (!t0) throw new Error('no T=0 condition');
-		expect(Number(line[0][2])).toBeCloseTo(t0.followup.p * 100, 1);
+		expect(Number(line[0][2])).toBeCloseTo(rated(t0.followup).p * 100, 1);
 		// The interval edges are their own series, so the table carries the band too.
 		expect(t.rows.some((r) => r[0] === 'none (95% CI)')).toBe(true);
 		expect(t.summary).toMatch(/^3 series \(none \(95% CI low\), none \(95% CI\), none\); 6 values/);

@@ -23,6 +23,7 @@ import {
 } from '../../../src/lib/stats/palette.ts';
 import { renderChart } from './fakeCanvas.ts';
 import { makeRecord, makeSyntheticRun } from '../../helpers/factories.ts';
+import { rated } from '../../helpers/rate.ts';
 
 const run = makeSyntheticRun({
 	seed: 1,
@@ -93,9 +94,9 @@ describe('followupVsTemperature', () => {
 		const none = summaries.filter((s) => s.perturbation === 'none');
 		expect(line.data.map((p) => p.x)).toEqual([0, 0.5, 1]);
 		none.forEach((s, i) => {
-			expect(line.data[i].y).toBeCloseTo(s.followup.p * 100, 10);
-			expect(low.data[i].y).toBeCloseTo(s.followup.lo * 100, 10);
-			expect(band.data[i].y).toBeCloseTo(s.followup.hi * 100, 10);
+			expect(line.data[i].y).toBeCloseTo(rated(s.followup).p * 100, 10);
+			expect(low.data[i].y).toBeCloseTo(rated(s.followup).lo * 100, 10);
+			expect(band.data[i].y).toBeCloseTo(rated(s.followup).hi * 100, 10);
 		});
 		expect(line.borderColor).toBe(PERTURBATION_COLORS.none);
 		expect(band.fill).toBe('-1');
@@ -200,7 +201,7 @@ describe('followupVsTemperature', () => {
 				dataset: config.data.datasets[datasetIndex]
 			}) as unknown as TooltipItem<'line'>;
 		const label = tooltip?.callbacks?.label as (item: TooltipItem<'line'>) => string;
-		expect(label(item(2, 0))).toBe(`none: ${formatRate(none0.followup)} (0 pending)`);
+		expect(label(item(2, 0))).toBe(`none: ${formatRate(rated(none0.followup))} (0 pending)`);
 		const filter = tooltip?.filter as (item: TooltipItem<'line'>) => boolean;
 		expect([0, 1, 2].map((i) => filter(item(i, 0)))).toEqual([false, false, true]);
 	});
