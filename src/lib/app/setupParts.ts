@@ -14,7 +14,11 @@ import { makeEnvironment } from './environmentPart.ts';
 import { createAppServices } from './services.ts';
 
 export const SETUP_DEFAULTS: Omit<AppDefaults, 'playground'> = {
-	services: (app) => createAppServices({ customModels: () => app.settings.webgpu.customModels }),
+	services: (app) =>
+		createAppServices({
+			customModels: () => app.settings.webgpu.customModels,
+			modelMirror: () => app.settings.mirror.source()
+		}),
 	settings: () => new EngineSettings(),
 	environment: makeEnvironment,
 	setup: () => new SetupState(),

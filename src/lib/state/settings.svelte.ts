@@ -20,6 +20,7 @@ import type {
 } from '../engines/provider.ts';
 import type { TemplateSpec } from '../setup/templates.ts';
 import { Persisted, browserStorage, type KeyValueStorage } from './persisted.svelte.ts';
+import { ModelMirror } from './modelMirror.svelte.ts';
 
 export type TemplateKind = 'repo' | 'url' | 'file';
 
@@ -30,6 +31,8 @@ export interface TemplateFile {
 
 export class EngineSettings {
 	readonly engine: Persisted<EngineKind>;
+	/** Where catalog models download from: Hugging Face, or a school's mirror (every engine). */
+	readonly mirror: ModelMirror;
 	/** Each engine's own settings (its models), under its own persisted keys. */
 	readonly models: { readonly [K in EngineKind]: ModelsOf<K> };
 	readonly templateKind: Persisted<TemplateKind>;
@@ -60,6 +63,7 @@ export class EngineSettings {
 		this.models = Object.fromEntries(
 			ENGINE_LIST.map((provider) => [provider.kind, provider.models(p)])
 		) as EngineSettings['models'];
+		this.mirror = new ModelMirror(storage);
 		this.templateKind = p<TemplateKind>('template-kind', 'repo');
 		this.templateRepo = p('template-repo', '');
 		this.templateUrl = p('template-url', '');
