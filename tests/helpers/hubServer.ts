@@ -30,8 +30,15 @@ const CORS = {
 
 const LFS = /\.(gguf|bin|wasm)$/;
 
-/** @param files path under the base (e.g. "Qwen/X-GGUF/resolve/main/x.gguf") → bytes */
-export async function serveHub(files: Record<string, Uint8Array>): Promise<HubServer> {
+/**
+ * @param files path under the base (e.g. "Qwen/X-GGUF/resolve/main/x.gguf") → bytes
+ * @param opts.static a static host (a school's mirror: http-server, GitHub Pages): every file is
+ *   served where it is, without the Hub's redirect
+ */
+export async function serveHub(
+	files: Record<string, Uint8Array>,
+	opts: { static?: boolean } = {}
+): Promise<HubServer> {
 	const requests: string[] = [];
 	const cuts = new Map<string, number>();
 	const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -52,7 +59,7 @@ export async function serveHub(files: Record<string, Uint8Array>): Promise<HubSe
 				.end('Entry not found');
 			return;
 		}
-		if (LFS.test(path) && !cdn) {
+		if (LFS.test(path) && !cdn && !opts.static) {
 			res
 				.writeHead(302, {
 					...CORS,

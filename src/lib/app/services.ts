@@ -109,13 +109,16 @@ export interface AppServiceDeps {
 
 export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 	const customModels = deps.customModels ?? (() => []);
+	const modelMirror = deps.modelMirror ?? (() => undefined);
 	const makeWebgpu =
 		deps.makeWebgpuEngine ??
 		(() =>
 			createWebgpuDevice(() =>
-				createWebLLMEngine({ appConfig: () => customAppConfig(customModels()) })
+				createWebLLMEngine({
+					appConfig: () => customAppConfig(customModels()),
+					mirror: () => modelMirror()?.base
+				})
 			));
-	const modelMirror = deps.modelMirror ?? (() => undefined);
 	const makeCpu =
 		deps.makeCpuEngine ?? (() => createCpuDevice(() => createCpuEngine({ mirror: modelMirror })));
 	const fetchFn: typeof fetch = deps.fetch ?? ((url, init) => fetch(url, init));

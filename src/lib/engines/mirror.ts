@@ -189,13 +189,13 @@ export async function checkMirror(opts: {
 	for (const url of opts.want) {
 		const path = mirrorPath(url);
 		if (path === null) continue;
-		if (manifest) {
-			if (!manifest.files[path]) return { ok: false, problem: missing(base, path), manifest };
-			continue;
+		if (manifest && !manifest.files[path]) {
+			return { ok: false, problem: missing(base, path), manifest };
 		}
+		// Listed is not there: a folder copied in part still lists every file.
 		try {
 			const head = await opts.fetch(`${base}/${path}`, { method: 'HEAD', signal: opts.signal });
-			if (!head.ok) return { ok: false, problem: missing(base, path, head.status) };
+			if (!head.ok) return { ok: false, problem: missing(base, path, head.status), manifest };
 		} catch (err) {
 			if (opts.signal?.aborted) throw err;
 			return { ok: false, problem: missing(base, path) };

@@ -18,7 +18,8 @@ export type MirrorStatus =
 	| { state: 'none' }
 	| { state: 'checking'; base: string }
 	| { state: 'ok'; base: string; manifest?: MirrorManifest }
-	| { state: 'problem'; base: string; problem: string };
+	/** A problem with the files this run needs; the manifest, when read, still gives sizes. */
+	| { state: 'problem'; base: string; problem: string; manifest?: MirrorManifest };
 
 export class ModelMirror {
 	readonly #base: Persisted<string>;
@@ -58,10 +59,12 @@ export class ModelMirror {
 		return this.#status;
 	}
 
-	/** The manifest of a mirror that checked out, when it has one. */
+	/** The mirror's manifest, when its check read one (even if a file this run needs is missing). */
 	get manifest(): MirrorManifest | undefined {
 		const s = this.#status;
-		return s.state === 'ok' && s.base === this.base ? s.manifest : undefined;
+		return (s.state === 'ok' || s.state === 'problem') && s.base === this.base
+			? s.manifest
+			: undefined;
 	}
 
 	/** What the engines load through: the base and, once checked, its manifest; undefined: the Hub. */
@@ -107,13 +110,20 @@ export class ModelMirror {
 		if (this.base !== base) return result;
 		this.#status = result.ok
 			? { state: 'ok', base, ...(result.manifest ? { manifest: result.manifest } : {}) }
-			: { state: 'problem', base, problem: result.problem ?? 'The model mirror failed.' };
+			: {
+					state: 'problem',
+					base,
+					problem: result.problem ?? 'The model mirror failed.',
+					...(result.manifest ? { manifest: result.manifest } : {})
+				};
 		return result;
 	}
 
 	#lastCheck(): MirrorCheck {
 		const s = this.#status;
-		if (s.state === 'problem') return { ok: false, problem: s.problem };
+		if (s.state === 'problem') {
+			return { ok: false, problem: s.problem, ...(s.manifest ? { manifest: s.manifest } : {}) };
+		}
 		return s.state === 'ok' && s.manifest ? { ok: true, manifest: s.manifest } : { ok: true };
 	}
 }

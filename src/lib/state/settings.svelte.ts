@@ -51,7 +51,11 @@ export class EngineSettings {
 	readonly #rememberHf: Persisted<boolean>;
 	readonly #storedHf: Persisted<string>;
 
-	constructor(storage: KeyValueStorage | undefined = browserStorage()) {
+	/** @param mirror the app's one model mirror setting (a fresh one over `storage` when not given) */
+	constructor(
+		storage: KeyValueStorage | undefined = browserStorage(),
+		mirror: ModelMirror = new ModelMirror(storage)
+	) {
 		const p = <T>(key: string, fallback: T) => new Persisted<T>(`utp:${key}`, fallback, storage);
 		// Settings saved before the webgpu/cpu/server names hold the runtime's name: read as its kind.
 		this.engine = new Persisted<EngineKind>(
@@ -63,7 +67,7 @@ export class EngineSettings {
 		this.models = Object.fromEntries(
 			ENGINE_LIST.map((provider) => [provider.kind, provider.models(p)])
 		) as EngineSettings['models'];
-		this.mirror = new ModelMirror(storage);
+		this.mirror = mirror;
 		this.templateKind = p<TemplateKind>('template-kind', 'repo');
 		this.templateRepo = p('template-repo', '');
 		this.templateUrl = p('template-url', '');
