@@ -19,6 +19,7 @@ import { constants } from 'node:os';
 import { AbortError } from '../lib/errors/appError.ts';
 import { useTemplateChecker } from '../lib/probe/templateChecker.ts';
 import { workerTemplateChecker } from './templateChecker.ts';
+import { MIRROR_USAGE, mirrorCommand, parseMirrorArgs } from './mirror.ts';
 
 /** Ctrl-C, `kill` and a closed terminal all stop a run the same way: cleanly, resumable. */
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -33,6 +34,7 @@ const USAGE = `user-turn-probe: the user-turn generation probe against OpenAI-co
                                      several files: one table across runs (model × condition)
                                      (--json, --csv; see: summarize --help)
   user-turn-probe agreement FILE     Cohen's κ between the labelers present (rules, judge, humans)
+  user-turn-probe mirror --out DIR   a school's model mirror of catalog models (see: mirror --help)
 `;
 
 /**
@@ -150,6 +152,13 @@ export async function main(
 				process.stdout.write(formatStudy(study(runs, summary.options), summary.format));
 			}
 			return invalid ? 1 : 0;
+		}
+		if (command === 'mirror') {
+			if (rest.includes('--help') || rest.includes('-h')) {
+				process.stdout.write(MIRROR_USAGE);
+				return 0;
+			}
+			return await mirrorCommand(parseMirrorArgs(rest), { stderr: process.stderr });
 		}
 		if (command === undefined || command === '--help' || command === '-h') {
 			process.stdout.write(USAGE);

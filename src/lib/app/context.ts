@@ -11,6 +11,7 @@
 import { getContext, setContext } from 'svelte';
 import type { DeviceBench } from '../state/deviceBench.svelte.ts';
 import type { DownloadSizes } from '../state/downloadSizes.svelte.ts';
+import type { ModelMirror } from '../state/modelMirror.svelte.ts';
 import type { Environment } from '../state/environment.svelte.ts';
 import type { ModelCacheState } from '../state/modelCache.svelte.ts';
 import type { Playground } from '../state/playground.svelte.ts';
@@ -38,6 +39,8 @@ export interface AppContext {
 	readonly deviceBench: DeviceBench;
 	/** Download sizes measured in this browser (persisted), shown by the model pickers. */
 	readonly downloadSizes: DownloadSizes;
+	/** Where catalog models download from (Hugging Face or a school's mirror); the home view sets it from a class link. */
+	readonly modelMirror: ModelMirror;
 }
 
 /** What a test (or the root) may give instead of the defaults. */
@@ -90,7 +93,8 @@ const PART_NAMES: Record<keyof AppContext, true> = {
 	playground: true,
 	modelCache: true,
 	deviceBench: true,
-	downloadSizes: true
+	downloadSizes: true,
+	modelMirror: true
 };
 const APP_PARTS = Object.keys(PART_NAMES) as (keyof AppContext)[];
 
@@ -122,3 +126,4 @@ export const usePlayground = (): Playground => useAppContext().playground;
 export const useModelCache = (): ModelCacheState => useAppContext().modelCache;
 export const useDeviceBench = (): DeviceBench => useAppContext().deviceBench;
 export const useDownloadSizes = (): DownloadSizes => useAppContext().downloadSizes;
+export const useModelMirror = (): ModelMirror => useAppContext().modelMirror;

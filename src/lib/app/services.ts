@@ -23,6 +23,8 @@ import {
 } from './storeMethods.ts';
 import { createCpuDevice, createWebgpuDevice, type DeviceEngine } from './deviceEngine.ts';
 import { createWebLLMEngine } from '../engines/webgpu/client.ts';
+import { createCpuEngine } from '../engines/cpu/client.ts';
+import type { MirrorManifest } from '../engines/mirror.ts';
 import { customAppConfig, type CustomMlcModel } from '../engines/webgpu/custom.ts';
 import type { TemplateSpec } from '../setup/templates.ts';
 import { shipsTemplate } from './shippedRepos.ts';
@@ -97,6 +99,8 @@ export interface AppServiceDeps {
 	 * counts); none when not given.
 	 */
 	customModels?: () => CustomMlcModel[];
+	/** The model mirror catalog models load from, read at each load; undefined: the Hub. */
+	modelMirror?: () => { base: string; manifest?: MirrorManifest } | undefined;
 	/** Where downloaded NLP data is kept; the browser's Cache Storage when it has one. */
 	nlpCache?: ResourceCache;
 	/** Resolves once the page has painted: the stores load after it (default: the next frame's). */
@@ -105,13 +109,18 @@ export interface AppServiceDeps {
 
 export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 	const customModels = deps.customModels ?? (() => []);
+	const modelMirror = deps.modelMirror ?? (() => undefined);
 	const makeWebgpu =
 		deps.makeWebgpuEngine ??
 		(() =>
 			createWebgpuDevice(() =>
-				createWebLLMEngine({ appConfig: () => customAppConfig(customModels()) })
+				createWebLLMEngine({
+					appConfig: () => customAppConfig(customModels()),
+					mirror: () => modelMirror()?.base
+				})
 			));
-	const makeCpu = deps.makeCpuEngine ?? (() => createCpuDevice());
+	const makeCpu =
+		deps.makeCpuEngine ?? (() => createCpuDevice(() => createCpuEngine({ mirror: modelMirror })));
 	const fetchFn: typeof fetch = deps.fetch ?? ((url, init) => fetch(url, init));
 	let opened: Promise<{ db: ProbeDB; stores: BrowserStores }> | undefined;
 	/** The stores' module and the database, once; a failed load (a chunk offline) is tried again. */
@@ -182,6 +191,7 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 		appTemplate: async (spec, signal) =>
 			(await import('../setup/templates.ts')).loadTemplate(spec, {
 				fetch: fetchFn,
+				hfBase: modelMirror()?.base || undefined,
 				shipped: async (repo) =>
 					shipsTemplate(repo)
 						? (await import('./shippedTemplates.ts')).shippedTemplate(repo)

@@ -10,13 +10,18 @@ import { RunController } from '../state/runner.svelte.ts';
 import { EngineSettings } from '../state/settings.svelte.ts';
 import { SetupState } from '../state/setup.svelte.ts';
 import type { AppDefaults } from './context.ts';
-import { makeEnvironment } from './environmentPart.ts';
+import { makeEnvironment, makeModelMirror } from './environmentPart.ts';
 import { createAppServices } from './services.ts';
 
 export const SETUP_DEFAULTS: Omit<AppDefaults, 'playground'> = {
-	services: (app) => createAppServices({ customModels: () => app.settings.webgpu.customModels }),
-	settings: () => new EngineSettings(),
+	services: (app) =>
+		createAppServices({
+			customModels: () => app.settings.webgpu.customModels,
+			modelMirror: () => app.settings.mirror.source()
+		}),
+	settings: (app) => new EngineSettings(undefined, app.modelMirror),
 	environment: makeEnvironment,
+	modelMirror: makeModelMirror,
 	setup: () => new SetupState(),
 	runner: (app) => new RunController({ onDownload: (s) => app.downloadSizes.recordSpeed(s) }),
 	modelCache: () => new ModelCacheState(),

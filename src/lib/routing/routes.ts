@@ -3,7 +3,8 @@
  * #/setup, #/run/ID,
  * #/results/ID, #/runs, #/playground, #/annotate/ID, #/open?url=… (a shared run or study by link),
  * #/study?runs=ID,ID,… (several runs side by side), #/see (see what the model sees: shipped
- * templates, no model).
+ * templates, no model), and the class link #/?examples=<index.json>&models=<mirror base> (either
+ * alone).
  */
 export const VIEWS = [
 	'home',
@@ -42,8 +43,22 @@ export function parseHash(hash: string): Route {
 	const params: Record<string, string> = Object.fromEntries(new URLSearchParams(query).entries());
 	// A link pasted after "url=" unencoded keeps its own "?", "&" and "+": it is the rest, as is.
 	if (query.startsWith('url=')) params.url = decode(query.slice(4)) ?? query.slice(4);
-	// A class link (#/?examples=…) is the same: the list's address is all that follows.
-	if (query.startsWith('examples=')) params.examples = decode(query.slice(9)) ?? query.slice(9);
+	// A class link (#/?examples=…&models=…, either alone) is the same: each address is all that
+	// follows its name, up to the other one's.
+	for (const [name, other] of [
+		['examples', 'models'],
+		['models', 'examples']
+	] as const) {
+		if (!query.startsWith(`${name}=`)) continue;
+		const rest = query.slice(name.length + 1);
+		const cut = rest.indexOf(`&${other}=`);
+		const own = cut < 0 ? rest : rest.slice(0, cut);
+		params[name] = decode(own) ?? own;
+		if (cut >= 0) {
+			const tail = rest.slice(cut + other.length + 2);
+			params[other] = decode(tail) ?? tail;
+		}
+	}
 	if ((VIEWS as readonly (string | undefined)[]).includes(view))
 		return { view: view as ViewName, id: id || undefined, params };
 	return { view: 'home', params };

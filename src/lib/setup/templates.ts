@@ -36,6 +36,8 @@ export interface TemplateDeps {
 	cache?: TemplateCache;
 	signal?: AbortSignal;
 	now?: () => Date;
+	/** A model mirror's base to read repos' tokenizer_config.json from instead of the Hub. */
+	hfBase?: string;
 }
 
 /**
@@ -153,6 +155,7 @@ export async function loadFromRepos(repos: string[], deps: TemplateDeps): Promis
 	}
 	const t = await fetchChatTemplate({
 		repos: wanted,
+		hfBase: deps.hfBase,
 		fetch: deps.fetch,
 		signal: deps.signal,
 		sleep: deps.sleep

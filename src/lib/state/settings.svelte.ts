@@ -20,6 +20,7 @@ import type {
 } from '../engines/provider.ts';
 import type { TemplateSpec } from '../setup/templates.ts';
 import { Persisted, browserStorage, type KeyValueStorage } from './persisted.svelte.ts';
+import { ModelMirror } from './modelMirror.svelte.ts';
 
 export type TemplateKind = 'repo' | 'url' | 'file';
 
@@ -30,6 +31,8 @@ export interface TemplateFile {
 
 export class EngineSettings {
 	readonly engine: Persisted<EngineKind>;
+	/** Where catalog models download from: Hugging Face, or a school's mirror (every engine). */
+	readonly mirror: ModelMirror;
 	/** Each engine's own settings (its models), under its own persisted keys. */
 	readonly models: { readonly [K in EngineKind]: ModelsOf<K> };
 	readonly templateKind: Persisted<TemplateKind>;
@@ -48,7 +51,11 @@ export class EngineSettings {
 	readonly #rememberHf: Persisted<boolean>;
 	readonly #storedHf: Persisted<string>;
 
-	constructor(storage: KeyValueStorage | undefined = browserStorage()) {
+	/** @param mirror the app's one model mirror setting (a fresh one over `storage` when not given) */
+	constructor(
+		storage: KeyValueStorage | undefined = browserStorage(),
+		mirror: ModelMirror = new ModelMirror(storage)
+	) {
 		const p = <T>(key: string, fallback: T) => new Persisted<T>(`utp:${key}`, fallback, storage);
 		// Settings saved before the webgpu/cpu/server names hold the runtime's name: read as its kind.
 		this.engine = new Persisted<EngineKind>(
@@ -60,6 +67,7 @@ export class EngineSettings {
 		this.models = Object.fromEntries(
 			ENGINE_LIST.map((provider) => [provider.kind, provider.models(p)])
 		) as EngineSettings['models'];
+		this.mirror = mirror;
 		this.templateKind = p<TemplateKind>('template-kind', 'repo');
 		this.templateRepo = p('template-repo', '');
 		this.templateUrl = p('template-url', '');

@@ -110,12 +110,18 @@ export class SetupPlan {
 		return !this.#models.shareMemory(this.#deps.device(), this.judgeNeeded);
 	}
 
+	/** A model's size as the model mirror's index.json lists it, in MB; null: it does not. */
+	listedMb(model: string): number | null {
+		const bytes = this.#deps.settings.mirror.bytesOf(model);
+		return bytes === undefined ? null : Math.round(bytes / (1024 * 1024));
+	}
+
 	/** This device's downloads, with sizes measured here where the catalog lists none. */
 	get downloads(): ModelCost[] {
 		const { cache, sizes } = this.#deps;
 		return this.#models.downloads(this.#deps.device(), this.judgeNeeded).map((m) => ({
 			id: m.id,
-			download_MB: m.download_MB ?? sizes.mb(m.id),
+			download_MB: m.download_MB ?? this.listedMb(m.id) ?? sizes.mb(m.id),
 			cached: cache.cached[m.id]
 		}));
 	}
@@ -169,7 +175,7 @@ export class SetupPlan {
 			models: [
 				{
 					id: model.id,
-					download_MB: model.download_MB ?? sizes.mb(model.id),
+					download_MB: model.download_MB ?? this.listedMb(model.id) ?? sizes.mb(model.id),
 					cached: cache.cached[model.id]
 				}
 			],

@@ -31,6 +31,7 @@ import { templateSources } from './templateSources.ts';
 import { transfer } from './transfer.ts';
 import { keyboardRun } from './keyboardRun.ts';
 import { hubBlockedStart } from './hubBlockedStart.ts';
+import { mirrorRun } from './mirrorRun.ts';
 import { desktop, keyboard, phone } from './viewTour.ts';
 import { xss } from './xss.ts';
 
@@ -52,6 +53,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	nlpData,
 	cpuRun,
 	classroomPreset,
+	mirrorRun,
 	cpuSweep,
 	isolation,
 	transfer,

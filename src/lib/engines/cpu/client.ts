@@ -8,6 +8,7 @@ import { AbortError } from '../../errors/appError.ts';
 import type { RequestHooks, WorkerPort } from '../workerClient.ts';
 import { WorkerEngine } from '../workerEngine.ts';
 import { cpuCanCoLoad } from './catalog.ts';
+import type { MirrorManifest } from '../mirror.ts';
 import { cpuThreads, threadFactsHere } from './threads.ts';
 import type { CpuRequestKind, CpuWorkerRequest, CpuWorkerStats } from './protocol.ts';
 import { CpuWorkerSilentError, SILENCE_LIMIT_MS, SilenceError, watched } from './watchdog.ts';
@@ -17,6 +18,8 @@ export interface CpuEngineOptions {
 	n_ctx?: number;
 	/** Threads to compute with; absent: the worker's plan (threads.ts). The bench sets 1 to compare. */
 	n_threads?: number;
+	/** The model mirror, read at each load ('' base or undefined: the Hub). */
+	mirror?: () => { base: string; manifest?: MirrorManifest } | undefined;
 }
 
 export const DEFAULT_N_CTX = 4096;
@@ -30,6 +33,7 @@ export class CpuEngine extends WorkerEngine<CpuWorkerRequest> implements Engine 
 	readonly name = 'wllama';
 	readonly #nCtx: number;
 	readonly #nThreads: number | undefined;
+	readonly #mirror: CpuEngineOptions['mirror'];
 	/** Starts a fresh worker after a hang; absent when the caller passed one port. */
 	readonly #spawn: (() => CpuWorkerLike) | undefined;
 
@@ -40,6 +44,7 @@ export class CpuEngine extends WorkerEngine<CpuWorkerRequest> implements Engine 
 		this.#spawn = spawn;
 		this.#nCtx = opts.n_ctx ?? DEFAULT_N_CTX;
 		this.#nThreads = opts.n_threads;
+		this.#mirror = opts.mirror;
 	}
 
 	capabilities(): EngineCapabilities {
@@ -56,7 +61,13 @@ export class CpuEngine extends WorkerEngine<CpuWorkerRequest> implements Engine 
 		models: string[],
 		opts: { signal?: AbortSignal; onProgress?: (p: LoadProgress) => void } = {}
 	): Promise<void> {
-		const body = { models, n_ctx: this.#nCtx, n_threads: this.#nThreads };
+		const mirror = this.#mirror?.();
+		const body = {
+			models,
+			n_ctx: this.#nCtx,
+			n_threads: this.#nThreads,
+			...(mirror?.base ? { mirror } : {})
+		};
 		// A load that goes silent is hung (watchdog.ts): a fresh worker gets one more try.
 		for (let attempt = 1; ; attempt++) {
 			try {

@@ -22,6 +22,7 @@ export type {
 	WireJsonChatRequest,
 	WorkerReply
 } from '../webgpu/protocol.ts';
+import type { MirrorManifest } from '../mirror.ts';
 export { isWorkerReply, isWorkerRequest } from '../webgpu/protocol.ts';
 
 export interface CpuLoadMessage {
@@ -33,6 +34,8 @@ export interface CpuLoadMessage {
 	n_ctx: number;
 	/** Threads to compute with; absent: the worker's own plan (threads.ts). */
 	n_threads?: number;
+	/** A model mirror to fetch catalog files from instead of the Hub (engines/mirror.ts). */
+	mirror?: { base: string; manifest?: MirrorManifest };
 }
 
 export interface CpuCacheQueryMessage {

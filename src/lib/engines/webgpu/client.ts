@@ -22,6 +22,8 @@ export interface WebLLMEngineOptions {
 	 * user adds after the engine was made are known to loads and cache queries.
 	 */
 	appConfig?: AppConfig | (() => AppConfig | undefined);
+	/** A model mirror's base, read at each call ('' or undefined: the Hub); engines/mirror.ts. */
+	mirror?: () => string | undefined;
 }
 
 type RequestBody<K extends RequestKind> = Omit<Extract<WorkerRequest, { kind: K }>, 'id' | 'kind'>;
@@ -52,7 +54,9 @@ export class WebLLMEngine extends WorkerEngine<WorkerRequest> implements Engine 
 		opts: { signal?: AbortSignal; onProgress?: (p: LoadProgress) => void } = {}
 	): Promise<void> {
 		const appConfig = this.#appConfig();
-		await this.#request('load', appConfig ? { models, appConfig } : { models }, {
+		const mirror = this.#opts.mirror?.() || undefined;
+		const body = { models, ...(appConfig && { appConfig }), ...(mirror && { mirror }) };
+		await this.#request('load', body, {
 			signal: opts.signal,
 			onProgress: opts.onProgress
 		});
@@ -65,7 +69,8 @@ export class WebLLMEngine extends WorkerEngine<WorkerRequest> implements Engine 
 	/** A cache query carries the custom model list: the worker knows it only after a load. */
 	protected override cacheQuery(op: CacheOp, model: string): RequestBody<'cacheQuery'> {
 		const appConfig = this.#appConfig();
-		return appConfig ? { op, model, appConfig } : { op, model };
+		const mirror = this.#opts.mirror?.() || undefined;
+		return { op, model, ...(appConfig && { appConfig }), ...(mirror && { mirror }) };
 	}
 
 	#appConfig(): AppConfig | undefined {

@@ -4,6 +4,7 @@
  * window. Pure: validation, the web-llm ModelRecord it becomes, and the URLs web-llm will fetch.
  */
 import type { AppConfig, ModelRecord } from '@mlc-ai/web-llm';
+import { viaMirror } from '../mirror.ts';
 
 export interface CustomMlcModel {
 	/** web-llm model_id: what runs record as the model, unique among catalog and custom ids. */
@@ -176,5 +177,18 @@ export function mergeAppConfig(base: AppConfig, extra: AppConfig): AppConfig {
 		...base,
 		...extra,
 		model_list: [...base.model_list.filter((r) => !ids.has(r.model_id)), ...extra.model_list]
+	};
+}
+
+/**
+ * A catalog model's record taking its weights and model library from a model mirror
+ * (engines/mirror.ts): `<base>/<owner>/<repo>` for the weights (web-llm appends resolve/main/),
+ * and the library's GitHub-raw URL in the same layout. The id stays, so runs record the same model.
+ */
+export function mirroredRecord(record: ModelRecord, base: string): ModelRecord {
+	return {
+		...record,
+		model: viaMirror(record.model, base),
+		model_lib: viaMirror(record.model_lib, base)
 	};
 }

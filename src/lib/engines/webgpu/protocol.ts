@@ -29,6 +29,8 @@ export interface LoadMessage {
 	models: string[];
 	/** Only for models outside web-llm's prebuiltAppConfig. */
 	appConfig?: AppConfig;
+	/** A model mirror's base: catalog models not yet cached load from it (engines/mirror.ts). */
+	mirror?: string;
 }
 export interface UnloadMessage {
 	kind: 'unload';
@@ -57,6 +59,8 @@ export interface CacheQueryMessage {
 	model: string;
 	/** The page's custom model list, so a query before any load can find models outside the catalog. */
 	appConfig?: AppConfig;
+	/** A model mirror's base: a model cached from it counts as cached too. */
+	mirror?: string;
 }
 export interface StatsMessage {
 	kind: 'stats';

@@ -33,6 +33,7 @@ import type {
 } from '../protocol.ts';
 import { isWorkerRequest } from '../protocol.ts';
 import { cpuThreads, threadFactsHere } from '../threads.ts';
+import type { MirrorSource } from './mirrorFetch.ts';
 
 /** The fields of llama.cpp's streamed completion chunk we read (wllama RawCompletionChunk). */
 export interface CpuChunk {
@@ -77,6 +78,8 @@ export interface OpenOptions {
 	signal: AbortSignal;
 	/** Bytes of the GGUF file(s) downloaded so far; `loaded === total` when served from cache. */
 	onProgress: (p: { loaded: number; total: number }) => void;
+	/** Where a catalog file not yet cached is fetched from instead of the Hub (mirrorFetch.ts). */
+	mirror?: MirrorSource;
 }
 
 /** Opening models and reading the model cache (wllama's ModelManager over OPFS/Cache API). */
@@ -163,7 +166,8 @@ export function createCpuHandler(
 		n_ctx: number,
 		n_threads: number,
 		id: number,
-		signal: AbortSignal
+		signal: AbortSignal,
+		mirror?: MirrorSource
 	) {
 		const unique = [...new Set(urls)];
 		// Both are fixed when a model opens: a change reopens every model.
@@ -182,6 +186,7 @@ export function createCpuHandler(
 					n_ctx,
 					n_threads,
 					signal,
+					...(mirror?.base ? { mirror } : {}),
 					onProgress: ({ loaded, total }) => {
 						if (signal.aborted || !(total > 0)) return;
 						fraction = Math.max(fraction, DOWNLOAD_SHARE * Math.min(1, loaded / total));
@@ -406,7 +411,7 @@ export function createCpuHandler(
 		switch (msg.kind) {
 			case 'load':
 				return enqueue(msg, (signal) =>
-					load(msg.models, msg.n_ctx, msg.n_threads ?? plannedThreads(), msg.id, signal)
+					load(msg.models, msg.n_ctx, msg.n_threads ?? plannedThreads(), msg.id, signal, msg.mirror)
 				);
 			case 'unload':
 				return enqueue(msg, async () => {

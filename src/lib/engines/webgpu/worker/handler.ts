@@ -31,7 +31,7 @@ import type {
 import { isWorkerRequest } from '../protocol.ts';
 import { SerialQueue } from '../queue.ts';
 import { completionFields, samplingFields, STREAMED } from '../../requestFields.ts';
-import { mergeAppConfig } from '../custom.ts';
+import { mergeAppConfig, mirroredRecord } from '../custom.ts';
 import { diagnoseCustomLoad, type DiagnoseFetch } from './diagnose.ts';
 import { EnginePool, type EngineFactory } from './pool.ts';
 import { collect, type StreamControl } from './stream.ts';
@@ -148,8 +148,40 @@ export function createHandler(
 		});
 	}
 
-	async function load(models: string[], config: AppConfig | undefined, id: number, ctl: Control) {
+	/**
+	 * The page's list plus, with a mirror, the catalog models to load that are not cached from the
+	 * Hub, as records pointing at the mirror. Sent as the page's own records, so a failed load is
+	 * diagnosed like a custom model's and names the mirror's missing file.
+	 */
+	async function throughMirror(
+		models: string[],
+		config: AppConfig | undefined,
+		mirror: string | undefined
+	): Promise<AppConfig | undefined> {
+		const base = opts.baseAppConfig;
+		if (!mirror || !base) return config;
+		const own = new Set(config?.model_list.map((r) => r.model_id));
+		const records = [];
+		for (const id of models) {
+			const record = base.model_list.find((r) => r.model_id === id);
+			if (!record || own.has(id)) continue;
+			// Cached from the Hub: it stays cached, whatever the source now.
+			if (await cache.has?.(id, withBase(config) ?? base).catch(() => false)) continue;
+			records.push(mirroredRecord(record, mirror));
+		}
+		if (records.length === 0) return config;
+		return { ...config, model_list: [...(config?.model_list ?? []), ...records] };
+	}
+
+	async function load(
+		models: string[],
+		sent: AppConfig | undefined,
+		id: number,
+		ctl: Control,
+		mirror?: string
+	) {
 		const unique = [...new Set(models)];
+		const config = await throughMirror(unique, sent, mirror);
 		const folds = new Map(unique.map((m) => [m, createProgressFolder([m])]));
 		if (config) {
 			pool.setAppConfig(withBase(config) ?? config);
@@ -247,9 +279,16 @@ export function createHandler(
 		const config = withBase(msg.appConfig ?? appConfig);
 		const missing = () => new Error(`Cache query "${op}" is not available in this worker.`);
 		switch (op) {
-			case 'has':
+			case 'has': {
 				if (!cache.has) throw missing();
-				return { op, model, cached: await cache.has(model, config) };
+				if (await cache.has(model, config)) return { op, model, cached: true };
+				// Cached from the model mirror counts too.
+				const viaMirror = msg.mirror
+					? await throughMirror([model], msg.appConfig ?? appConfig, msg.mirror)
+					: undefined;
+				const cached = viaMirror ? await cache.has(model, withBase(viaMirror)) : false;
+				return { op, model, cached };
+			}
 			case 'delete':
 				if (!cache.delete) throw missing();
 				await cache.delete(model, config);
@@ -308,7 +347,7 @@ export function createHandler(
 						});
 					}
 				}
-				return enqueue(msg, (ctl) => load(msg.models, msg.appConfig, msg.id, ctl));
+				return enqueue(msg, (ctl) => load(msg.models, msg.appConfig, msg.id, ctl, msg.mirror));
 			case 'unload':
 				return enqueue(
 					msg,

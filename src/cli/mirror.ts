@@ -1,0 +1,280 @@
+/**
+ * `user-turn-probe mirror`: a class's model kit, made once where the Hub is reachable. It copies
+ * the files of chosen catalog models into the Hub's layout (`<owner>/<repo>/resolve/main/<file>`)
+ * under --out, and writes `index.json`: each file's size and sha256, and each model's total, which
+ * the app reads (engines/mirror.ts) to show sizes before any download and to check what it
+ * downloads. An interrupted download resumes (HTTP Range) from its `.part` file; a file already
+ * there is kept only when its size and checksum hold, else it is fetched again. A class's
+ * example runs may share the folder and the index.json (its "examples" are kept).
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Readable, type Writable } from 'node:stream';
+import type { ReadableStream as WebReadable } from 'node:stream/web';
+import { pipeline } from 'node:stream/promises';
+import { AppError } from '../lib/errors/appError.ts';
+import {
+	DEFAULT_CPU_GENERATOR,
+	GGUF_CATALOG,
+	ggufUrl,
+	type GgufEntry
+} from '../lib/engines/cpu/catalog.ts';
+import {
+	HF_HUB,
+	MIRROR_FORMAT,
+	MIRROR_INDEX,
+	mirrorPath,
+	type MirrorFile,
+	type MirrorManifest
+} from '../lib/engines/mirror.ts';
+import { UsageError } from './args.ts';
+
+export const MIRROR_USAGE = `Usage: user-turn-probe mirror --out DIR [--model ID[,ID…]] [--from URL]
+
+  Copies catalog models into DIR in the Hugging Face layout, with an index.json of each file's
+  size and sha256, for a school to host (see "Hugging Face is blocked at school" in
+  docs/classroom.md). Run it again to resume a download or repair a damaged file.
+
+  --out DIR     the mirror's folder (created if needed); host it with CORS
+  --model IDS   catalog model keys, comma-separated (default: the classroom preset's,
+                ${DEFAULT_CPU_GENERATOR}); one of: ${GGUF_CATALOG.map((e) => e.key).join(', ')}
+  --from URL    where to copy from (default ${HF_HUB}; another mirror, or a test's stand-in)
+`;
+
+export interface MirrorOptions {
+	out: string;
+	models: GgufEntry[];
+	from: string;
+}
+
+export class MirrorDownloadError extends AppError {
+	constructor(message: string) {
+		super(message, { code: 'mirror_download' });
+		this.name = 'MirrorDownloadError';
+	}
+}
+
+export function parseMirrorArgs(argv: string[]): MirrorOptions {
+	let values: { out?: string; model?: string; from?: string };
+	try {
+		({ values } = parseArgs({
+			args: argv,
+			options: { out: { type: 'string' }, model: { type: 'string' }, from: { type: 'string' } },
+			strict: true
+		}));
+	} catch (err) {
+		throw new UsageError((err as Error).message, MIRROR_USAGE);
+	}
+	if (!values.out) throw new UsageError('mirror needs --out DIR', MIRROR_USAGE);
+	const keys = (values.model ?? DEFAULT_CPU_GENERATOR)
+		.split(',')
+		.map((k) => k.trim())
+		.filter(Boolean);
+	const models = keys.map((key) => {
+		const entry = GGUF_CATALOG.find((e) => e.key === key);
+		if (!entry) {
+			throw new UsageError(
+				`--model: "${key}" is not a catalog model (one of ${GGUF_CATALOG.map((e) => e.key).join(', ')})`,
+				MIRROR_USAGE
+			);
+		}
+		return entry;
+	});
+	const from = (values.from ?? HF_HUB).replace(/\/+$/, '');
+	try {
+		if (!/^https?:$/.test(new URL(from).protocol)) throw new Error();
+	} catch {
+		throw new UsageError(`--from: "${values.from}" is not an http(s) URL`, MIRROR_USAGE);
+	}
+	return { out: resolve(values.out), models, from };
+}
+
+/** What the Hub says of a file before it is fetched: its size and, for LFS files, its sha256. */
+interface Remote {
+	size: number;
+	sha256?: string;
+}
+
+/** One file's fate, for the summary. */
+export type FileOutcome = 'kept' | 'downloaded' | 'resumed' | 'refetched' | 'missing';
+
+export interface MirrorIO {
+	stderr: { write(s: string): unknown };
+	fetch?: typeof fetch;
+	signal?: AbortSignal;
+}
+
+/**
+ * The Hub answers a HEAD of an LFS file with a redirect whose X-Linked-Size and X-Linked-Etag are
+ * the file's size and sha256; a plain file's Content-Length is its size.
+ */
+async function head(url: string, io: MirrorIO): Promise<Remote | null> {
+	const f = io.fetch ?? fetch;
+	const res = await f(url, { method: 'HEAD', redirect: 'manual', signal: io.signal });
+	if (res.status === 404) return null;
+	let from = res;
+	if (res.status >= 300 && res.status < 400) {
+		const linked = res.headers.get('x-linked-size');
+		if (linked) return { size: Number(linked), ...sha(res.headers.get('x-linked-etag')) };
+		from = await f(url, { method: 'HEAD', signal: io.signal });
+	}
+	if (!from.ok) throw new MirrorDownloadError(`${url} answered HTTP ${from.status}`);
+	const size = Number(from.headers.get('x-linked-size') ?? from.headers.get('content-length'));
+	if (!Number.isFinite(size) || size < 0) {
+		throw new MirrorDownloadError(`${url} does not say its size (no Content-Length)`);
+	}
+	return { size, ...sha(from.headers.get('x-linked-etag')) };
+}
+
+function sha(etag: string | null): { sha256?: string } {
+	const v = etag?.replace(/^W\//, '').replace(/"/g, '');
+	return v && /^[0-9a-f]{64}$/.test(v) ? { sha256: v } : {};
+}
+
+export async function fileSha256(path: string): Promise<string> {
+	const hash = createHash('sha256');
+	await pipeline(createReadStream(path), hash);
+	return hash.digest('hex');
+}
+
+function sizeOf(path: string): number | undefined {
+	return existsSync(path) ? statSync(path).size : undefined;
+}
+
+/**
+ * Bring one file up to date under `out`: kept when its size and checksum hold, resumed from its
+ * `.part`, else fetched whole; checked before it takes its name.
+ */
+async function syncFile(
+	from: string,
+	out: string,
+	path: string,
+	known: MirrorFile | undefined,
+	io: MirrorIO
+): Promise<{ outcome: FileOutcome; file?: MirrorFile }> {
+	const url = `${from}/${path}`;
+	const remote = await head(url, io);
+	if (!remote) return { outcome: 'missing' };
+	const want = remote.sha256 ?? known?.sha256;
+	const dest = join(out, path);
+	const part = `${dest}.part`;
+	mkdirSync(dirname(dest), { recursive: true });
+	let refetch = false;
+	if (sizeOf(dest) !== undefined) {
+		if (sizeOf(dest) === remote.size) {
+			const got = await fileSha256(dest);
+			if (!want || got === want)
+				return { outcome: 'kept', file: { size: remote.size, sha256: got } };
+		}
+		io.stderr.write(`  ${path}: damaged (size or sha256 differs), fetching it again\n`);
+		await rm(dest);
+		refetch = true;
+	}
+	let start = sizeOf(part) ?? 0;
+	if (start > remote.size) {
+		await rm(part);
+		start = 0;
+	}
+	const f = io.fetch ?? fetch;
+	const res = await f(url, {
+		headers: start > 0 ? { range: `bytes=${start}-` } : {},
+		signal: io.signal
+	});
+	if (!res.ok || !res.body) throw new MirrorDownloadError(`${url} answered HTTP ${res.status}`);
+	// A host that ignores Range sends the whole file: start over.
+	const resumed = start > 0 && res.status === 206;
+	await pipeline(
+		Readable.fromWeb(res.body as WebReadable),
+		createWriteStream(part, { flags: resumed ? 'a' : 'w' }) as Writable
+	);
+	const size = sizeOf(part) ?? 0;
+	const got = await fileSha256(part);
+	if (size !== remote.size || (want && got !== want)) {
+		await rm(part);
+		throw new MirrorDownloadError(
+			`${path}: got ${size} bytes with sha256 ${got}, expected ${remote.size}${want ? ` with ${want}` : ''}; run the command again`
+		);
+	}
+	await rename(part, dest);
+	return {
+		outcome: refetch ? 'refetched' : resumed ? 'resumed' : 'downloaded',
+		file: { size, sha256: got }
+	};
+}
+
+/** The files a catalog model needs on a mirror: its GGUF, and its chat template's repo config. */
+export function modelFiles(entry: GgufEntry): { id: string; weights: string; extra: string[] } {
+	const id = ggufUrl(entry);
+	return {
+		id,
+		weights: mirrorPath(id) as string,
+		extra: [`${entry.template_repo}/resolve/main/tokenizer_config.json`]
+	};
+}
+
+async function readIndex(out: string): Promise<Record<string, unknown>> {
+	try {
+		const doc: unknown = JSON.parse(await readFile(join(out, MIRROR_INDEX), 'utf8'));
+		return doc && typeof doc === 'object' && !Array.isArray(doc)
+			? (doc as Record<string, unknown>)
+			: {};
+	} catch {
+		return {};
+	}
+}
+
+/** @returns the exit code: 0 done, 1 a file could not be copied (run again to resume). */
+export async function mirrorCommand(opts: MirrorOptions, io: MirrorIO): Promise<number> {
+	mkdirSync(opts.out, { recursive: true });
+	const index = await readIndex(opts.out);
+	const old = (index.files ?? {}) as Record<string, MirrorFile>;
+	const manifest: MirrorManifest = {
+		format: MIRROR_FORMAT,
+		files: { ...old },
+		models: { ...((index.models ?? {}) as MirrorManifest['models']) }
+	};
+	const save = () =>
+		writeFile(
+			join(opts.out, MIRROR_INDEX),
+			JSON.stringify({ ...index, ...manifest }, null, '\t') + '\n'
+		);
+	let failed = 0;
+	for (const entry of opts.models) {
+		const { id, weights, extra } = modelFiles(entry);
+		io.stderr.write(`${entry.key} (${entry.label} · ${entry.quant})\n`);
+		const files: string[] = [];
+		for (const path of [weights, ...extra]) {
+			try {
+				const { outcome, file } = await syncFile(opts.from, opts.out, path, old[path], io);
+				if (outcome === 'missing') {
+					// The weights are the model; a template config is only needed where none ships.
+					if (path === weights) throw new MirrorDownloadError(`${opts.from}/${path}: HTTP 404`);
+					io.stderr.write(`  ${path}: not on ${opts.from} (skipped)\n`);
+					continue;
+				}
+				io.stderr.write(`  ${path}: ${outcome} (${file?.size.toLocaleString('en')} bytes)\n`);
+				if (file) manifest.files[path] = file;
+				files.push(path);
+			} catch (err) {
+				if (io.signal?.aborted) throw err;
+				failed++;
+				io.stderr.write(`  ${path}: failed: ${(err as Error).message}\n`);
+			}
+		}
+		if (files.includes(weights)) {
+			// What a student's browser downloads: the weights (a template config is read only where
+			// none ships with the app, and is a few kB).
+			manifest.models[id] = { bytes: manifest.files[weights].size, files };
+		}
+		await save();
+	}
+	io.stderr.write(
+		failed
+			? `${failed} file(s) failed; run the same command again to resume.\n`
+			: `mirror ready in ${opts.out}: host it with CORS (e.g. npx http-server ${opts.out} --cors) and hand out #/?models=<its URL>\n`
+	);
+	return failed ? 1 : 0;
+}
