@@ -20,7 +20,8 @@ import { DEFAULT_ANSWER_MAX_TOKENS, type RunValues } from '../lib/probe/runConfi
 import { parseTokenizerConfig, templateFromFile } from '../lib/probe/templateSource.ts';
 import { contextFit, misfitText } from '../lib/setup/contextFit.ts';
 import { loadFromRepos, loadServerTemplate, type TemplateDeps } from '../lib/setup/templates.ts';
-import { cliShippedTemplate } from './shippedTemplates.ts';
+import { shippedTemplateIn } from '../lib/templates/entry.ts';
+import { packagedTemplates } from '../lib/templates/packaged.ts';
 import { thinkingDefault, userHeader, type ChatTemplate } from '../lib/probe/template.ts';
 import {
 	reasoningEffortDefault,
@@ -201,7 +202,7 @@ export async function loadTemplate(
 	const deps: TemplateDeps = {
 		fetch: io.fetch ?? fetch,
 		signal: io.signal,
-		shipped: (repo) => cliShippedTemplate(repo),
+		shipped: (repo) => shippedTemplateIn(packagedTemplates(), repo),
 		served: server && (() => server.servedTemplate(io.signal))
 	};
 	const t =

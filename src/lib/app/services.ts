@@ -25,7 +25,7 @@ import { createCpuDevice, createWebgpuDevice, type DeviceEngine } from './device
 import { createWebLLMEngine } from '../engines/webgpu/client.ts';
 import { customAppConfig, type CustomMlcModel } from '../engines/webgpu/custom.ts';
 import type { TemplateSpec } from '../setup/templates.ts';
-import { shipsTemplate } from './shippedRepos.ts';
+import { shipsTemplate } from '../templates/packages.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { LoadedNlp } from '../nlp/support.ts';
 import type { ResourceCache } from '../nlp/load.ts';
@@ -184,7 +184,7 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 				fetch: fetchFn,
 				shipped: async (repo) =>
 					shipsTemplate(repo)
-						? (await import('./shippedTemplates.ts')).shippedTemplate(repo)
+						? (await import('../templates/shippedTemplates.ts')).shippedTemplate(repo)
 						: undefined,
 				served: (server) =>
 					services.serverEngine(server.baseUrl, server.apiKey).servedTemplate(signal),

@@ -8,6 +8,7 @@ import {
 	copyFileSync,
 	mkdirSync,
 	mkdtempSync,
+	rmSync,
 	symlinkSync,
 	utimesSync,
 	writeFileSync
@@ -66,5 +67,12 @@ describe('the CLI launcher', () => {
 		writeFileSync(join(dir, 'bin/dist/meta.json'), 'not json');
 		age('src/cli/probe.ts', 60);
 		expect(run().out).toBe('sources a b');
+	});
+
+	it('runs the bundle where there are no sources (the installed package), without tsx', () => {
+		rmSync(join(dir, 'src'), { recursive: true });
+		rmSync(join(dir, 'node_modules'));
+		writeFileSync(join(dir, 'bin/dist/meta.json'), 'not json');
+		expect(run()).toEqual({ out: 'bundle a b', code: 3 });
 	});
 });
