@@ -14,6 +14,7 @@ import {
 } from '../lib/probe/identity.ts';
 import { loadNlpSupport, type LoadedNlp } from '../lib/nlp/support.ts';
 import { nlpUnavailableWarning } from '../lib/nlp/warning.ts';
+import { CLI_CHOICES, nlpFix } from '../lib/setup/fixes.ts';
 import { runProbe } from '../lib/probe/pipeline.ts';
 import { prepareRun } from '../lib/probe/prepare.ts';
 import { DEFAULT_ANSWER_MAX_TOKENS, type RunValues } from '../lib/probe/runConfig.ts';
@@ -69,7 +70,7 @@ async function loadNlp(io: RunIO, opts: RunOptions): Promise<LoadedNlp> {
 	});
 	if ('unavailable' in loaded.nlp) {
 		const { message, consequence } = nlpUnavailableWarning(loaded.nlp.unavailable);
-		io.stderr.write(`warning: ${message}\n  → ${consequence}\n`);
+		io.stderr.write(`warning: ${message}\n  → ${consequence} ${nlpFix(CLI_CHOICES)}\n`);
 	}
 	return loaded;
 }
