@@ -34,6 +34,7 @@ import {
 	pickRunFiles,
 	type ImportFailure
 } from '../results/runsData.ts';
+import { groupRunFiles, readRunGroups } from '../results/runFiles.ts';
 
 export type { ImportFailure } from '../results/runsData.ts';
 import type { CompareRow, ExportKind } from '../results/runsData.ts';
@@ -313,6 +314,11 @@ export class RunsState {
 				this.#importing = false;
 			}
 		}
+		const grouped = groupRunFiles(files);
+		if (grouped.runs.length > 1) {
+			await this.#importRuns(grouped);
+			return;
+		}
 		const picked = pickRunFiles(files);
 		if (picked.problems.length > 0 || !picked.records || !picked.manifest) {
 			this.#importFailure = {
@@ -390,10 +396,31 @@ export class RunsState {
 		);
 		if (study.kind === 'links')
 			throw new ExchangeError([
-				`${name} lists its runs by address, which a file on this device cannot reach: open the study by its link instead.`
+				`${name} lists its runs by address, which a file on this device cannot reach: pick its runs’ files together (or the sweep’s .study.jsonl), or open the study by its link.`
 			]);
 		this.#importedStudy = await storeStudy(this.#source, studyRunBundles(study.runs, name));
 		await this.load();
+	}
+
+	/** Several runs' files picked at once: one study, every run checked, stored all or none. */
+	async #importRuns(grouped: ReturnType<typeof groupRunFiles<FileLike>>): Promise<void> {
+		if (grouped.problems.length > 0) {
+			this.#importFailure = {
+				message:
+					'Pick each run’s records (.jsonl) with its manifest (.manifest.json) and answers (.answers.jsonl), or whole-run files (.run.jsonl).',
+				problems: grouped.problems
+			};
+			return;
+		}
+		this.#importing = true;
+		try {
+			this.#importedStudy = await storeStudy(this.#source, await readRunGroups(grouped.runs));
+			await this.load();
+		} catch (e) {
+			this.#importFailure = failureOf(e);
+		} finally {
+			this.#importing = false;
+		}
 	}
 
 	async #merge(runId: string, annotations: readonly Annotation[], from: string): Promise<void> {
