@@ -6,7 +6,7 @@
  * it by link. Once every run is done, OUT.study.jsonl holds them all in one file (the form the app
  * shares and imports, probe/studyFile.ts), to open in the app from a machine the runs never left.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { filesToBundle, parseAnswersJsonl } from '../lib/probe/exchange.ts';
 import { bundleToRunFile } from '../lib/probe/runFile.ts';
@@ -70,6 +70,8 @@ export function writeStudyFile(sweep: Sweep): void {
 	const dir = dirname(sweep.studyFile);
 	const runs = sweep.runs.map((r) => (dirname(r.out) === dir ? basename(r.out) : join(r.out)));
 	const study = { format: STUDY_FILE_FORMAT, version: STUDY_FILE_VERSION, runs };
+	// Before the first run makes --out's folder (a fresh clone's runs/).
+	mkdirSync(dir, { recursive: true });
 	writeFileSync(sweep.studyFile, JSON.stringify(study, null, '\t') + '\n');
 }
 

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunArgs } from '../../../src/cli/args.ts';
-import { sweepOf } from '../../../src/cli/sweep.ts';
+import { sweepOf, writeStudyFile } from '../../../src/cli/sweep.ts';
 import { MINIMAL_RUN_ARGS, runMain, startCli, type Cli } from './harness.ts';
 
 let cli: Cli;
@@ -63,6 +63,16 @@ describe('run --model a,b,c', () => {
 			.filter((q) => q.path.endsWith('/completions'));
 		expect(completions).toEqual([]);
 	}, 60_000);
+
+	it('writes its study list into an --out folder that does not exist yet', () => {
+		const out = join(cli.dir, 'fresh', 'runs', 'sweep.jsonl');
+		const sweep = sweepOf(parseRunArgs([...MINIMAL_RUN_ARGS, '--model', 'a,b', '--out', out]));
+		if (!sweep) throw new Error('not a sweep');
+		writeStudyFile(sweep);
+		expect(
+			JSON.parse(readFileSync(join(cli.dir, 'fresh/runs/sweep.study.json'), 'utf8')).runs
+		).toEqual(['sweep.a.jsonl', 'sweep.b.jsonl']);
+	});
 
 	it('pairs one server per model, or refuses a count that does not pair', () => {
 		const flags = (extra: string[]) => parseRunArgs([...MINIMAL_RUN_ARGS, ...extra]);
