@@ -8,13 +8,7 @@ import { RunExistsError } from '../db/errors.ts';
 import type { RecordFacts } from '../db/facts.ts';
 import type { RunRow, RunStatus } from '../db/schema.ts';
 import type { ImportConflict } from '../db/transfer.ts';
-import {
-	bundleToFiles,
-	ExchangeError,
-	filesToBundle,
-	parseAnswersJsonl,
-	recordsToCsv
-} from '../probe/exchange.ts';
+import { bundleToFiles, ExchangeError, recordsToCsv } from '../probe/exchange.ts';
 import type { RunBundle } from '../probe/exchange.ts';
 import { bundleToRunFile, isRunFile, runFileToBundle } from '../probe/runFile.ts';
 import { isLabelsFile, labelsFromFile, labelsToFile } from '../probe/labelsFile.ts';
@@ -331,25 +325,7 @@ export class RunsState {
 		const { records, manifest, answers } = picked;
 		this.#importing = true;
 		try {
-			const [jsonl, manifestText, answersText] = await Promise.all([
-				records.text(),
-				manifest.text(),
-				answers?.text()
-			]);
-			const bundle = located(
-				() => filesToBundle(jsonl, manifestText),
-				(p) =>
-					p.startsWith('line ')
-						? `${records.name}, ${p}`
-						: `${manifest.name}: ${p.replace(/^manifest: /, '')}`
-			);
-			if (answers && answersText !== undefined && (bundle.answers ?? []).length === 0) {
-				const parsed = located(
-					() => parseAnswersJsonl(answersText),
-					(p) => `${answers.name}, ${p}`
-				);
-				bundle.answers = parsed.answers;
-			}
+			const [bundle] = await readRunGroups([{ stem: records.name, records, manifest, answers }]);
 			await this.#store(bundle, 'refuse');
 		} catch (e) {
 			this.#importFailure = failureOf(e);
