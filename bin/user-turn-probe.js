@@ -4,16 +4,18 @@
 // RSS (uncollected garbage: the heap after a full GC was 14 MB); with it, 143 MB in each run. 512 MB
 // leaves room for what the CLI does keep: summarize holds ~190 bytes per record (tests/bench/cli1m.ts).
 // `env -S` splits the flags on Linux and macOS; npm's Windows shims read the same line.
-// The CLI is TypeScript shared with the web app. `npm ci` bundles it (npm run build:cli) into
-// bin/dist/probe.js, which starts without compiling anything. When that bundle is missing, or older
-// than one of the project's sources it was built from (a developer's edit since), tsx runs the
-// sources directly instead, so the command never runs stale code.
-import { readFileSync, statSync } from 'node:fs';
+// The CLI is TypeScript shared with the web app. `npm ci` and `npm pack` bundle it (npm run
+// build:cli) into bin/dist/probe.js, which starts without compiling anything and carries all it
+// needs. An installed package has no sources: it always runs the bundle. In a clone, when that
+// bundle is missing, or older than one of the sources it was built from (a developer's edit since),
+// tsx runs the sources directly instead, so the command never runs stale code.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 
 const dist = new URL('./dist/', import.meta.url);
 const root = new URL('../', import.meta.url);
 
 function bundleIsFresh() {
+	if (!existsSync(new URL('src/cli/probe.ts', root))) return true;
 	try {
 		const built = statSync(new URL('probe.js', dist)).mtimeMs;
 		const { inputs } = JSON.parse(readFileSync(new URL('meta.json', dist), 'utf8'));

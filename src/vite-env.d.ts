@@ -3,7 +3,7 @@
 
 declare module 'virtual:shipped-templates' {
 	// What the build plugin reads out of each package.
-	import type { ShippedTemplateData } from '../vite.shippedTemplates.ts';
-	const templates: ShippedTemplateData[];
+	import type { ShippedEntry } from './lib/templates/entry.ts';
+	const templates: ShippedEntry[];
 	export default templates;
 }

@@ -82,7 +82,8 @@ export const RUN_USAGE = `Usage: user-turn-probe run --base-url URL --model ID -
   --model ID              served model id; without --template its chat template is the server's own
                           (llama-server /props), else the Hugging Face repo ID names;
                           a,b,c sweeps the models one after another on the same items, seeds, conditions
-                          and judge: one run per model (OUT.<model>.jsonl) and OUT.study.json listing them
+                          and judge: one run per model (OUT.<model>.jsonl), OUT.study.json listing them
+                          and, once all are done, OUT.study.jsonl holding them (Runs → Import in the app)
   --api-key K             bearer token (or env USER_TURN_PROBE_API_KEY)
   --judge-base-url URL    server of the judge (default: --base-url)
   --judge-model ID        judge model id (default with --judge-mode rules: --model)

@@ -4,17 +4,11 @@ import { parseRunArgs, RUN_USAGE, UsageError } from './args.ts';
 import { resultsTable } from '../lib/results/resultsTable.ts';
 import { study } from '../lib/results/study.ts';
 import { formatStudy, studyRunOfReport } from './studyReport.ts';
-import {
-	agreementText,
-	formatSummary,
-	parseSummarizeArgs,
-	readRun,
-	SUMMARIZE_USAGE
-} from './report.ts';
+import { agreementText, formatSummary, parseSummarizeArgs, SUMMARIZE_USAGE } from './report.ts';
 import { errorLines } from './progress.ts';
 import { ConfigChangedError, runCommand, STOPPED_EXIT, type RunIO } from './run.ts';
-import { sweepOf, writeStudyFile, type Sweep } from './sweep.ts';
-import { readStudyList } from './studyReport.ts';
+import { sweepOf, writeStudyBundle, writeStudyFile, type Sweep } from './sweep.ts';
+import { runSources } from './studyReport.ts';
 import { constants } from 'node:os';
 import { AbortError } from '../lib/errors/appError.ts';
 import { useTemplateChecker } from '../lib/probe/templateChecker.ts';
@@ -57,10 +51,17 @@ async function runSweep(sweep: Sweep, io: RunIO): Promise<number> {
 		if (code === STOPPED_EXIT) return code;
 		if (code !== 0) failed.push(run.model);
 	}
+	if (failed.length > 0) {
+		io.stderr.write(
+			`\nstudy: ${sweep.studyFile} (not finished: ${failed.join(', ')}; the same command resumes them, then writes ${sweep.bundleFile})\n`
+		);
+		return 1;
+	}
+	writeStudyBundle(sweep);
 	io.stderr.write(
-		`\nstudy: ${sweep.studyFile}${failed.length ? ` (not finished: ${failed.join(', ')}; the same command resumes them)` : ''}\n`
+		`\nstudy: ${sweep.studyFile} (its runs by file name) and ${sweep.bundleFile} (all of them in one file: the app opens it with Runs → Import)\n`
 	);
-	return failed.length > 0 ? 1 : 0;
+	return 0;
 }
 
 /** Bad lines listed one by one up to this many; a file that is not records at all says so once. */
@@ -125,10 +126,10 @@ export async function main(
 			} catch (e) {
 				throw new UsageError((e as Error).message, usage);
 			}
-			const files = (summary?.files ?? rest).flatMap(readStudyList);
+			const sources = (summary?.files ?? rest).flatMap(runSources);
 			const reports = [];
-			for (const file of files) {
-				const report = await readRun(file);
+			for (const { file, read } of sources) {
+				const report = await read();
 				const { problems } = report;
 				for (const p of problems.slice(0, MAX_PROBLEMS)) process.stderr.write(`${file}: ${p}\n`);
 				if (problems.length > MAX_PROBLEMS)
@@ -148,7 +149,7 @@ export async function main(
 					formatSummary(resultsTable(records, answers, summary.options), summary.format)
 				);
 			} else {
-				const runs = reports.map((r, i) => studyRunOfReport(files[i], r, warn));
+				const runs = reports.map((r, i) => studyRunOfReport(sources[i].file, r, warn));
 				process.stdout.write(formatStudy(study(runs, summary.options), summary.format));
 			}
 			return invalid ? 1 : 0;

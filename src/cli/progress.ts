@@ -1,5 +1,5 @@
 /** Renders pipeline events as progress on stderr: records, rate, ETA, tokens/s; errors in full. */
-import { describeError } from '../lib/errors/describe.ts';
+import { CLI_CHOICES, describeWithFix } from '../lib/setup/fixes.ts';
 import type { ProbeEvent } from '../lib/probe/events.ts';
 
 const REDRAW_MS = 250;
@@ -12,9 +12,9 @@ export function formatDuration(ms: number): string {
 	return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** "error: …" for a failure, then on its own line what to do, when the error says. */
+/** "error: …" for a failure, then on its own line what to do (the flag to change, setup/fixes.ts). */
 export function errorLines(err: unknown): string {
-	const { message, recovery } = describeError(err);
+	const { message, recovery } = describeWithFix(err, CLI_CHOICES);
 	return `error: ${message}\n${recovery ? `  → ${recovery}\n` : ''}`;
 }
 

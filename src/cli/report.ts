@@ -108,7 +108,7 @@ const CHECKS: [keyof ReportRecord, (v: unknown) => boolean][] = [
 ];
 
 /** An item's answer fields as a record carries them, when it does (records since answer limits). */
-function answerOfRecord(value: Record<string, unknown>): AnswerFacts | undefined {
+export function answerOfRecord(value: Record<string, unknown>): AnswerFacts | undefined {
 	const { item_id, answer_finish_reason, answer } = value;
 	if (!FINISH_SET.has(answer_finish_reason) || typeof answer !== 'string') return undefined;
 	return answerFacts({
@@ -119,7 +119,7 @@ function answerOfRecord(value: Record<string, unknown>): AnswerFacts | undefined
 }
 
 /** An answer's facts from one answers-file line or manifest entry; undefined when it is not one. */
-function answerFactsOf(value: unknown): AnswerFacts | undefined {
+export function answerFactsOf(value: unknown): AnswerFacts | undefined {
 	const a = value as Record<string, unknown> | null;
 	if (typeof a?.item_id !== 'string' || typeof a.answer !== 'string') return undefined;
 	if (!FINISH_SET.has(a.finish_reason)) return undefined;
@@ -266,7 +266,7 @@ function manifestAnswers(manifest: Record<string, unknown>): AnswerFacts[] {
 }
 
 /** The manifest's identity fields, when they are all there and of the right type. */
-function reportManifest(m: Record<string, unknown> | undefined): ReportManifest | undefined {
+export function reportManifest(m: Record<string, unknown> | undefined): ReportManifest | undefined {
 	const config = m?.config as Record<string, unknown> | undefined;
 	const generator = config?.generator as ModelRef | undefined;
 	if (typeof m?.run_id !== 'string' || typeof generator?.id !== 'string') return undefined;

@@ -14,13 +14,15 @@ import {
 } from '../lib/probe/identity.ts';
 import { loadNlpSupport, type LoadedNlp } from '../lib/nlp/support.ts';
 import { nlpUnavailableWarning } from '../lib/nlp/warning.ts';
+import { CLI_CHOICES, nlpFix } from '../lib/setup/fixes.ts';
 import { runProbe } from '../lib/probe/pipeline.ts';
 import { prepareRun } from '../lib/probe/prepare.ts';
 import { DEFAULT_ANSWER_MAX_TOKENS, type RunValues } from '../lib/probe/runConfig.ts';
 import { parseTokenizerConfig, templateFromFile } from '../lib/probe/templateSource.ts';
 import { contextFit, misfitText } from '../lib/setup/contextFit.ts';
 import { loadFromRepos, loadServerTemplate, type TemplateDeps } from '../lib/setup/templates.ts';
-import { cliShippedTemplate } from './shippedTemplates.ts';
+import { shippedTemplateIn } from '../lib/templates/entry.ts';
+import { packagedTemplates } from '../lib/templates/packaged.ts';
 import { thinkingDefault, userHeader, type ChatTemplate } from '../lib/probe/template.ts';
 import {
 	reasoningEffortDefault,
@@ -68,7 +70,7 @@ async function loadNlp(io: RunIO, opts: RunOptions): Promise<LoadedNlp> {
 	});
 	if ('unavailable' in loaded.nlp) {
 		const { message, consequence } = nlpUnavailableWarning(loaded.nlp.unavailable);
-		io.stderr.write(`warning: ${message}\n  → ${consequence}\n`);
+		io.stderr.write(`warning: ${message}\n  → ${consequence} ${nlpFix(CLI_CHOICES)}\n`);
 	}
 	return loaded;
 }
@@ -201,7 +203,7 @@ export async function loadTemplate(
 	const deps: TemplateDeps = {
 		fetch: io.fetch ?? fetch,
 		signal: io.signal,
-		shipped: (repo) => cliShippedTemplate(repo),
+		shipped: (repo) => shippedTemplateIn(packagedTemplates(), repo),
 		served: server && (() => server.servedTemplate(io.signal))
 	};
 	const t =

@@ -3,19 +3,30 @@
  * text, JSON or CSV. Rows are model × condition with the same numbers as the study view.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import Papa from 'papaparse';
-import { isStudyFile, parseStudyFile } from '../lib/probe/studyFile.ts';
+import type { RunBundle } from '../lib/probe/exchange.ts';
+import {
+	isStudyFile,
+	parseStudyFile,
+	STUDY_FILE_SUFFIX,
+	studyRunBundles
+} from '../lib/probe/studyFile.ts';
+import type { AnswerFacts } from '../lib/results/resultsTable.ts';
 import { LABEL_INFO } from '../lib/probe/labels.ts';
 import { LABELS } from '../lib/probe/types.ts';
 import { labelShares, studyRunOf, type Study, type StudyRun } from '../lib/results/study.ts';
 import {
+	answerFactsOf,
+	answerOfRecord,
 	finite,
 	pct,
 	rateCell,
 	table,
 	tallyCells,
 	TALLY_FIELDS,
+	readRun,
+	reportManifest,
 	type RunReport
 } from './report.ts';
 import type { SummaryFormat } from './report.ts';
@@ -37,18 +48,56 @@ export function studyRunOfReport(
 	return { run_id, generator: { id: name }, dataset: '', seed: 0, records, answers };
 }
 
+/** One run `summarize` reads: a records file, or one run of a one-file study. */
+export interface RunSource {
+	/** The file, or "FILE, run N" for a run inside a one-file study: what its warnings name. */
+	file: string;
+	read: () => Promise<RunReport>;
+}
+
 /**
- * A study list (`.study.json`, what a sweep writes) as its run files, resolved beside it; any
- * other file as itself. A one-file study (.study.jsonl) is the app's: import it there.
- * @throws ExchangeError when the list is not a valid study file.
+ * A study file as its runs: a list (`.study.json`, what a sweep writes beside its runs) as its run
+ * files, resolved beside it; a one-file study (`.study.jsonl`, the sweep's other file or the app's
+ * Share) as the runs inside it, each checked as the app's Import checks it. Any other file is
+ * itself.
+ * @throws ExchangeError when the study file, or a run inside it, is not valid.
  */
-export function readStudyList(file: string): string[] {
-	if (!file.endsWith('.study.json')) return [file];
+export function runSources(file: string): RunSource[] {
+	const itself = [{ file, read: () => readRun(file) }];
+	if (!file.endsWith('.study.json') && !file.endsWith(STUDY_FILE_SUFFIX)) return itself;
 	const text = readFileSync(file, 'utf8');
-	if (!isStudyFile(text)) return [file];
+	if (!isStudyFile(text)) return itself;
 	const study = parseStudyFile(text);
-	if (study.kind !== 'links') return [file];
-	return study.links.map((link) => resolve(dirname(file), link));
+	if (study.kind === 'links')
+		return study.links.map((link) => {
+			const path = resolve(dirname(file), link);
+			return { file: path, read: () => readRun(path) };
+		});
+	return studyRunBundles(study.runs, basename(file)).map((bundle, i) => ({
+		file: `${file}, run ${i + 1}`,
+		read: async () => reportOfBundle(bundle)
+	}));
+}
+
+/** A run read from a study file as `readRun` reads a whole-run file: its answers, then the manifest's. */
+function reportOfBundle(b: RunBundle): RunReport {
+	const answers = new Map<string, AnswerFacts>();
+	for (const r of b.records) {
+		const a = answerOfRecord(r as unknown as Record<string, unknown>);
+		if (a) answers.set(a.item_id, a);
+	}
+	for (const a of b.answers ?? []) {
+		const facts = answerFactsOf(a);
+		if (facts) answers.set(facts.item_id, facts);
+	}
+	return {
+		records: b.records,
+		manifest: reportManifest(b.manifest as unknown as Record<string, unknown>),
+		answers: [...answers.values()],
+		annotations: b.annotations ?? [],
+		problems: [],
+		invalid: false
+	};
 }
 
 const points = (x: number) =>

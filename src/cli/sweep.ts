@@ -3,12 +3,21 @@
  * and judge, one after another. Each model writes its own run beside --out (OUT.<model>.jsonl with
  * its manifest and answers), resumable as any run is (the same command again resumes each), and
  * OUT.study.json lists them: `summarize OUT.study.json` prints the study table, and the app opens
- * it by link.
+ * it by link. Once every run is done, OUT.study.jsonl holds them all in one file (the form the app
+ * shares and imports, probe/studyFile.ts), to open in the app from a machine the runs never left.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { STUDY_FILE_FORMAT, STUDY_FILE_VERSION } from '../lib/probe/studyFile.ts';
+import { filesToBundle, parseAnswersJsonl } from '../lib/probe/exchange.ts';
+import { bundleToRunFile } from '../lib/probe/runFile.ts';
+import {
+	STUDY_FILE_FORMAT,
+	STUDY_FILE_SUFFIX,
+	STUDY_FILE_VERSION,
+	studyToFile
+} from '../lib/probe/studyFile.ts';
 import { UsageError, type RunOptions } from './args.ts';
+import { sidecarPaths } from './jsonlStore.ts';
 
 /** A model id as a file name part: "Qwen/Qwen3-0.6B" → "Qwen_Qwen3-0.6B". */
 export function modelSlug(model: string): string {
@@ -19,6 +28,8 @@ export interface Sweep {
 	runs: RunOptions[];
 	/** OUT.study.json: the runs' records files, relative to it. */
 	studyFile: string;
+	/** OUT.study.jsonl: the runs themselves, one after another. */
+	bundleFile: string;
 }
 
 const stemOf = (out: string) => (out.endsWith('.jsonl') ? out.slice(0, -'.jsonl'.length) : out);
@@ -51,7 +62,7 @@ export function sweepOf(opts: RunOptions): Sweep | null {
 		runId: opts.runId === undefined ? undefined : `${opts.runId}-${slugs[i]}`,
 		out: `${stem}.${slugs[i]}.jsonl`
 	}));
-	return { runs, studyFile: `${stem}.study.json` };
+	return { runs, studyFile: `${stem}.study.json`, bundleFile: `${stem}${STUDY_FILE_SUFFIX}` };
 }
 
 /** Writes OUT.study.json, listing the runs' records files by name (they sit beside it). */
@@ -59,5 +70,23 @@ export function writeStudyFile(sweep: Sweep): void {
 	const dir = dirname(sweep.studyFile);
 	const runs = sweep.runs.map((r) => (dirname(r.out) === dir ? basename(r.out) : join(r.out)));
 	const study = { format: STUDY_FILE_FORMAT, version: STUDY_FILE_VERSION, runs };
+	// Before the first run makes --out's folder (a fresh clone's runs/).
+	mkdirSync(dir, { recursive: true });
 	writeFileSync(sweep.studyFile, JSON.stringify(study, null, '\t') + '\n');
+}
+
+/**
+ * Writes OUT.study.jsonl: each run's manifest, answers and records as one whole-run file, in the
+ * sweep's order, read back exactly as the app's Import reads a run's files.
+ * @throws ExchangeError naming the run whose files are not a valid run.
+ */
+export function writeStudyBundle(sweep: Sweep): void {
+	const runFiles = sweep.runs.map((r) => {
+		const paths = sidecarPaths(r.out);
+		const bundle = filesToBundle(readFileSync(r.out, 'utf8'), readFileSync(paths.manifest, 'utf8'));
+		if (existsSync(paths.answers) && (bundle.answers ?? []).length === 0)
+			bundle.answers = parseAnswersJsonl(readFileSync(paths.answers, 'utf8')).answers;
+		return bundleToRunFile(bundle);
+	});
+	writeFileSync(sweep.bundleFile, studyToFile(runFiles));
 }

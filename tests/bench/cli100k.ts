@@ -11,6 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { build } from 'esbuild';
+import { shippedTemplatesPlugin } from '../../build.cli.ts';
 import {
 	createWriteStream,
 	type WriteStream,
@@ -60,7 +61,8 @@ const TEMPLATE_WORKER = fileURLToPath(new URL('../../src/cli/templateWorker.ts',
  * cliChild.ts and the CLI bundled by esbuild, as `npm ci` bundles the shipped CLI (bin/dist): the
  * process measured is the one users run, without tsx compiling in it. Built once per bench. The
  * CLI checks a chat template in a worker thread that it loads from `templateWorker.js` beside
- * itself, so that is bundled too, as ES modules (the folder's package.json says so).
+ * itself, so that is bundled too, as ES modules (the folder's package.json says so), with the
+ * shipped templates copied in as build.cli.ts does.
  */
 let bundled: Promise<string> | undefined;
 function childBundle(): Promise<string> {
@@ -75,7 +77,8 @@ function childBundle(): Promise<string> {
 			format: 'esm',
 			target: 'node20',
 			outdir: dir,
-			logLevel: 'warning'
+			logLevel: 'warning',
+			plugins: [shippedTemplatesPlugin]
 		});
 		return join(dir, 'cliChild.js');
 	})();

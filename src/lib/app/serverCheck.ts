@@ -6,6 +6,7 @@
  */
 import { EngineError } from '../probe/engine.ts';
 import { AbortError } from '../errors/appError.ts';
+import { APP_CHOICES, errorTextWithFix, noTemplateFix } from '../setup/fixes.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 
 export interface ServerCheckLine {
@@ -86,7 +87,7 @@ export async function checkServer(
 		lines.push({
 			what: 'template',
 			ok: false,
-			text: "No chat template: the model id is not a Hugging Face repo, so enter the template's repo, a URL or a file."
+			text: `No chat template: the model id is not a Hugging Face repo. ${noTemplateFix(APP_CHOICES)}`
 		});
 	} else if (deps.template) {
 		try {
@@ -94,7 +95,11 @@ export async function checkServer(
 			lines.push({ what: 'template', ok: true, text: templateFoundText(t) });
 		} catch (err) {
 			if (err instanceof AbortError || opts.signal?.aborted) throw err;
-			lines.push({ what: 'template', ok: false, text: `Chat template: ${message(err)}` });
+			lines.push({
+				what: 'template',
+				ok: false,
+				text: `Chat template: ${errorTextWithFix(err, APP_CHOICES)}`
+			});
 		}
 	}
 	return { ok: lines.every((l) => l.ok), lines, served };

@@ -27,7 +27,7 @@ import { createCpuEngine } from '../engines/cpu/client.ts';
 import type { MirrorManifest } from '../engines/mirror.ts';
 import { customAppConfig, type CustomMlcModel } from '../engines/webgpu/custom.ts';
 import type { TemplateSpec } from '../setup/templates.ts';
-import { shipsTemplate } from './shippedRepos.ts';
+import { shipsTemplate } from '../templates/packages.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { LoadedNlp } from '../nlp/support.ts';
 import type { ResourceCache } from '../nlp/load.ts';
@@ -194,7 +194,7 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 				hfBase: modelMirror()?.base || undefined,
 				shipped: async (repo) =>
 					shipsTemplate(repo)
-						? (await import('./shippedTemplates.ts')).shippedTemplate(repo)
+						? (await import('../templates/shippedTemplates.ts')).shippedTemplate(repo)
 						: undefined,
 				served: (server) =>
 					services.serverEngine(server.baseUrl, server.apiKey).servedTemplate(signal),

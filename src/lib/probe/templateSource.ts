@@ -125,7 +125,7 @@ export async function fetchChatTemplate(
 	}
 	const list =
 		tried.length > 0 ? tried.map((t) => `\n- ${t}`).join('') : ' (no repositories given)';
-	throw new TemplateError(`No chat template found. Tried:${list}`);
+	throw new TemplateError(`No chat template found. Tried:${list}`, { missing: true });
 }
 
 /**

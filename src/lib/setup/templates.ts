@@ -80,7 +80,8 @@ export async function loadServerTemplate(
 	if (served) return served;
 	if (spec.repos.length > 0) return loadFromRepos(spec.repos, deps);
 	throw new TemplateError(
-		"No chat template: the server does not serve one (llama-server does, at /props) and the model id is not a Hugging Face repo, so give the template's repo, a URL or a file."
+		'No chat template: the server does not serve one (llama-server does, at /props) and the model id is not a Hugging Face repo.',
+		{ missing: true }
 	);
 }
 

@@ -29,6 +29,7 @@ import { DownloadMeter, type DownloadSample } from '../setup/downloadSpeed.ts';
 import { FrameBatch, nextFrame, type Schedule } from '../live/frameBatch.ts';
 import { LabelTally } from '../live/labelTally.ts';
 import { nlpUnavailableWarning } from '../nlp/warning.ts';
+import { APP_CHOICES, nlpFix } from '../setup/fixes.ts';
 import { ConversationFold, indexItems, type LiveConversation } from '../live/liveConversation.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'paused' | 'done' | 'failed';
@@ -528,7 +529,7 @@ function nlpWarning(reason: string): RunErrorView {
 		stage: NLP_STAGE,
 		name: 'NlpUnavailable',
 		message,
-		recovery: `${consequence} Check that this device can reach raw.githubusercontent.com before the next run.`,
+		recovery: `${consequence} ${nlpFix(APP_CHOICES)}`,
 		fatal: false
 	};
 }

@@ -8,13 +8,7 @@ import { RunExistsError } from '../db/errors.ts';
 import type { RecordFacts } from '../db/facts.ts';
 import type { RunRow, RunStatus } from '../db/schema.ts';
 import type { ImportConflict } from '../db/transfer.ts';
-import {
-	bundleToFiles,
-	ExchangeError,
-	filesToBundle,
-	parseAnswersJsonl,
-	recordsToCsv
-} from '../probe/exchange.ts';
+import { bundleToFiles, ExchangeError, recordsToCsv } from '../probe/exchange.ts';
 import type { RunBundle } from '../probe/exchange.ts';
 import { bundleToRunFile, isRunFile, runFileToBundle } from '../probe/runFile.ts';
 import { isLabelsFile, labelsFromFile, labelsToFile } from '../probe/labelsFile.ts';
@@ -34,6 +28,7 @@ import {
 	pickRunFiles,
 	type ImportFailure
 } from '../results/runsData.ts';
+import { groupRunFiles, readRunGroups } from '../results/runFiles.ts';
 
 export type { ImportFailure } from '../results/runsData.ts';
 import type { CompareRow, ExportKind } from '../results/runsData.ts';
@@ -316,6 +311,11 @@ export class RunsState {
 				this.#importing = false;
 			}
 		}
+		const grouped = groupRunFiles(files);
+		if (grouped.runs.length > 1) {
+			await this.#importRuns(grouped);
+			return;
+		}
 		const picked = pickRunFiles(files);
 		if (picked.problems.length > 0 || !picked.records || !picked.manifest) {
 			this.#importFailure = {
@@ -328,25 +328,7 @@ export class RunsState {
 		const { records, manifest, answers } = picked;
 		this.#importing = true;
 		try {
-			const [jsonl, manifestText, answersText] = await Promise.all([
-				records.text(),
-				manifest.text(),
-				answers?.text()
-			]);
-			const bundle = located(
-				() => filesToBundle(jsonl, manifestText),
-				(p) =>
-					p.startsWith('line ')
-						? `${records.name}, ${p}`
-						: `${manifest.name}: ${p.replace(/^manifest: /, '')}`
-			);
-			if (answers && answersText !== undefined && (bundle.answers ?? []).length === 0) {
-				const parsed = located(
-					() => parseAnswersJsonl(answersText),
-					(p) => `${answers.name}, ${p}`
-				);
-				bundle.answers = parsed.answers;
-			}
+			const [bundle] = await readRunGroups([{ stem: records.name, records, manifest, answers }]);
 			await this.#store(bundle, 'refuse');
 		} catch (e) {
 			this.#importFailure = failureOf(e);
@@ -393,10 +375,31 @@ export class RunsState {
 		);
 		if (study.kind === 'links')
 			throw new ExchangeError([
-				`${name} lists its runs by address, which a file on this device cannot reach: open the study by its link instead.`
+				`${name} lists its runs by address, which a file on this device cannot reach: pick its runs’ files together (or the sweep’s .study.jsonl), or open the study by its link.`
 			]);
 		this.#importedStudy = await storeStudy(this.#source, studyRunBundles(study.runs, name));
 		await this.load();
+	}
+
+	/** Several runs' files picked at once: one study, every run checked, stored all or none. */
+	async #importRuns(grouped: ReturnType<typeof groupRunFiles<FileLike>>): Promise<void> {
+		if (grouped.problems.length > 0) {
+			this.#importFailure = {
+				message:
+					'Pick each run’s records (.jsonl) with its manifest (.manifest.json) and answers (.answers.jsonl), or whole-run files (.run.jsonl).',
+				problems: grouped.problems
+			};
+			return;
+		}
+		this.#importing = true;
+		try {
+			this.#importedStudy = await storeStudy(this.#source, await readRunGroups(grouped.runs));
+			await this.load();
+		} catch (e) {
+			this.#importFailure = failureOf(e);
+		} finally {
+			this.#importing = false;
+		}
 	}
 
 	async #merge(runId: string, annotations: readonly Annotation[], from: string): Promise<void> {

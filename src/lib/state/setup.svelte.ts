@@ -6,6 +6,7 @@ import { isDatasetName, OFFLINE_DATASET, type DatasetName } from '../datasets/re
 import { DatasetError, DatasetImportError } from '../datasets/errors.ts';
 import { AbortError } from '../errors/appError.ts';
 import { errorText } from '../errors/describe.ts';
+import { APP_CHOICES, errorTextWithFix } from '../setup/fixes.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { DatasetItem } from '../probe/types.ts';
 import {
@@ -172,7 +173,7 @@ export class SetupState {
 			// Cancelled, or replaced by a newer check: that one decides what is shown.
 			if (abort.signal.aborted) return null;
 			this.#template = null;
-			this.#templateError = { choice, message: errorText(err) };
+			this.#templateError = { choice, message: errorTextWithFix(err, APP_CHOICES) };
 			return null;
 		} finally {
 			if (this.#templateAbort === abort) {
@@ -215,7 +216,7 @@ export class SetupState {
 			return true;
 		} catch (err) {
 			this.#step = this.#abort.signal.aborted ? 'idle' : 'failed';
-			this.#error = this.#abort.signal.aborted ? null : errorText(err);
+			this.#error = this.#abort.signal.aborted ? null : errorTextWithFix(err, APP_CHOICES);
 			this.#datasetUnreachable =
 				!this.#abort.signal.aborted && err instanceof DatasetError && err.unreachable;
 			return false;

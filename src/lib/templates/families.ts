@@ -2,7 +2,7 @@
  * The one registry of chat templates that ship with the app, so a blocked or offline Hugging Face
  * costs only the weights, and "See what the model sees" needs no download at all. Two kinds:
  * - `npm`: a devDependency carries the family's real tokenizer_config.json; the Vite build keeps
- *   only its chat_template and special tokens (vite.shippedTemplates.ts).
+ *   only its chat_template and special tokens (extract.ts, for the app's and the CLI's builds).
  * - `copy`: a verbatim copy kept in ./copies/, for families no package carries (the paper's
  *   Qwen3.5, gpt-oss and GLM-4.7-Flash). Each names its source, revision and licence; a unit test
  *   checks every copy byte for byte against the shared fixtures and the fixtures' reference renders.

@@ -1,6 +1,6 @@
 /**
  * Loads a copied template (families.ts) as the probe reads any template. Plain TS, so the app and
- * the CLI share it; the npm-shipped families need the Vite build (app/shippedTemplates.ts).
+ * the CLI share it; the npm-shipped families come from a build (entry.ts).
  */
 import { parseTokenizerConfig } from '../probe/templateSource.ts';
 import type { ChatTemplate } from '../probe/template.ts';
@@ -13,7 +13,7 @@ export function copyProvenance(copy: Pick<TemplateCopy, 'source' | 'licence'>): 
 
 /**
  * The copied template of `repo`, validated and hashed like a Hub one; undefined when `repo` has
- * no copy (an npm-shipped family is read by the app's shippedTemplates.ts, which needs the build).
+ * no copy (an npm-shipped family is read by entry.ts from what a build extracted).
  */
 export async function copiedTemplate(repo: string): Promise<ChatTemplate | undefined> {
 	const origin = shippedFamilyFor(repo)?.origin;

@@ -4,6 +4,7 @@ import type { Scenario } from '../harness.ts';
 import { annotation } from './annotate.ts';
 import { capability } from './capability.ts';
 import { classLink } from './classLink.ts';
+import { cliStudy } from './cliStudy.ts';
 import { classroomPreset } from './classroomPreset.ts';
 import { cpuRun } from './cpuRun.ts';
 import { cpuSweep } from './cpuSweep.ts';
@@ -44,6 +45,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	fullRun,
 	resume,
 	sweep,
+	cliStudy,
 	tabs,
 	startFail,
 	hubBlockedStart,

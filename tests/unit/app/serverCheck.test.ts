@@ -78,6 +78,10 @@ describe('checkServer', () => {
 		const none = await checkServer({ baseUrl: base, model: ' ' }, deps(base, { template: null }));
 		expect(none.lines.filter((l) => !l.ok).map((l) => l.what)).toEqual(['model', 'template']);
 		expect(none.lines[2].text).toMatch(/No chat template/);
+		// The fix in set-up's words, with the templates that need no network (setup/fixes.ts).
+		expect(none.lines[2].text).toMatch(
+			/Name one with Chat template of the generator \(a Hugging Face repo, a URL or a file\); these ship with the app and need no network: .*Qwen\/Qwen2\.5-0\.5B-Instruct/
+		);
 		// The start checks the template itself: no template line then.
 		const noLine = await checkServer(
 			{ baseUrl: base, model: 'gen' },
@@ -89,12 +93,15 @@ describe('checkServer', () => {
 			{ baseUrl: base, model: 'gen' },
 			deps(base, {
 				template: async () => {
-					throw new TemplateError('No chat template found. Tried:\n- https://huggingface.co/x');
+					throw new TemplateError('No chat template found. Tried:\n- https://huggingface.co/x', {
+						missing: true
+					});
 				}
 			})
 		);
 		expect(broken.ok).toBe(false);
 		expect(broken.lines.at(-1)?.text).toContain('Chat template: No chat template found');
+		expect(broken.lines.at(-1)?.text).toContain('Name one with Chat template of the generator');
 	});
 
 	it('a port where nothing listens: "Nothing answered", not CORS', async () => {

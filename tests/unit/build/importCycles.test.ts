@@ -3,9 +3,17 @@
  * components) imports, through any chain, a folder that imports it back. The checker itself is
  * tested on small trees with a deliberate cycle, so a tree that passes has been looked at.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { folderCycles, folderGraph, folderOf, importsOf, readSources } from './importGraph.ts';
+import {
+	folderCycles,
+	folderGraph,
+	folderOf,
+	importsOf,
+	reachedFrom,
+	readSources
+} from './importGraph.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -73,5 +81,17 @@ describe('src', () => {
 		const state = [...sources.keys()].filter((p) => p.startsWith('src/lib/state/'));
 		expect(state.length).toBeGreaterThan(0);
 		expect(state.filter((p) => !p.endsWith('.svelte.ts'))).toEqual([]);
+	});
+
+	it('keeps the CLI and the build configs out of the app (lib/app), through any chain', () => {
+		const configs = readdirSync(REPO).filter((f) => /^(vite|vitest|build)\..*\.?ts$/.test(f));
+		expect(configs).toContain('vite.config.ts');
+		expect(configs).toContain('build.cli.ts');
+		const files = new Map(sources);
+		for (const f of configs) files.set(f, readFileSync(`${REPO}${f}`, 'utf8'));
+		const cli = [...sources.keys()].filter((p) => p.startsWith('src/cli/'));
+		const reached = reachedFrom(files, [...cli, ...configs]);
+		expect(reached.has('src/lib/templates/extract.ts')).toBe(true);
+		expect([...reached].filter((p) => p.startsWith('src/lib/app/'))).toEqual([]);
 	});
 });

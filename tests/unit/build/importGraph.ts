@@ -47,7 +47,7 @@ export function folderOf(path: string): string | null {
 }
 
 /** Resolve a specifier to a repo-relative path; null for packages. `$lib` is src/lib. */
-function resolve(from: string, spec: string): string | null {
+export function resolveImport(from: string, spec: string): string | null {
 	if (spec.startsWith('$lib/')) return posix.normalize(`src/lib/${spec.slice(5)}`);
 	if (!spec.startsWith('.')) return null;
 	return posix.normalize(posix.join(dirname(from), spec));
@@ -63,7 +63,7 @@ export function folderGraph(files: SourceFiles): FolderGraph {
 		if (!from) continue;
 		if (!graph.has(from)) graph.set(from, new Map());
 		for (const spec of importsOf(path, text)) {
-			const target = resolve(path, spec);
+			const target = resolveImport(path, spec);
 			const to = target && folderOf(target);
 			if (!to || to === from) continue;
 			const edges = graph.get(from) as Map<string, string[]>;
@@ -116,4 +116,29 @@ export function folderCycles(graph: FolderGraph): { folders: string[]; imports: 
 			folders.flatMap((b) => graph.get(a)?.get(b) ?? []).map((edge) => edge)
 		)
 	}));
+}
+
+/**
+ * Every file `starts` reach through relative imports, static or dynamic (type-only ones too),
+ * among `files`; a specifier without an extension tries `.ts`, `.svelte.ts` and `/index.ts`.
+ */
+export function reachedFrom(files: SourceFiles, starts: readonly string[]): Set<string> {
+	const seen = new Set<string>();
+	const pending = [...starts];
+	while (pending.length > 0) {
+		const path = pending.pop() as string;
+		if (seen.has(path)) continue;
+		const text = files.get(path);
+		if (text === undefined) continue;
+		seen.add(path);
+		for (const spec of importsOf(path, text)) {
+			const target = resolveImport(path, spec);
+			if (!target) continue;
+			const found = [target, `${target}.ts`, `${target}.svelte.ts`, `${target}/index.ts`].find(
+				(p) => files.has(p)
+			);
+			if (found) pending.push(found);
+		}
+	}
+	return seen;
 }

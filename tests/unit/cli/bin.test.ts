@@ -9,6 +9,7 @@ import {
 	mkdirSync,
 	mkdtempSync,
 	readFileSync,
+	rmSync,
 	symlinkSync,
 	utimesSync,
 	writeFileSync
@@ -83,5 +84,12 @@ describe('the CLI launcher', () => {
 		// here is 2–4 GB.
 		expect(limitMB).toBeGreaterThanOrEqual(oldSpaceMB);
 		expect(limitMB).toBeLessThan(oldSpaceMB + 100);
+	});
+
+	it('runs the bundle where there are no sources (the installed package), without tsx', () => {
+		rmSync(join(dir, 'src'), { recursive: true });
+		rmSync(join(dir, 'node_modules'));
+		writeFileSync(join(dir, 'bin/dist/meta.json'), 'not json');
+		expect(run()).toEqual({ out: 'bundle a b', code: 3 });
 	});
 });

@@ -131,6 +131,9 @@ describe('CLI scoring with NLTK data', () => {
 			/warning: NLTK's English data could not be loaded: .*127\.0\.0\.1/
 		);
 		expect(result.stderr).toMatch(/The run goes on/);
+		expect(result.stderr).toMatch(
+			/Before the next run, point --nltk-data-url \(and --syllapy-url\) at a mirror of the files, or choose --dataset demo/
+		);
 		const answers = answersOf(out);
 		expect(answers.get('ifeval-1')?.correct).toBeNull();
 		expect(answers.get('ifeval-1')?.score_detail).toMatch(

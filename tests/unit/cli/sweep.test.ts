@@ -1,12 +1,12 @@
 /**
- * `run --model a,b,c` against a scripted server: one resumable run per model beside --out and a
- * study list that `summarize` reads as the three files.
+ * `run --model a,b,c` against a scripted server: one resumable run per model beside --out, a
+ * study list and a one-file study, each of which `summarize` reads as the three files.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunArgs } from '../../../src/cli/args.ts';
-import { sweepOf } from '../../../src/cli/sweep.ts';
+import { sweepOf, writeStudyFile } from '../../../src/cli/sweep.ts';
 import { MINIMAL_RUN_ARGS, runMain, startCli, type Cli } from './harness.ts';
 
 let cli: Cli;
@@ -39,6 +39,21 @@ describe('run --model a,b,c', () => {
 			'org/m-b',
 			'm-c'
 		]);
+		// The one-file study beside the list: every run inside it, read as the app imports it.
+		const bundled = join(cli.dir, 'sweep.study.jsonl');
+		expect(r.stderr).toContain(`and ${bundled} (all of them in one file`);
+		const text = readFileSync(bundled, 'utf8');
+		expect(JSON.parse(text.slice(0, text.indexOf('\n')))).toEqual({
+			format: 'user-turn-probe-study',
+			version: 1,
+			runs: 3
+		});
+		const viaBundle = await runMain(['summarize', '--json', bundled]);
+		expect(viaBundle.code, viaBundle.stderr).toBe(0);
+		expect(viaBundle.stdout).toBe(viaFiles.stdout);
+		const textOf = async (args: string[]) => (await runMain(['summarize', ...args])).stdout;
+		expect(await textOf([bundled])).toBe(await textOf(files));
+		expect(await textOf(['--csv', bundled])).toBe(await textOf(['--csv', ...files]));
 		// The same command again resumes every run: nothing is left to generate.
 		const before = cli.server.requests.length;
 		const again = await runMain(cli.args(out, ['--model', 'm-a,org/m-b,m-c']));
@@ -48,6 +63,16 @@ describe('run --model a,b,c', () => {
 			.filter((q) => q.path.endsWith('/completions'));
 		expect(completions).toEqual([]);
 	}, 60_000);
+
+	it('writes its study list into an --out folder that does not exist yet', () => {
+		const out = join(cli.dir, 'fresh', 'runs', 'sweep.jsonl');
+		const sweep = sweepOf(parseRunArgs([...MINIMAL_RUN_ARGS, '--model', 'a,b', '--out', out]));
+		if (!sweep) throw new Error('not a sweep');
+		writeStudyFile(sweep);
+		expect(
+			JSON.parse(readFileSync(join(cli.dir, 'fresh/runs/sweep.study.json'), 'utf8')).runs
+		).toEqual(['sweep.a.jsonl', 'sweep.b.jsonl']);
+	});
 
 	it('pairs one server per model, or refuses a count that does not pair', () => {
 		const flags = (extra: string[]) => parseRunArgs([...MINIMAL_RUN_ARGS, ...extra]);

@@ -4,7 +4,7 @@ import { EXAMPLE_CONVERSATION as E } from '../../../src/lib/probe/labels.ts';
 import { probePrompt, type ChatTemplate } from '../../../src/lib/probe/template.ts';
 import { conversationProbe } from '../../../src/lib/setup/conversationRun.ts';
 import { SHIPPED_FAMILIES } from '../../../src/lib/templates/families.ts';
-import { shippedTemplate } from '../../../src/lib/app/shippedTemplates.ts';
+import { shippedTemplate } from '../../../src/lib/templates/shippedTemplates.ts';
 
 const QA = [
 	{ role: 'user' as const, content: E.question },

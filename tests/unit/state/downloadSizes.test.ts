@@ -65,7 +65,7 @@ describe('classroom defaults', () => {
 	});
 
 	it("the suggested generator's template ships with the app", async () => {
-		const { shippedPackageFor } = await import('../../../src/lib/app/shippedRepos.ts');
+		const { shippedPackageFor } = await import('../../../src/lib/templates/packages.ts');
 		const g = modelOptions('generator', { shaderF16: true }).find(
 			(o) => o.key === SUGGESTED.generator.key
 		);

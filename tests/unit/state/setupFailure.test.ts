@@ -18,6 +18,10 @@ describe('SetupState: clearing a failure', () => {
 		});
 		expect(ok).toBe(false);
 		expect(setup.error).toMatch(/could not be reached/);
+		// The fix in set-up's words, the same sentence the CLI prints with its flags (setup/fixes.ts).
+		expect(setup.error).toMatch(
+			/The Demo dataset is built in and runs offline; your own file \(Dataset: My file\) works too\./
+		);
 		expect(setup.datasetUnreachable).toBe(true);
 		expect(setup.templateError).toMatch(/Failed to fetch/);
 		expect(setup.step).toBe('failed');

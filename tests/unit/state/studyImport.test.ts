@@ -3,6 +3,7 @@
  * stored all or none; a run already here stands in for itself; a bad run is named.
  */
 import { describe, expect, it } from 'vitest';
+import { bundleToFiles } from '../../../src/lib/probe/exchange.ts';
 import { bundleToRunFile } from '../../../src/lib/probe/runFile.ts';
 import { studyToFile } from '../../../src/lib/probe/studyFile.ts';
 import type { RunBundle } from '../../../src/lib/probe/exchange.ts';
@@ -79,7 +80,78 @@ describe('importing a study file', () => {
 			runs: ['a.run.jsonl']
 		});
 		await s.state.importFiles([file('s.study.json', text)]);
-		expect(s.state.importFailure?.problems[0]).toMatch(/open the study by its link/);
+		expect(s.state.importFailure?.problems[0]).toMatch(
+			/pick its runs’ files together \(or the sweep’s \.study\.jsonl\), or open the study by its link/
+		);
+		expect(await ids(s)).toEqual([]);
+	});
+});
+
+describe('importing several runs’ files at once', () => {
+	/** A run as the CLI leaves it: OUT.jsonl, OUT.manifest.json (answers in OUT.answers.jsonl). */
+	const cliFiles = (stem: string, b: RunBundle) => {
+		const { jsonl, manifest } = bundleToFiles({ ...b, answers: [] });
+		const answers = (b.answers ?? []).map((a) => JSON.stringify(a)).join('\n');
+		return [
+			file(`${stem}.jsonl`, jsonl),
+			file(`${stem}.manifest.json`, manifest),
+			file(`${stem}.answers.jsonl`, answers ? answers + '\n' : '')
+		];
+	};
+
+	it('stores a sweep’s files (records, manifest, answers per run) as one study, in pick order', async () => {
+		const s = setup('runs-as-study');
+		const [a, b, c] = [makeBundle(4, 'run-a'), makeBundle(3, 'run-b'), makeBundle(2, 'run-c')];
+		await s.state.importFiles([
+			...cliFiles('sweep.m-b', b),
+			...cliFiles('sweep.m-a', a),
+			...cliFiles('sweep.m-c', c)
+		]);
+		expect(s.state.importFailure).toBeNull();
+		expect(s.state.importedStudy).toEqual({ run_ids: ['run-b', 'run-a', 'run-c'], already: [] });
+		expect((await s.store.getRecords('run-b')).length).toBe(3);
+		expect(await ids(s)).toEqual(['run-a', 'run-b', 'run-c']);
+	});
+
+	it('takes whole-run files (.run.jsonl) and a run’s two files together', async () => {
+		const s = setup('runs-mixed');
+		await s.state.importFiles([
+			file('x.run.jsonl', bundleToRunFile(makeBundle(2, 'run-x'))),
+			...cliFiles('y', makeBundle(3, 'run-y')).slice(0, 2)
+		]);
+		expect(s.state.importFailure).toBeNull();
+		expect(s.state.importedStudy?.run_ids).toEqual(['run-x', 'run-y']);
+	});
+
+	it('names a run that is missing its manifest, a stray file, and stores none', async () => {
+		const s = setup('runs-missing');
+		const [records] = cliFiles('a', makeBundle(2, 'run-a'));
+		await s.state.importFiles([
+			records,
+			...cliFiles('b', makeBundle(2, 'run-b')),
+			file('notes.json', '{}')
+		]);
+		expect(s.state.importedStudy).toBeNull();
+		expect(s.state.importFailure?.problems).toEqual([
+			'notes.json: not part of a run (expected .jsonl, .manifest.json or .answers.jsonl)'
+		]);
+		await s.state.importFiles([records, ...cliFiles('b', makeBundle(2, 'run-b'))]);
+		expect(s.state.importFailure?.problems).toEqual([
+			'a.jsonl: no manifest picked with it (a.manifest.json), and not a whole-run file (.run.jsonl)'
+		]);
+		expect(await ids(s)).toEqual([]);
+	});
+
+	it('names the bad line of one run by its file, and stores none', async () => {
+		const s = setup('runs-bad');
+		const bad = cliFiles('b', makeBundle(2, 'run-b'));
+		const broken = file(
+			'b.jsonl',
+			(await bad[0].text()).replace(/"label":"[^"]+"/, '"label":"great"')
+		);
+		await s.state.importFiles([...cliFiles('a', makeBundle(2, 'run-a')), broken, bad[1]]);
+		expect(s.state.importedStudy).toBeNull();
+		expect(s.state.importFailure?.problems[0]).toMatch(/^b\.jsonl, line 1: /);
 		expect(await ids(s)).toEqual([]);
 	});
 });

@@ -148,8 +148,9 @@ describe('copied templates render the fixtures’ reference renders', () => {
 
 describe('the CLI finds the copies too', () => {
 	it('reads a paper family offline, as the app does', async () => {
-		const { cliShippedTemplate } = await import('../../../src/cli/shippedTemplates.ts');
-		const t = await cliShippedTemplate('zai-org/GLM-4.7-Flash');
+		const { shippedTemplateIn } = await import('../../../src/lib/templates/entry.ts');
+		const { packagedTemplates } = await import('../../../src/lib/templates/packaged.ts');
+		const t = await shippedTemplateIn(packagedTemplates(), 'zai-org/GLM-4.7-Flash');
 		expect(t?.sha256).toBe(index['zai-org/GLM-4.7-Flash'].sha256);
 		expect(t?.provenance).toMatch(/^copy of ggml-org\/llama\.cpp .*MIT$/);
 	});

