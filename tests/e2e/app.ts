@@ -58,6 +58,12 @@ export async function openView(page: Page, appUrl: string, hash: string): Promis
 		.waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
 }
 
+/** Open every folded section of the view (a phone starts them folded), as a reader who reads on. */
+export async function unfold(page: Page): Promise<void> {
+	for (const fold of await page.locator('main .fold-head button[aria-expanded="false"]').all())
+		await fold.click();
+}
+
 /** The element with this data-testid, which must appear; the failure names view and id. */
 export async function need(page: Page | Locator, view: string, testId: string): Promise<Locator> {
 	const el = page.getByTestId(testId).first();
