@@ -87,13 +87,10 @@ describe('results view', () => {
 			expect(cells).toEqual([
 				String(s.temperature),
 				s.perturbation,
-				String(s.n),
 				pct(s.accuracy.p),
 				ci(s.accuracy),
-				`${s.accuracy.k}/${s.accuracy.n}`,
 				pct(s.followup.p),
 				ci(s.followup),
-				`${s.followup.k}/${s.followup.n}`,
 				expect.stringMatching(/^More/)
 			]);
 			// The counts that should be zero are in the row's fold, each under its name.
@@ -107,6 +104,9 @@ describe('results view', () => {
 				d.querySelector('dd')?.textContent?.trim()
 			]);
 			expect(named).toEqual([
+				['Turns', String(s.n)],
+				['Items', `${s.accuracy.k}/${s.accuracy.n}`],
+				['Genuine / with verdict', `${s.followup.k}/${s.followup.n}`],
 				['Undecided', String(s.undecided)],
 				['Judge errors', String(s.judge_errors)],
 				['Pending', String(s.pending)],

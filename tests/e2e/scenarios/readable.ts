@@ -248,23 +248,6 @@ export const readable: Scenario<E2EContext> = {
 
 		// Phone.
 		await page.setViewportSize(PHONE);
-		await page.locator('header a', { hasText: 'User-Turn Probe' }).click();
-		await need(page, 'home', 'way-run');
-		headings.push(await focusOnHeading(page, 'the brand link home'));
-		const ways = await page.evaluate(() =>
-			['way-open', 'way-see', 'way-try', 'way-run'].map((id) => {
-				const h = document.querySelector(`[data-testid="${id}"] h3`);
-				return { id, bottom: h ? h.getBoundingClientRect().bottom + window.scrollY : NaN };
-			})
-		);
-		for (const w of ways)
-			check(
-				w.bottom <= PHONE.height,
-				`home at ${PHONE.width} px: ${w.id}'s heading ends at ${Math.round(w.bottom)} px, below the first screen (${PHONE.height} px)`
-			);
-		await ctx.screenshot(page, 'readable-phone-home');
-		await axeClean(page, 'home at 390');
-
 		await openView(page, ctx.app.url, results);
 		await need(page, 'results', 'results-table');
 		const headline = await page.evaluate(() =>
@@ -318,6 +301,24 @@ export const readable: Scenario<E2EContext> = {
 		check(cutStudy.length === 0, `study at 390: ${cutStudy.slice(0, 6).join('; ')}`);
 		await ctx.screenshot(page, 'readable-phone-study');
 		await axeClean(page, 'study at 390');
+
+		// Home last, by its brand link, as a reader leaves.
+		await page.locator('header a', { hasText: 'User-Turn Probe' }).click();
+		await need(page, 'home', 'way-run');
+		headings.push(await focusOnHeading(page, 'the brand link home'));
+		const ways = await page.evaluate(() =>
+			['way-open', 'way-see', 'way-try', 'way-run'].map((id) => {
+				const h = document.querySelector(`[data-testid="${id}"] h3`);
+				return { id, bottom: h ? h.getBoundingClientRect().bottom + window.scrollY : NaN };
+			})
+		);
+		for (const w of ways)
+			check(
+				w.bottom <= PHONE.height,
+				`home at ${PHONE.width} px: ${w.id}'s heading ends at ${Math.round(w.bottom)} px, below the first screen (${PHONE.height} px)`
+			);
+		await ctx.screenshot(page, 'readable-phone-home');
+		await axeClean(page, 'home at 390');
 
 		ctx.note(`headings focused: ${headings.join(' | ')}`);
 		ctx.note(`1280 results: ${laptopResults.join(', ')}`);
