@@ -60,8 +60,9 @@ export async function openView(page: Page, appUrl: string, hash: string): Promis
 
 /** Open every folded section of the view (a phone starts them folded), as a reader who reads on. */
 export async function unfold(page: Page): Promise<void> {
-	for (const fold of await page.locator('main .fold-head button[aria-expanded="false"]').all())
-		await fold.click();
+	// One at a time: the selector matches fewer after each click.
+	const folded = page.locator('main .fold-head button[aria-expanded="false"]');
+	for (let n = await folded.count(); n > 0; n--) await folded.first().click();
 }
 
 /** The element with this data-testid, which must appear; the failure names view and id. */
