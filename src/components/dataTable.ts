@@ -14,6 +14,12 @@ export interface Column<T> {
 	class?: string | ((row: T) => string);
 	/** Negative: this cell comes first on a phone's card (the condition, then its rate). */
 	cardOrder?: number;
+	/**
+	 * A number few readers need (counts that should be zero): not a column of its own but a line in
+	 * the row's "More" fold, so the table keeps every column in sight on a laptop and stays short on
+	 * a phone, and columns added later do not push the rest off the screen.
+	 */
+	secondary?: boolean;
 	/** The cell names its row for screen readers (`<th scope="row">`). */
 	rowHeader?: boolean;
 	testid?: string;

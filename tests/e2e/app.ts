@@ -58,6 +58,13 @@ export async function openView(page: Page, appUrl: string, hash: string): Promis
 		.waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
 }
 
+/** Open every folded section of the view (a phone starts them folded), as a reader who reads on. */
+export async function unfold(page: Page): Promise<void> {
+	// One at a time: the selector matches fewer after each click.
+	const folded = page.locator('main .fold-head button[aria-expanded="false"]');
+	for (let n = await folded.count(); n > 0; n--) await folded.first().click();
+}
+
 /** The element with this data-testid, which must appear; the failure names view and id. */
 export async function need(page: Page | Locator, view: string, testId: string): Promise<Locator> {
 	const el = page.getByTestId(testId).first();

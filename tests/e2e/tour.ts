@@ -7,7 +7,15 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { configureRun, need, openView, playgroundGenerate, startRun, waitForDone } from './app.ts';
+import {
+	configureRun,
+	need,
+	openView,
+	playgroundGenerate,
+	startRun,
+	unfold,
+	waitForDone
+} from './app.ts';
 import type { E2EContext } from './context.ts';
 import { check } from './harness.ts';
 import { plannedRecords, SMALL_PLAN, templateSource } from './flows.ts';
@@ -44,6 +52,8 @@ export async function tourEveryView(ctx: E2EContext, page: Page, visit: Visit): 
 	await openView(page, ctx.app.url, `#/results/${id}`);
 	await page.waitForTimeout(1_500); // the full records and paired intervals follow the first paint
 	await visit('results');
+	// A phone starts the charts and samples folded: the stop above is the folded page.
+	await unfold(page);
 	await (await need(page, 'results', 'label-definitions')).locator('summary').click();
 	await (await need(page, 'results', 'chart-followup-temp-data')).locator('summary').click();
 	await (await need(page, 'results', 'term-Wilson')).click();

@@ -19,6 +19,12 @@ export function points(d: number): string {
 	return `${pp > 0 ? '+' : pp < 0 ? '−' : '±'}${Math.abs(pp).toFixed(1)} pp`;
 }
 
+/** An interval in percentage points, the unit said once: "−4.1 to +12.0 pp". */
+export function pointsRange(lo: number, hi: number): string {
+	const [a, b] = [points(lo), points(hi)];
+	return a === '—' || b === '—' ? '—' : `${a.replace(/ pp$/, '')} to ${b}`;
+}
+
 /** One line of model text for a list row: whitespace folded, cut at `max` characters. */
 export function preview(text: string, max = 160): string {
 	const flat = text.replace(/\s+/g, ' ').trim();

@@ -30,7 +30,10 @@ export interface IsolationState {
 export type IsolationWhy =
 	'isolated' | 'few-cores' | 'off' | 'reload' | 'browser-ignored' | 'no-service-worker';
 
-/** Why the CPU engine has the threads it has, and how many it would have isolated. */
+/**
+ * Why the CPU engine has the threads it has, and how many it would have isolated. A reason that
+ * advises a reload or the switch ('reload', 'off') is given only where isolation would add threads.
+ */
 export function isolationWhy(s: IsolationState): {
 	plan: ThreadPlan;
 	why: IsolationWhy;
@@ -41,6 +44,9 @@ export function isolationWhy(s: IsolationState): {
 	if (plan.reason === 'isolated' || plan.reason === 'few-cores') {
 		return { plan, why: plan.reason, could };
 	}
+	// Isolated or not, this device's thread rule keeps 1 thread: a reload or the switch changes
+	// nothing, so neither is advised.
+	if (could === 1) return { plan, why: 'few-cores', could };
 	if (s.off) return { plan, why: 'off', could };
 	if (!s.serviceWorker) return { plan, why: 'no-service-worker', could };
 	return { plan, why: s.controlled ? 'browser-ignored' : 'reload', could };

@@ -11,6 +11,7 @@ import type { Study, StudyModel, StudyRow } from './study.ts';
 import { labelDistributionChart, pairedDeltas, type Delta } from '../stats/barCharts.ts';
 import {
 	CI_SUFFIX,
+	everyCategoryTick,
 	fmt,
 	formatRate,
 	isCiDataset,
@@ -141,7 +142,8 @@ export function accuracyBesideFollowup(
 		},
 		options: {
 			scales: {
-				x: {},
+				// Every model named under its bars, never skipped when they crowd.
+				x: { ticks: everyCategoryTick() },
 				y: { stacked: false, min: 0, max: 100, title: { display: true, text: 'Percent' } }
 			},
 			plugins: {

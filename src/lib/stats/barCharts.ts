@@ -5,7 +5,7 @@ import type { ChartConfiguration } from 'chart.js';
 import { LABEL_INFO } from '../probe/labels.ts';
 import { LABELS } from '../probe/types.ts';
 import type { Label } from '../probe/types.ts';
-import { CI_SUFFIX, pct } from './chartKit.ts';
+import { CI_SUFFIX, everyCategoryTick, pct } from './chartKit.ts';
 import { LABEL_COLORS, PALETTE, withAlpha } from './palette.ts';
 
 export interface LabelRow {
@@ -49,7 +49,9 @@ export function labelDistributionChart(
 					...(percent ? { min: 0, max: 100 } : {}),
 					title: { display: true, text: percent ? 'Share of labeled turns (%)' : 'Turns' }
 				},
-				y: { stacked: true }
+				// Every row named, long names on lines of their own: Chart.js would skip crowded tick
+				// labels; the view sizes the chart to its rows instead.
+				y: { stacked: true, ticks: everyCategoryTick() }
 			}
 		}
 	};
@@ -63,10 +65,11 @@ export interface Delta {
 }
 
 /**
- * Paired differences in percentage points: a translucent bar for the estimate and, on top of it,
- * a thin floating bar [lo, hi] for the 95% interval (Chart.js has no error bars without a
- * plugin). `grouped: false` stacks both in the same slot; the lower `order` draws the whisker
- * above the bar. NaN estimates become gaps.
+ * Paired differences in percentage points, one horizontal bar per comparison (its long name reads
+ * on a row of its own, even on a phone): a translucent bar for the estimate and, on top of it, a
+ * thin floating bar [lo, hi] for the 95% interval (Chart.js has no error bars without a plugin).
+ * `grouped: false` stacks both in the same slot; the lower `order` draws the whisker above the
+ * bar. NaN estimates become gaps.
  */
 export function pairedDeltas(
 	deltas: readonly Delta[]
@@ -102,14 +105,16 @@ export function pairedDeltas(
 			]
 		},
 		options: {
+			indexAxis: 'y',
 			scales: {
-				y: {
+				x: {
 					// Every whisker end and 0 lie inside, with a margin; the ticks still round outward to
 					// readable numbers (suggested bounds only widen the data's own range).
 					suggestedMin: bounds.min,
 					suggestedMax: bounds.max,
 					title: { display: true, text: 'Follow-up difference (percentage points)' }
-				}
+				},
+				y: { ticks: everyCategoryTick() }
 			},
 			plugins: {
 				tooltip: {
@@ -126,7 +131,7 @@ export function pairedDeltas(
 }
 
 /**
- * The y range of a paired-difference chart in pp: 0, every estimate and every whisker end inside,
+ * The value range of a paired-difference chart in pp: 0, every estimate and every whisker end inside,
  * padded by 5% of the span (at least 1 pp) and rounded out to whole pp, so no whisker is clipped;
  * never past ±100 pp, which no difference of two shares can pass (the padding would only push the
  * ticks out to -150).

@@ -106,3 +106,38 @@ export function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string,
 	}
 	return groups;
 }
+
+/** The longest line of a wrapped category tick label, in characters. */
+export const TICK_LINE_CHARS = 22;
+
+/**
+ * A long category name as lines of at most `max` characters (Chart.js draws an array as a
+ * multi-line tick), broken after spaces and slashes ("meta-llama/" + "Llama-3.2-1B-Instruct"),
+ * so a bar chart's row names stay whole on a phone instead of squeezing the bars; a word longer
+ * than `max` keeps a line of its own.
+ */
+export function wrapTick(name: string, max = TICK_LINE_CHARS): string | string[] {
+	if (name.length <= max) return name;
+	const words = name.split(/(?<=[ /])/);
+	const lines: string[] = [];
+	let line = '';
+	for (const w of words) {
+		if (line !== '' && (line + w).trimEnd().length > max) {
+			lines.push(line.trimEnd());
+			line = '';
+		}
+		line += w;
+	}
+	if (line.trim() !== '') lines.push(line.trimEnd());
+	return lines;
+}
+
+/** A category axis whose every tick is drawn (no autoSkip) and wrapped onto lines (wrapTick). */
+export function everyCategoryTick() {
+	return {
+		autoSkip: false,
+		callback(this: { getLabelForValue(v: number): string }, value: number | string) {
+			return wrapTick(this.getLabelForValue(Number(value)));
+		}
+	};
+}

@@ -31,6 +31,24 @@ describe('focusViewHeading', () => {
 		expect(document.activeElement?.textContent).toBe('mock-model · demo');
 	});
 
+	it('follows to the new h1 when the view swaps its h1 (Results: "Results", then the run)', async () => {
+		const main = page('<h1 class="sr-only">Results</h1><p aria-busy="true">Reading…</p>');
+		focusViewHeading(main);
+		expect(document.activeElement?.textContent).toBe('Results');
+		main.innerHTML = '<section><h1>mock-model · demo</h1></section>';
+		await tick();
+		expect(document.activeElement?.textContent).toBe('mock-model · demo');
+	});
+
+	it('leaves focus where the reader moved it before the h1 was swapped', async () => {
+		const main = page('<h1>Results</h1>');
+		focusViewHeading(main);
+		(document.getElementById('nav') as HTMLElement).focus();
+		main.innerHTML = '<h1>mock-model · demo</h1>';
+		await tick();
+		expect(document.activeElement?.id).toBe('nav');
+	});
+
 	it('leaves focus where the view put it (an autofocused field)', () => {
 		const main = page('<h1>Annotate</h1><input id="name" />');
 		(main.querySelector('#name') as HTMLInputElement).focus();

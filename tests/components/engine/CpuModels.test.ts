@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/svelte';
 import { renderWithServices } from '../renderWithServices.ts';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import CpuModels from '../../../src/components/engine/CpuModels.svelte';
 import { findGguf, ggufUrl } from '../../../src/lib/engines/cpu/catalog.ts';
 import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';
@@ -68,6 +68,9 @@ describe('CpuModels', () => {
 	});
 
 	it('says the page is single-threaded without cross-origin isolation', async () => {
+		// Enough cores that isolation would add threads (on 2 or 3 the thread rule keeps 1 anyway).
+		vi.stubGlobal('navigator', { ...navigator, hardwareConcurrency: 8 });
+		onTestFinished(() => void vi.unstubAllGlobals());
 		renderWithServices(CpuModels, {
 			...PANEL,
 			settings: settings(),

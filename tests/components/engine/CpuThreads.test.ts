@@ -50,6 +50,16 @@ describe('CpuThreads', () => {
 		expect(screen.getByTestId('isolation-reload')).toBeTruthy();
 	});
 
+	it('advises no reload on a 2-core device, where the thread rule keeps 1 thread', async () => {
+		stubCaches();
+		stubNavigator({ controller: null, cores: 2 });
+		render(CpuThreads);
+		const line = await screen.findByTestId('cpu-threads');
+		expect(line.textContent).toMatch(/Runs on 1 CPU thread: the engine takes half/);
+		expect(line.textContent).not.toMatch(/reloaded/);
+		expect(screen.queryByTestId('isolation-reload')).toBeNull();
+	});
+
 	it('turning the switch off remembers it in Cache Storage before reloading', async () => {
 		const puts = stubCaches();
 		stubNavigator({ controller: {}, cores: 4 });

@@ -83,26 +83,43 @@ describe('results view', () => {
 		const expected = summarize(records);
 		const rows = within(table).getAllByTestId('results-row');
 		expect(rows).toHaveLength(expected.length);
-		rows.forEach((row, i) => {
+		for (const [i, row] of rows.entries()) {
 			const s = expected[i];
 			const cells = [...row.querySelectorAll('td')].map((td) => td.textContent?.trim());
 			expect(cells).toEqual([
 				String(s.temperature),
 				s.perturbation,
-				String(s.n),
 				pct(s.accuracy.p),
 				ci(s.accuracy),
-				`${s.accuracy.k}/${s.accuracy.n}`,
 				pct(rated(s.followup).p),
 				ci(rated(s.followup)),
-				`${rated(s.followup).k}/${rated(s.followup).n}`,
-				String(s.undecided),
-				String(s.judge_errors),
-				String(s.verdict_conflicts),
-				String(s.pending),
-				String(s.cut_reasoning)
+				expect.stringMatching(/^More/)
 			]);
-		});
+			// The counts that should be zero are in the row's fold, each under its name.
+			const more = within(row).getByRole('button', { name: /^More/ });
+			expect(more.getAttribute('aria-expanded')).toBe('false');
+			await fireEvent.click(more);
+			expect(more.getAttribute('aria-expanded')).toBe('true');
+			const fold = document.getElementById(more.getAttribute('aria-controls') ?? '');
+			const named = [...(fold?.querySelectorAll('dl > div') ?? [])].map((d) => [
+				d.querySelector('dt')?.textContent?.trim(),
+				d.querySelector('dd')?.textContent?.trim()
+			]);
+			expect(named).toEqual([
+				['Turns', String(s.n)],
+				['Items', `${s.accuracy.k}/${s.accuracy.n}`],
+				['Genuine / with verdict', `${rated(s.followup).k}/${rated(s.followup).n}`],
+				['Undecided', String(s.undecided)],
+				['Judge errors', String(s.judge_errors)],
+				['Verdict conflicts', String(s.verdict_conflicts)],
+				['Pending', String(s.pending)],
+				['Cut in reasoning', String(s.cut_reasoning)]
+			]);
+			// A count that is not zero says so on the folded row's button.
+			expect(more.classList.contains('warn')).toBe(
+				s.undecided + s.judge_errors + s.verdict_conflicts + s.pending + s.cut_reasoning > 0
+			);
+		}
 		const o = overall(records);
 		expect(screen.getByTestId('followup-rate').textContent).toBe(pct(rated(o.followup).p));
 		expect(screen.getByTestId('accuracy-rate').textContent).toBe(pct(o.accuracy.p));
@@ -272,7 +289,10 @@ describe('results view', () => {
 		expect((await screen.findByTestId('text-change-none')).textContent).toMatch(
 			/“truncate” or “append” ticked/
 		);
-		expect(screen.getByTestId('why-link').getAttribute('href')).toBe('#/home');
+		// "What this measures" opens in place (a dialog), never leaving the run for the home page.
+		const why = screen.getByTestId('why-link');
+		expect(why.tagName).toBe('BUTTON');
+		expect(why.getAttribute('aria-haspopup')).toBe('dialog');
 	});
 
 	it('lists the samples of the run', async () => {

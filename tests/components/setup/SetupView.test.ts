@@ -7,7 +7,7 @@
  */
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/svelte';
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import SetupView from '../../../src/views/setup/SetupView.svelte';
 import { probeGpu, type GpuLike } from '../../../src/lib/engines/webgpu/gpu.ts';
 import { Environment } from '../../../src/lib/state/environment.svelte.ts';
@@ -37,6 +37,9 @@ afterEach(cleanup);
 
 describe('SetupView engine default', () => {
 	it('without navigator.gpu, defaults to the CPU engine and says why in the panel', async () => {
+		// Enough cores that isolation would add threads (on 2 or 3 the thread rule keeps 1 anyway).
+		vi.stubGlobal('navigator', { ...navigator, hardwareConcurrency: 8 });
+		onTestFinished(() => void vi.unstubAllGlobals());
 		await renderSetup(undefined);
 		await waitFor(() => expect(radio('engine-cpu').checked).toBe(true));
 		expect(radio('engine-webgpu').checked).toBe(false);

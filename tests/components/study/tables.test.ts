@@ -3,7 +3,7 @@
  * with the results table, a row header, its own effect columns) and directly (a cell snippet, the
  * empty line).
  */
-import { cleanup, render, within } from '@testing-library/svelte';
+import { cleanup, fireEvent, render, within } from '@testing-library/svelte';
 import { createRawSnippet } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import DataTable from '../../../src/components/DataTable.svelte';
@@ -47,9 +47,23 @@ describe('the shared data table', () => {
 			const header = row.querySelector('th[scope="row"]');
 			expect(header?.textContent?.trim()).toBe(r.model);
 			const cells = cellTexts(row);
-			expect(cells[7]).toBe(percent(r.followup.p));
-			expect(cells[10]).toBe(r.effect ? points(r.effect.diff) : '');
+			expect(cells[5]).toBe(percent(r.followup.p));
+			expect(cells[7]).toBe(r.effect ? points(r.effect.diff) : '');
 		});
+	});
+
+	it("folds each row's counts into its More, named, so the rates and effect fit a laptop", async () => {
+		const s = twoModelStudy();
+		render(StudyTable, { study: s });
+		const heads = [...document.querySelectorAll('thead th')].map((h) => h.textContent?.trim());
+		expect(heads).not.toContain('Turns');
+		expect(heads).not.toContain('Pending');
+		const row = within(document.body).getAllByTestId('study-row')[0];
+		await fireEvent.click(within(row).getByRole('button', { name: /^More/ }));
+		const fold = within(document.body).getByTestId('study-row-more');
+		const named = [...fold.querySelectorAll('dt')].map((d) => d.textContent?.trim());
+		expect(named).toEqual(['Turns', 'Items', 'Genuine / with verdict', 'Pending']);
+		expect(fold.querySelectorAll('dd')[0].textContent?.trim()).toBe(String(s.rows[0].n));
 	});
 
 	it("labels every cell on a phone's card with its column's name, told apart where headers repeat", () => {
@@ -60,7 +74,7 @@ describe('the shared data table', () => {
 		].map((c) => c.getAttribute('data-label'));
 		expect(labels).toHaveLength(heads.length);
 		expect(labels[0]).toBeNull();
-		expect(labels.slice(1, 5)).toEqual(heads.slice(1, 5));
+		expect(labels.slice(1, 4)).toEqual(heads.slice(1, 4));
 		expect(labels.filter((l) => l?.endsWith('95% CI'))).toEqual([
 			'Accuracy 95% CI',
 			'Follow-ups 95% CI',

@@ -20,6 +20,7 @@ import { phoneNumbers } from './phoneNumbers.ts';
 import { phoneTables } from './phoneTables.ts';
 import { pooledLabels } from './pooledLabels.ts';
 import { referenceTurns } from './referenceTurns.ts';
+import { readable } from './readable.ts';
 import { reliability } from './reliability.ts';
 import { resume } from './resume.ts';
 import { sweep } from './sweep.ts';
@@ -70,6 +71,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	phone,
 	phoneNumbers,
 	phoneTables,
+	readable,
 	desktop,
 	keyboard,
 	keyboardRun

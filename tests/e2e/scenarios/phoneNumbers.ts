@@ -7,7 +7,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import type { E2EContext } from '../context.ts';
-import { need, openView } from '../app.ts';
+import { need, openView, unfold } from '../app.ts';
 import { completeRun } from '../flows.ts';
 import { check, type Scenario } from '../harness.ts';
 import { horizontalOverflow } from '../tour.ts';
@@ -76,6 +76,7 @@ export const phoneNumbers: Scenario<E2EContext> = {
 
 		await openView(page, ctx.app.url, `#/results/${encodeURIComponent(runId)}`);
 		await need(page, 'results', 'results-table');
+		await unfold(page);
 		const rates = await boxes(page, page.getByTestId('results-followup'));
 		inside('follow-up rate', rates, width);
 		const cis = await boxes(page, page.locator('[data-testid="results-row"] td.rate'));

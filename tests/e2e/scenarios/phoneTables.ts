@@ -13,6 +13,7 @@ import {
 	openView,
 	setControl,
 	startRun,
+	unfold,
 	uploadDataset,
 	waitForDone
 } from '../app.ts';
@@ -114,6 +115,7 @@ export const phoneTables: Scenario<E2EContext> = {
 
 		await openView(page, ctx.app.url, `#/results/${encodeURIComponent(runId)}`);
 		await need(page, 'results', 'results-table');
+		await unfold(page);
 		await (await need(page, 'results', 'paper-overlay-toggle')).check();
 		for (const table of ['paper-compare', 'paper-context']) {
 			await need(page, 'results', table);

@@ -22,6 +22,7 @@ import {
 	openView,
 	startRun,
 	UI_TIMEOUT_MS,
+	unfold,
 	uploadDataset,
 	waitForDone
 } from '../app.ts';
@@ -147,6 +148,8 @@ async function samplesShowReference(
 	records: Pick<ProbeRecord, 'key' | 'user_turn' | 'reference_turn'>[]
 ) {
 	await openView(page, ctx.app.url, `#/results/${encodeURIComponent(runId)}`);
+	await need(page, 'results', 'results-table');
+	await unfold(page); // a phone starts the samples folded
 	await need(page, 'results', 'sample-list');
 	const byKey = new Map(records.map((r) => [r.key, r]));
 	for (const n of [0, 3]) {

@@ -45,6 +45,18 @@ describe('isolationWhy', () => {
 	it('says too few cores when half of them is one thread', () => {
 		expect(isolationWhy(state({ isolated: true, cores: 2 })).why).toBe('few-cores');
 	});
+
+	it.each([
+		['a first visit (no service worker yet)', { controlled: false }],
+		['isolation turned off', { off: true }],
+		['a browser that ignored the headers', {}]
+	])('advises no reload on 2 or 3 cores, where isolation keeps 1 thread: %s', (_why, over) => {
+		for (const cores of [1, 2, 3]) {
+			const told = isolationWhy(state({ ...over, cores }));
+			expect(told).toMatchObject({ why: 'few-cores', could: 1, plan: { threads: 1 } });
+		}
+		expect(isolationWhy(state({ ...over, cores: 4 })).why).not.toBe('few-cores');
+	});
 });
 
 describe('shouldReloadForIsolation', () => {

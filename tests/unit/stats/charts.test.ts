@@ -12,6 +12,7 @@ import {
 	pairedDeltas
 } from '../../../src/lib/stats/charts.ts';
 import { whiskerBounds } from '../../../src/lib/stats/barCharts.ts';
+import { wrapTick } from '../../../src/lib/stats/chartKit.ts';
 import type { PaperPoint } from '../../../src/lib/stats/charts.ts';
 import { LABELS } from '../../../src/lib/probe/types.ts';
 import type { Label } from '../../../src/lib/probe/types.ts';
@@ -248,6 +249,23 @@ describe('labelDistributionChart', () => {
 		});
 	});
 
+	it('names every row on a phone-sized chart, however crowded (no tick Chart.js skips)', () => {
+		const every = counts({ genuine_followup: 2, meta_planning: 1, judge_error: 1 });
+		const rows = ['T=0 · none', 'T=0 · truncate', 'T=0.7 · none', 'T=0.7 · truncate'].flatMap(
+			(name) => [
+				{ name, labels: every },
+				{ name: `${name} · again`, labels: every }
+			]
+		);
+		// A phone's chart with its legend drawn in the canvas: the legend takes most of the height.
+		const chart = renderChart(labelDistributionChart(rows), { width: 350, height: 200 });
+		try {
+			expect(chart.scales.y.ticks.map((t) => rows[t.value].name)).toEqual(rows.map((r) => r.name));
+		} finally {
+			chart.destroy();
+		}
+	});
+
 	it('shows raw counts with percent: false', () => {
 		const config = labelDistributionChart(counts({ judge_error: 2, meta_planning: 5 }), {
 			percent: false
@@ -332,18 +350,19 @@ describe('pairedDeltas', () => {
 	it('renders in Chart.js with the whisker spanning lo to hi on the value axis', () => {
 		const chart = renderChart(pairedDeltas(deltas));
 		try {
-			const y = chart.scales.y;
+			// Horizontal bars: the value axis is x, each comparison a row.
+			const x = chart.scales.x;
 			const whisker = chart.getDatasetMeta(1).data[0] as unknown as {
-				y: number;
+				x: number;
 				base: number;
-				width: number;
+				height: number;
 			};
-			const bar = chart.getDatasetMeta(0).data[0] as unknown as { width: number };
-			expect(y.getValueForPixel(whisker.y)).toBeCloseTo(20, 6);
-			expect(y.getValueForPixel(whisker.base)).toBeCloseTo(5, 6);
-			// A hairline beside the estimate's bar, however wide the chart.
-			expect(whisker.width).toBeLessThanOrEqual(3);
-			expect(bar.width).toBeGreaterThan(10 * whisker.width);
+			const bar = chart.getDatasetMeta(0).data[0] as unknown as { height: number };
+			expect(x.getValueForPixel(whisker.x)).toBeCloseTo(20, 6);
+			expect(x.getValueForPixel(whisker.base)).toBeCloseTo(5, 6);
+			// A hairline beside the estimate's bar, however tall the chart.
+			expect(whisker.height).toBeLessThanOrEqual(3);
+			expect(bar.height).toBeGreaterThan(10 * whisker.height);
 		} finally {
 			chart.destroy();
 		}
@@ -363,7 +382,7 @@ describe('palette', () => {
 
 describe('CI whiskers are never clipped', () => {
 	const y = (config: ReturnType<typeof pairedDeltas>) => {
-		const scale = config.options?.scales?.y as
+		const scale = config.options?.scales?.x as
 			{ suggestedMin?: number; suggestedMax?: number } | undefined;
 		if (scale?.suggestedMin === undefined || scale.suggestedMax === undefined) {
 			throw new Error('no y bounds');
@@ -398,7 +417,7 @@ describe('CI whiskers are never clipped', () => {
 		]);
 		const chart = renderChart(config);
 		try {
-			const scale = chart.scales.y;
+			const scale = chart.scales.x;
 			// −100 pp is as far as a difference of two shares goes: the axis ends there, unclipped.
 			expect(scale.min).toBe(-100);
 			expect(scale.max).toBeGreaterThan(80);
@@ -490,6 +509,40 @@ describe('the paper overlay in the legend', () => {
 		const chart = renderChart(followupVsTemperature(summaries));
 		try {
 			expect(chart.legend?.legendItems?.map((i) => i.text)).toEqual(['none', 'append']);
+		} finally {
+			chart.destroy();
+		}
+	});
+});
+
+describe('wrapTick', () => {
+	it('keeps a short name on one line', () => {
+		expect(wrapTick('T=0.7 · truncate')).toBe('T=0.7 · truncate');
+	});
+
+	it('breaks a long name after spaces and slashes, no line longer than asked', () => {
+		const name = 'meta-llama/Llama-3.2-1B-Instruct · T=0.7 truncate − none';
+		const lines = wrapTick(name, 24);
+		expect(lines).toEqual(['meta-llama/', 'Llama-3.2-1B-Instruct ·', 'T=0.7 truncate − none']);
+		expect((lines as string[]).join(' ').replace('/ ', '/')).toBe(name);
+	});
+
+	it('keeps a word longer than a line whole, on a line of its own', () => {
+		expect(wrapTick('a-very-long-served-model-name-without-breaks x', 10)).toEqual([
+			'a-very-long-served-model-name-without-breaks',
+			'x'
+		]);
+	});
+
+	it('wraps the category ticks of a horizontal bar chart as Chart.js draws them', () => {
+		const rows = [
+			{ name: 'meta-llama/Llama-3.2-1B-Instruct', labels: counts({ meta_planning: 1 }) }
+		];
+		const chart = renderChart(labelDistributionChart(rows), { width: 350, height: 160 });
+		try {
+			expect(chart.scales.y.ticks.map((t) => t.label)).toEqual([
+				['meta-llama/', 'Llama-3.2-1B-Instruct']
+			]);
 		} finally {
 			chart.destroy();
 		}

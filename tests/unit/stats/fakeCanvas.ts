@@ -29,8 +29,14 @@ function fakeCanvas(width: number, height: number): HTMLCanvasElement {
 	return canvas as unknown as HTMLCanvasElement;
 }
 
-/** Build a Chart.js chart from a config without animation; call `destroy()` when done. */
-export function renderChart<T extends ChartType>(config: ChartConfiguration<T>): Chart<T> {
+/**
+ * Build a Chart.js chart from a config without animation, on a canvas of `size` (800 × 400 unless
+ * told, a phone's chart is about 350 wide); call `destroy()` when done.
+ */
+export function renderChart<T extends ChartType>(
+	config: ChartConfiguration<T>,
+	size: { width: number; height: number } = { width: 800, height: 400 }
+): Chart<T> {
 	if (!registered) {
 		Chart.register(...registerables);
 		registered = true;
@@ -40,5 +46,5 @@ export function renderChart<T extends ChartType>(config: ChartConfiguration<T>):
 		animation: false,
 		responsive: false
 	} as typeof config.options;
-	return new Chart(fakeCanvas(800, 400), { ...config, options });
+	return new Chart(fakeCanvas(size.width, size.height), { ...config, options });
 }
