@@ -12,6 +12,7 @@ import { labelShares, studyRunOf, type Study, type StudyRun } from '../lib/resul
 import {
 	finite,
 	pct,
+	pValue,
 	rateCell,
 	table,
 	tallyCells,
@@ -58,7 +59,7 @@ export function studyText(s: Study): string {
 	const effect = (r: Study['rows'][number]) =>
 		r.effect === null
 			? ''
-			: `${points(r.effect.diff)} [${points(r.effect.lo)}, ${points(r.effect.hi)}] ${r.effect.n_pairs} pairs`;
+			: `${points(r.effect.diff)} [${points(r.effect.lo)}, ${points(r.effect.hi)}] ${r.effect.n_pairs} pairs, p ${pValue(r.effect.p_value)}, Holm ${pValue(r.effect.p_adjusted)}`;
 	const main = table(
 		[
 			'model',
@@ -118,6 +119,7 @@ export function studyCsv(s: Study): string {
 		'perturbation',
 		...TALLY_FIELDS,
 		...['effect', 'effect_lo', 'effect_hi', 'effect_pairs', 'effect_items'],
+		...['effect_p', 'effect_p_holm'],
 		...LABELS.map((l) => `share_${l}`)
 	];
 	const data = s.models.flatMap((m) => {
@@ -132,6 +134,7 @@ export function studyCsv(s: Study): string {
 					r.perturbation,
 					...tallyCells(r),
 					...(e ? [e.diff, e.lo, e.hi].map(finite).concat([e.n_pairs, e.n_items]) : blank(5)),
+					...(e ? [e.p_value, e.p_adjusted].map(finite) : blank(2)),
 					...LABELS.map((l) => finite(r.label_shares[l]))
 				];
 			}),
@@ -140,7 +143,7 @@ export function studyCsv(s: Study): string {
 				'all',
 				'all',
 				...tallyCells(m.overall),
-				...blank(5),
+				...blank(7),
 				...LABELS.map((l) => finite(labelShares(m.overall.labels)[l]))
 			]
 		];

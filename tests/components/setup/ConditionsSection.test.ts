@@ -133,7 +133,7 @@ describe('ConditionsSection perturbations', () => {
 		await fireEvent.click(screen.getByTestId('perturbation-neutral'));
 		await fireEvent.click(screen.getByTestId('perturbation-contradict'));
 		// Ticked out of order, kept in the one order tables and charts use.
-		expect(buildConfig(setup.valuesNow, RUN).perturbations).toEqual([
+		expect(buildConfig(setup.valuesNow, { ...RUN, thinking_default: null }).perturbations).toEqual([
 			'none',
 			'neutral',
 			'contradict',

@@ -27,7 +27,7 @@ const QUESTIONS = readJsonl<{ question: string; answer: string }>('gsm8k/test.js
  */
 const script: ScriptFn = (req) => {
 	if (req.kind === 'chat') {
-		const turn = req.prompt.split('<generated_user_turn>')[1] ?? '';
+		const turn = req.prompt.split('<generated_user_turn>').at(-1) ?? '';
 		return turn.includes('Why')
 			? '{"label": "genuine_followup", "verdict": "genuine", "rationale": "asks about it"}'
 			: '{"label": "meta_planning", "verdict": "not_genuine", "rationale": "generic"}';
@@ -105,5 +105,65 @@ describe('run --perturbations none,neutral,contradict,header_only', () => {
 			expect(r.perturbed_answer).toBe('');
 			expect(bare).toContain(r.prompt);
 		}
+	});
+});
+
+describe('summarize --json of the controls run', () => {
+	interface Effect {
+		diff: number;
+		lo: number;
+		hi: number;
+		n_pairs: number;
+		p_value: number;
+		p_adjusted: number;
+	}
+	type Row = { perturbation: string; effect: Effect | null; run_id: string; model: string };
+
+	it('pairs each control against none with exact and Holm-adjusted p-values', async () => {
+		const r = await runMain(['summarize', '--json', out]);
+		expect(r.code, r.stderr).toBe(0);
+		const { conditions } = JSON.parse(r.stdout) as { conditions: Row[] };
+		const effect = (p: string) => conditions.find((c) => c.perturbation === p)?.effect;
+		expect(effect('none')).toBeNull();
+		// Every "none" turn asks about the answer (genuine); header_only never sees one.
+		expect(effect('header_only')).toMatchObject({ diff: -1, lo: -1, hi: -1, n_pairs: ROWS });
+		// McNemar: 8 discordant pairs, all one way: 2 · ½⁸.
+		expect(effect('header_only')?.p_value).toBeCloseTo(2 / 256, 12);
+		expect(effect('neutral')?.p_value).toBeCloseTo(2 / 256, 12);
+		// The contradiction still draws a question about it: no discordant pair.
+		expect(effect('contradict')).toMatchObject({ diff: 0, p_value: 1 });
+		// Holm over the three: the two smallest × 3 and × 2, kept monotone; the last stays 1.
+		expect(effect('header_only')?.p_adjusted).toBeCloseTo(3 * (2 / 256), 12);
+		expect(effect('neutral')?.p_adjusted).toBeCloseTo(3 * (2 / 256), 12);
+		expect(effect('contradict')?.p_adjusted).toBe(1);
+
+		const text = await runMain(['summarize', out]);
+		expect(text.stdout).toMatch(
+			/T=0 header_only − none\s+8\s+-100\.0 pp \[-100\.0 pp, -100\.0 pp\]\s+0\.008\s+0\.023/
+		);
+	});
+
+	it('gives the same effects as that run’s rows in a study', async () => {
+		const single = JSON.parse((await runMain(['summarize', '--json', out])).stdout) as {
+			conditions: Row[];
+		};
+		const other = join(cli.dir, 'other.jsonl');
+		const r = await runMain(
+			cli.args(other, [
+				'--perturbations',
+				'none,header_only',
+				'--temperatures',
+				'0',
+				'--run-id',
+				'other'
+			])
+		);
+		expect(r.code, r.stderr).toBe(0);
+		const s = await runMain(['summarize', '--json', out, other]);
+		expect(s.code, s.stderr).toBe(0);
+		const { rows } = JSON.parse(s.stdout) as { rows: Row[] };
+		const runId = records[0].run_id;
+		const mine = rows.filter((row) => row.run_id === runId);
+		expect(mine.map((row) => row.effect)).toEqual(single.conditions.map((c) => c.effect));
 	});
 });
