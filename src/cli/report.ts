@@ -19,6 +19,7 @@ import { collectLabelings, pairwiseAgreement } from '../lib/stats/agreement.ts';
 import type { Condition, Tally } from '../lib/stats/aggregate.ts';
 import type { ReferenceTally } from '../lib/results/referenceShare.ts';
 import type { RunSummary } from '../lib/results/study.ts';
+import { pValueText } from '../lib/display/format.ts';
 import {
 	answerFacts,
 	COUNT_DEFAULTS,
@@ -391,10 +392,6 @@ export function formatSummary(t: ResultsTable | RunSummary, format: SummaryForma
 	return summarizeText(t) + effectsText(t);
 }
 
-/** "p = 0.031" or "p < 0.001"; '—' without pairs. */
-export const pValue = (p: number) =>
-	!Number.isFinite(p) ? '—' : p < 0.001 ? '< 0.001' : p.toFixed(3);
-
 /** The paired effects of a run's perturbed conditions against 'none', with their tests. */
 export function effectsText(t: ResultsTable | RunSummary): string {
 	const rows = (t as Partial<RunSummary>).conditions?.flatMap((c) =>
@@ -405,8 +402,8 @@ export function effectsText(t: ResultsTable | RunSummary): string {
 						`T=${c.temperature} ${c.perturbation} − none`,
 						String(c.effect.n_pairs),
 						effectCell(c.effect),
-						pValue(c.effect.p_value),
-						pValue(c.effect.p_adjusted)
+						pValueText(c.effect.p_value),
+						pValueText(c.effect.p_adjusted)
 					]
 				]
 	);

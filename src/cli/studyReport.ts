@@ -8,11 +8,11 @@ import Papa from 'papaparse';
 import { isStudyFile, parseStudyFile } from '../lib/probe/studyFile.ts';
 import { LABEL_INFO } from '../lib/probe/labels.ts';
 import { LABELS } from '../lib/probe/types.ts';
+import { pValueText } from '../lib/display/format.ts';
 import { labelShares, studyRunOf, type Study, type StudyRun } from '../lib/results/study.ts';
 import {
 	finite,
 	pct,
-	pValue,
 	rateCell,
 	table,
 	tallyCells,
@@ -59,7 +59,7 @@ export function studyText(s: Study): string {
 	const effect = (r: Study['rows'][number]) =>
 		r.effect === null
 			? ''
-			: `${points(r.effect.diff)} [${points(r.effect.lo)}, ${points(r.effect.hi)}] ${r.effect.n_pairs} pairs, p ${pValue(r.effect.p_value)}, Holm ${pValue(r.effect.p_adjusted)}`;
+			: `${points(r.effect.diff)} [${points(r.effect.lo)}, ${points(r.effect.hi)}] ${r.effect.n_pairs} pairs, p ${pValueText(r.effect.p_value)}, Holm ${pValueText(r.effect.p_adjusted)}`;
 	const main = table(
 		[
 			'model',

@@ -8,7 +8,7 @@
 import { recordVerdict } from '../probe/labels.ts';
 import { LABELS, PERTURBATIONS } from '../probe/types.ts';
 import type { Label, Perturbation, ProbeRecord } from '../probe/types.ts';
-import { bootstrapCI, DEFAULT_BOOTSTRAP_REPS, wilson } from './interval.ts';
+import { bootstrapCI, DEFAULT_BOOTSTRAP_REPS, ratioBootstrapCI, wilson } from './interval.ts';
 import type { Interval, Rate } from './interval.ts';
 import { signFlipP } from './pairedTest.ts';
 
@@ -265,15 +265,15 @@ function inItemOrder(clusters: ReadonlyMap<string, Cluster>): Cluster[] {
 /**
  * Resamples for a paired effect over `items` clusters. A percentile bound of a difference of 0/1
  * outcomes moves in steps of 1/pairs; at 2,000 resamples a bound near a step flipped between seeds
- * (and between record orders), e.g. −10 pp against 0 pp over 10 pairs. Small runs get 20,000; the
- * count falls with size so a pair costs about 4 million draws at most (a run of 6,000 items still
+ * (and between record orders), e.g. −10 pp against 0 pp over 10 pairs. Small runs get 10,000; the
+ * count falls with size so a pair costs about 2 million draws at most (a run of 1,000 items or more
  * gets 2,000, whose bounds move by far less than a step there). tests/unit/stats/pairedTest.test.ts
  * holds a bound still between two seeds.
  */
 export function pairedBootstrapReps(items: number): number {
 	return Math.min(
-		20_000,
-		Math.max(DEFAULT_BOOTSTRAP_REPS, Math.ceil(4_000_000 / Math.max(1, items)))
+		10_000,
+		Math.max(DEFAULT_BOOTSTRAP_REPS, Math.ceil(2_000_000 / Math.max(1, items)))
 	);
 }
 
@@ -329,10 +329,11 @@ export function pairedDifference(
 		clusters.set(r.item_id, c);
 	}
 	const items = inItemOrder(clusters);
-	const ci = bootstrapCI(items, ratioOfSums, {
-		...opts,
-		reps: opts.reps ?? pairedBootstrapReps(items.length)
-	});
+	const ci = ratioBootstrapCI(
+		items.map((c) => c.sum),
+		items.map((c) => c.count),
+		{ ...opts, reps: opts.reps ?? pairedBootstrapReps(items.length) }
+	);
 	return {
 		n_pairs: pairs,
 		n_items: items.length,

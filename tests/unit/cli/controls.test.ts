@@ -165,5 +165,5 @@ describe('summarize --json of the controls run', () => {
 		const runId = records[0].run_id;
 		const mine = rows.filter((row) => row.run_id === runId);
 		expect(mine.map((row) => row.effect)).toEqual(single.conditions.map((c) => c.effect));
-	});
+	}, 60_000);
 });
