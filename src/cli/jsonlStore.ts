@@ -8,7 +8,8 @@
  * and compacted by `compact()`.
  *
  * Memory does not grow with the file: opening streams the files once and keeps only an index
- * (key, label, byte offsets); records and answers are read back by offset when needed.
+ * (a key's hash, its label and byte offsets, ~45 bytes a record); records and answers are read
+ * back by offset when needed.
  */
 import { AppError } from '../lib/errors/appError.ts';
 import {
@@ -26,7 +27,7 @@ import {
 	writeFileSync,
 	writeSync
 } from 'node:fs';
-import type { RunStore, StoredRecord } from '../lib/probe/store.ts';
+import type { RunStore, StoredRecords } from '../lib/probe/store.ts';
 import {
 	LABELS,
 	type AnswerRecord,
@@ -36,7 +37,7 @@ import {
 } from '../lib/probe/types.ts';
 import { diskFullError, freeBytes, isDiskFull, spaceText } from './diskFull.ts';
 import { FieldNames, NotJsonObjectError, pickFields } from './jsonFields.ts';
-import { LineIndex, type IndexEntry } from './lineIndex.ts';
+import { LineIndex } from './lineIndex.ts';
 import { readLineBytes } from './lines.ts';
 
 export function sidecarPaths(out: string): { records: string; answers: string; manifest: string } {
@@ -172,18 +173,26 @@ export class JsonlStore implements RunStore {
 		);
 	}
 
-	/** Labeled records as key and label only; the few waiting for the judge, whole. */
-	async getResumeRecords(runId: string): Promise<StoredRecord[]> {
-		const labeled: StoredRecord[] = [];
-		const pending: IndexEntry[] = [];
-		for (const e of this.#records.entries(runId)) {
-			if (e.label === null) pending.push(e);
-			else labeled.push({ key: e.key, label: e.label });
+	/**
+	 * The run's records by key, as resume asks for them: a labelled one as its key and label, from
+	 * the index; the few waiting for the judge, whole (read back now). Nothing per record is held
+	 * beyond the index.
+	 */
+	async getResumeRecords(runId: string): Promise<StoredRecords> {
+		const waiting = new Map<string, ProbeRecord>();
+		const pending = [...this.#records.entries(runId)].filter((e) => e.label === null);
+		for (const text of readRanges(this.paths.records, pending)) {
+			const r = JSON.parse(text) as ProbeRecord;
+			waiting.set(r.key, r);
 		}
-		const whole = readRanges(this.paths.records, pending).map(
-			(text) => JSON.parse(text) as ProbeRecord
-		);
-		return [...whole, ...labeled];
+		return {
+			get: (key) => {
+				const whole = waiting.get(key);
+				if (whole) return whole;
+				const label = this.#records.get(runId, key)?.label;
+				return label ? { key, label } : undefined;
+			}
+		};
 	}
 
 	/**
@@ -209,22 +218,24 @@ export class JsonlStore implements RunStore {
 	async #compact(): Promise<void> {
 		const tmp = `${this.paths.records}.tmp`;
 		const fd = openSync(tmp, 'w');
-		const latest = this.#records.starts();
-		const moved = new Map<number, number>();
+		// The latest lines' starts in file order, and where each lands: two numbers per record.
+		const latest = this.#records.sortedStarts();
+		const moved = new Float64Array(latest.length);
+		let next = 0;
 		let size = 0;
 		try {
 			for await (const line of readLineBytes(this.paths.records)) {
-				if (!latest.has(line.start)) continue;
+				if (line.start !== latest[next]) continue;
 				writeSync(fd, line.bytes);
 				writeSync(fd, NEWLINE);
-				moved.set(line.start, size);
+				moved[next++] = size;
 				size += line.bytes.length + 1;
 			}
 		} finally {
 			closeSync(fd);
 		}
 		renameSync(tmp, this.paths.records);
-		this.#records.relocate(moved);
+		this.#records.relocate(latest, moved);
 		this.#recordsSize = size;
 		this.#rewrites = 0;
 	}

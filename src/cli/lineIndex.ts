@@ -1,13 +1,13 @@
 /**
  * Where the latest line of each record (or answer) is in its file, per run: what the CLI's store
- * keeps in memory instead of the records. Kept small because it holds one entry per record of a
- * run of any size: a key string and a slot number per entry, the run id once per run, and the
- * offsets and label in typed arrays (about 100 bytes a record, against ~500 as objects).
+ * keeps in memory instead of the records. It holds one entry per record of a run of any size, so
+ * every entry is a fixed number of bytes (about 45, a million records in ~45 MB): the key as its
+ * hash in a KeyTable, the offsets, label and run in typed arrays; no string per record.
  */
+import { grown, KeyTable } from '../lib/probe/keyTable.ts';
 import { LABELS, type Label } from '../lib/probe/types.ts';
 
 export interface IndexEntry {
-	key: string;
 	label: Label | null;
 	/** Byte offsets of the line: [start, end), without its "\n". */
 	start: number;
@@ -18,28 +18,30 @@ const INITIAL_SLOTS = 1024;
 const LABEL_CODE = new Map<Label, number>(LABELS.map((l, i) => [l, i + 1]));
 
 export class LineIndex {
-	readonly #runs = new Map<string, Map<string, number>>();
+	readonly #keys = new KeyTable();
+	readonly #runs = new Map<string, number>();
 	#start = new Float64Array(INITIAL_SLOTS);
 	#end = new Float64Array(INITIAL_SLOTS);
 	/** 0: no label yet; otherwise 1 + the label's place in LABELS. */
 	#label = new Uint8Array(INITIAL_SLOTS);
-	#slots = 0;
+	/** The entry's run, as its place in #runs. */
+	#run = new Uint32Array(INITIAL_SLOTS);
 
 	/** Entries, over every run. */
 	get size(): number {
-		return this.#slots;
+		return this.#keys.size;
 	}
 
 	/** Point `key` of `runId` at a line; true when it replaced an earlier line of the same key. */
 	set(runId: string, key: string, label: Label | null, start: number, end: number): boolean {
-		let keys = this.#runs.get(runId);
-		if (!keys) this.#runs.set(runId, (keys = new Map()));
-		let slot = keys.get(key);
-		const replaced = slot !== undefined;
-		if (slot === undefined) {
-			slot = this.#slots++;
+		const before = this.#keys.size;
+		const slot = this.#keys.add(slotKey(runId, key));
+		const replaced = slot < before;
+		if (!replaced) {
 			if (slot === this.#start.length) this.#grow();
-			keys.set(key, slot);
+			let run = this.#runs.get(runId);
+			if (run === undefined) this.#runs.set(runId, (run = this.#runs.size));
+			this.#run[slot] = run;
 		}
 		this.#start[slot] = start;
 		this.#end[slot] = end;
@@ -48,35 +50,36 @@ export class LineIndex {
 	}
 
 	get(runId: string, key: string): IndexEntry | undefined {
-		const slot = this.#runs.get(runId)?.get(key);
-		return slot === undefined ? undefined : this.#entry(key, slot);
+		const slot = this.#keys.indexOf(slotKey(runId, key));
+		return slot === -1 ? undefined : this.#entry(slot);
 	}
 
 	/** The run's entries, in the order their keys were first stored. */
 	*entries(runId: string): Iterable<IndexEntry> {
-		const keys = this.#runs.get(runId);
-		if (keys) for (const [key, slot] of keys) yield this.#entry(key, slot);
+		const run = this.#runs.get(runId);
+		if (run === undefined) return;
+		for (let slot = 0; slot < this.size; slot++)
+			if (this.#run[slot] === run) yield this.#entry(slot);
 	}
 
-	/** Every entry's line start, to tell a latest line from one a later line replaced. */
-	starts(): Set<number> {
-		return new Set(this.#start.subarray(0, this.#slots));
+	/** Every entry's line start, ascending: the lines a rewrite keeps, in the file's order. */
+	sortedStarts(): Float64Array {
+		return this.#start.slice(0, this.size).sort();
 	}
 
-	/** Move every line to where `moved` says it now starts (after the file was rewritten). */
-	relocate(moved: ReadonlyMap<number, number>): void {
-		for (let slot = 0; slot < this.#slots; slot++) {
-			const to = moved.get(this.#start[slot]);
-			if (to === undefined) continue;
-			this.#end[slot] = to + (this.#end[slot] - this.#start[slot]);
-			this.#start[slot] = to;
+	/** After a rewrite moved the line at `from[i]` (ascending) to `to[i]`: point every entry there. */
+	relocate(from: Float64Array, to: Float64Array): void {
+		for (let slot = 0; slot < this.size; slot++) {
+			const i = binarySearch(from, this.#start[slot]);
+			if (i === -1) continue;
+			this.#end[slot] = to[i] + (this.#end[slot] - this.#start[slot]);
+			this.#start[slot] = to[i];
 		}
 	}
 
-	#entry(key: string, slot: number): IndexEntry {
+	#entry(slot: number): IndexEntry {
 		const code = this.#label[slot];
 		return {
-			key,
 			label: code === 0 ? null : LABELS[code - 1],
 			start: this.#start[slot],
 			end: this.#end[slot]
@@ -84,13 +87,24 @@ export class LineIndex {
 	}
 
 	#grow(): void {
-		const grow = <T extends Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-			const b = make(a.length * 2);
-			b.set(a);
-			return b;
-		};
-		this.#start = grow(this.#start, (n) => new Float64Array(n));
-		this.#end = grow(this.#end, (n) => new Float64Array(n));
-		this.#label = grow(this.#label, (n) => new Uint8Array(n));
+		this.#start = grown(this.#start);
+		this.#end = grown(this.#end);
+		this.#label = grown(this.#label);
+		this.#run = grown(this.#run);
 	}
+}
+
+/** Run and key in one string (a NUL is in neither). */
+const slotKey = (runId: string, key: string) => `${runId}\u0000${key}`;
+
+function binarySearch(sorted: Float64Array, value: number): number {
+	let lo = 0;
+	let hi = sorted.length - 1;
+	while (lo <= hi) {
+		const mid = (lo + hi) >>> 1;
+		if (sorted[mid] < value) lo = mid + 1;
+		else if (sorted[mid] > value) hi = mid - 1;
+		else return mid;
+	}
+	return -1;
 }

@@ -29,6 +29,7 @@ import {
 } from '../lib/results/resultsTable.ts';
 import { tableSentences } from '../lib/results/plainWords.ts';
 import { kappaWarning } from '../lib/stats/smallSample.ts';
+import { KeyTable } from '../lib/probe/keyTable.ts';
 import { sidecarPaths } from './jsonlStore.ts';
 import { readLines, requireFile } from './lines.ts';
 
@@ -147,7 +148,11 @@ async function readAnswers(file: string): Promise<Map<string, AnswerFacts> | und
  */
 export async function readRun(file: string): Promise<RunReport> {
 	requireFile(file, 'records file');
-	const latest = new Map<string, ReportRecord>();
+	// Last write per key wins, in the order keys first came: a key's place in `records` is its
+	// index in `keys`. A million records hold their facts and a KeyTable, no string per key twice.
+	const keys = new KeyTable();
+	const records: ReportRecord[] = [];
+	const intern = interner();
 	const answers = new Map<string, AnswerFacts>();
 	const problems: string[] = [];
 	let invalid = false;
@@ -181,26 +186,27 @@ export async function readRun(file: string): Promise<RunReport> {
 			continue;
 		}
 		const r: ReportRecord = {
-			run_id: value.run_id as string,
+			run_id: intern(value.run_id) as string,
 			key: value.key as string,
-			item_id: value.item_id as string,
+			item_id: intern(value.item_id) as string,
 			temperature: value.temperature as number,
-			perturbation: value.perturbation as ReportRecord['perturbation'],
+			perturbation: intern(value.perturbation) as ReportRecord['perturbation'],
 			sample: value.sample as number,
-			label: value.label as ReportRecord['label'],
-			verdict: (value.verdict ?? null) as ReportRecord['verdict'],
+			label: intern(value.label) as ReportRecord['label'],
+			verdict: intern(value.verdict ?? null) as ReportRecord['verdict'],
 			correct: value.correct as boolean | null,
-			rule_label: value.rule_label as ReportRecord['rule_label'],
-			judge_label: (value.judge_label ?? null) as ReportRecord['judge_label'],
+			rule_label: intern(value.rule_label) as ReportRecord['rule_label'],
+			judge_label: intern(value.judge_label ?? null) as ReportRecord['judge_label'],
 			// Absent (not null) on a record without a reference turn: it is not part of the share.
 			...(value.reference_turn === undefined
 				? {}
 				: {
-						reference_grounding: (value.reference_grounding ??
-							null) as ReportRecord['reference_grounding']
+						reference_grounding: intern(
+							value.reference_grounding ?? null
+						) as ReportRecord['reference_grounding']
 					})
 		};
-		latest.set(`${r.run_id}\u0000${r.key}`, r);
+		records[keys.add(`${r.run_id}\u0000${r.key}`)] = r;
 		const answer = answerOfRecord(value);
 		if (answer) answers.set(answer.item_id, answer);
 	}
@@ -214,12 +220,27 @@ export async function readRun(file: string): Promise<RunReport> {
 			: undefined);
 	if (header) for (const a of manifestAnswers(header)) answers.set(a.item_id, a);
 	return {
-		records: [...latest.values()],
+		records,
 		manifest: reportManifest(manifest),
 		answers: [...answers.values()],
 		annotations: (manifest?.annotations as Annotation[] | undefined) ?? [],
 		problems,
 		invalid
+	};
+}
+
+/**
+ * One copy of each distinct string (a run id, an item id, a label): JSON.parse makes a new
+ * one per line, and a million records would hold a million copies of a few thousand strings.
+ */
+function interner(): (value: unknown) => unknown {
+	const pool = new Map<string, string>();
+	return (value) => {
+		if (typeof value !== 'string') return value;
+		const had = pool.get(value);
+		if (had !== undefined) return had;
+		pool.set(value, value);
+		return value;
 	};
 }
 

@@ -40,6 +40,14 @@ export interface BenchMetrics {
 	cliSummarize300kPeakRssMB: number;
 	cliResumeCpuScale: number;
 	cliSummarizeCpuScale: number;
+	/**
+	 * A million records (tests/bench/cli1m.ts): resume with all stored, summarize of the run, and of
+	 * a study of four runs; peak RSS of the process started as the installed command starts.
+	 */
+	cliResume1mPeakRssMB: number | null;
+	cliResume1mModelRequests: number | null;
+	cliSummarize1mPeakRssMB: number | null;
+	cliSummarizeStudy1mPeakRssMB: number | null;
 	/** 15,000 streamed requests at 64 in flight (tests/bench/cliLoad.ts), own process. */
 	cliLoadHeapGrowth: number;
 	cliLoadPeakRssMB: number;
@@ -214,6 +222,10 @@ export const BUDGETS: Budget[] = [
 		CLI_CPU_SCALE_BUDGET,
 		'summarize CPU grows linearly with the records stored'
 	),
+	// The million-record rows (cliResume1mPeakRssMB, cliSummarize1mPeakRssMB,
+	// cliSummarizeStudy1mPeakRssMB) are reported, not budgeted, until they hold with room to spare:
+	// resume read 294 MB and summarize 384 MB against the 300 MB issue 39 asks for.
+	budget('cliResume1mModelRequests', '==', 0, 'resume makes nothing that is already stored'),
 	budget(
 		'cliLoadHeapGrowth',
 		'<=',
@@ -268,9 +280,22 @@ export function checkBudgets(
 	});
 }
 
-/** One line per failed budget, e.g. "initialJsGzipKB 104.2 > 100: the first page load …". */
-export function describeFailures(outcomes: BudgetOutcome[]): string[] {
+/**
+ * One line per failed budget, e.g. "initialJsGzipKB 104.2 > 100: the first page load …", ending
+ * with how loaded the machine was (`load`, from loadNote) when given: a timing that fails on a
+ * machine running other jobs reads differently from one that fails on a quiet one.
+ */
+export function describeFailures(outcomes: BudgetOutcome[], load = ''): string[] {
 	return outcomes
 		.filter((o) => o.status === 'fail')
-		.map((o) => `${o.metric} = ${o.value}, budget ${o.op} ${o.limit}: ${o.why}`);
+		.map((o) => `${o.metric} = ${o.value}, budget ${o.op} ${o.limit}: ${o.why}${load}`);
+}
+
+/**
+ * The machine's load as a failure's last words: the 1-minute load averages at the bench's start
+ * and now, and "loaded" when either exceeds the core count (more runnable jobs than cores).
+ */
+export function loadNote(startLoad: number, endLoad: number, cores: number): string {
+	const loaded = Math.max(startLoad, endLoad) > cores;
+	return ` (load average ${startLoad.toFixed(2)} at the start, ${endLoad.toFixed(2)} at the end, on ${cores} cores: ${loaded ? 'the machine was loaded' : 'a quiet machine'})`;
 }

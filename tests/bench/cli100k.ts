@@ -36,11 +36,24 @@ const ITEMS = 2_000;
 /** The same run grown to 300,000 records. */
 const ITEMS_LARGE = 6_000;
 // No T=0: greedy decoding makes one sample there, whatever --samples says.
-const TEMPERATURES = [0.2, 0.4, 0.6, 0.8, 1];
-const PERTURBATIONS = ['none', 'truncate'] as const;
-const SAMPLES = 5; // 5 × 2 × 5 = 50 conditions; 2,000 × 50 = 100,000 records
+export const TEMPERATURES = [0.2, 0.4, 0.6, 0.8, 1];
+export const PERTURBATIONS = ['none', 'truncate'] as const;
+export const SAMPLES = 5; // 5 × 2 × 5 = 50 conditions; 2,000 × 50 = 100,000 records
 
 const CHILD = fileURLToPath(new URL('./cliChild.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/user-turn-probe.js', import.meta.url));
+
+/**
+ * The Node flags the installed command starts with, read from its shebang
+ * (`#!/usr/bin/env -S node --max-old-space-size=…`): the bench measures the process users run.
+ */
+export const CLI_NODE_FLAGS: readonly string[] = nodeFlagsOf(readFileSync(BIN, 'utf8'));
+
+export function nodeFlagsOf(script: string): string[] {
+	const shebang = /^#!\/usr\/bin\/env (?:-S )?node(.*)$/m.exec(script.split('\n')[0]);
+	if (!shebang) throw new Error(`${BIN} does not start with a node shebang`);
+	return shebang[1].trim().split(/\s+/).filter(Boolean);
+}
 const TEMPLATE_WORKER = fileURLToPath(new URL('../../src/cli/templateWorker.ts', import.meta.url));
 
 /**
@@ -70,7 +83,7 @@ function childBundle(): Promise<string> {
 }
 
 export const CLI_100K_METHOD =
-	'Own process per command (the CLI bundled by esbuild as npm ci bundles it, start-up included), CPU = user + system from getrusage, ' +
+	'Own process per command (the CLI bundled by esbuild as npm ci bundles it, started with the Node flags of its bin shebang, start-up included), CPU = user + system from getrusage, ' +
 	'peak RSS = ru_maxrss. The records file: 100,000 records of ~4.4 KB (2,000 items × 5 ' +
 	'temperatures × 2 perturbations × 5 samples), every one labeled, under a manifest written by a ' +
 	'real run; resume must make no model request.';
@@ -116,7 +129,7 @@ export async function cliCommand(
 	const script = await childBundle();
 	const started = performance.now();
 	const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-		const child = spawn(process.execPath, [script, ...args], {
+		const child = spawn(process.execPath, [...CLI_NODE_FLAGS, script, ...args], {
 			env: { ...process.env, ...env, UTP_BENCH_USAGE: usageFile },
 			stdio: ['ignore', 'ignore', 'pipe']
 		});
@@ -135,15 +148,15 @@ export async function cliCommand(
 	};
 }
 
-async function command(args: string[], usageFile: string): Promise<CommandCost> {
+export async function command(args: string[], usageFile: string): Promise<CommandCost> {
 	const { wallMs, cpuMs, peakRssMB } = await cliCommand(args, usageFile);
 	return { wallMs, cpuMs, peakRssMB };
 }
 
 /** A dataset of `n` GSM8K-sized items (question ~280 characters, answer ~200) at `path`. */
-export function writeItems(path: string, n: number): string {
+export function writeItems(path: string, n: number, questionChars = 280): string {
 	const rows = Array.from({ length: n }, (_, i) => ({
-		question: `Item ${i}: ${filler(280, i)}?`,
+		question: `Item ${i}: ${filler(questionChars, i)}?`,
 		answer: `${filler(200, i + 1)}\n#### ${i}`
 	}));
 	writeFileSync(path, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
@@ -170,7 +183,7 @@ export function runArgs(baseUrl: string, dataset: string, out: string): string[]
 	];
 }
 
-function filler(n: number, seed: number): string {
+export function filler(n: number, seed: number): string {
 	const words = [
 		'she',
 		'sold',
@@ -259,8 +272,11 @@ export async function measureCliScale(): Promise<CliScaleResult> {
 	}
 }
 
-/** Appends labeled records (and each item's answer) as a finished run would have stored them. */
-class RunWriter {
+/**
+ * Appends labeled records (and each item's answer) as a finished run would have stored them: 50
+ * per item (5 temperatures × 2 perturbations × 5 samples), the seed's key left out (it is stored).
+ */
+export class RunWriter {
 	records = 1;
 	#out: string;
 	#seed: ProbeRecord;
@@ -269,11 +285,13 @@ class RunWriter {
 		perturbations: [...PERTURBATIONS],
 		samples: SAMPLES
 	});
-	#answer = filler(1200, 3);
+	#answer: string;
 
-	constructor(out: string, seed: ProbeRecord) {
+	/** `answerChars`: 1,200 makes GSM8K-sized records (~4.4 KB); fewer, smaller files. */
+	constructor(out: string, seed: ProbeRecord, answerChars = 1200) {
 		this.#out = out;
 		this.#seed = seed;
+		this.#answer = filler(answerChars, 3);
 	}
 
 	async write(items: readonly DatasetItem[]): Promise<void> {
@@ -315,7 +333,7 @@ class RunWriter {
 					sample: c.sample,
 					question: item.prompt,
 					answer,
-					perturbed_answer: c.perturbation === 'none' ? answer : answer.slice(0, 600),
+					perturbed_answer: c.perturbation === 'none' ? answer : answer.slice(0, answer.length / 2),
 					prompt: `<|im_start|>user\n${item.prompt}<|im_end|>\n<|im_start|>assistant\n${answer}<|im_end|>\n<|im_start|>user\n`,
 					user_turn: `Why is it 72? ${filler(80, n)}`,
 					judge_raw: JSON.stringify({ label: 'genuine_followup', rationale: filler(150, n) }),

@@ -21,9 +21,10 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../e2e/server.ts';
-import { checkBudgets, describeFailures, type BenchMetrics } from './budgets.ts';
+import { checkBudgets, describeFailures, loadNote, type BenchMetrics } from './budgets.ts';
 import { hasBuild, measureBundle, type BundleSizes } from './bundle.ts';
-import { CLI_100K_METHOD, measureCliScale } from './cli100k.ts';
+import { CLI_100K_METHOD, CLI_NODE_FLAGS, measureCliScale } from './cli100k.ts';
+import { CLI_1M_METHOD, measureCli1m, type Cli1mResult } from './cli1m.ts';
 import { CLI_LOAD_METHOD, measureCliLoad } from './cliLoad.ts';
 import { measureCounts } from './counts.ts';
 import { DB_SCALE_METHOD, measureDbScale } from './dbScale.ts';
@@ -122,6 +123,7 @@ async function main(): Promise<number> {
 		throw new Error(`--only knows "longTasks", "firstView" and "cpuThreads", not "${args.only}"`);
 	}
 	const started = Date.now();
+	const startLoad = loadavg()[0];
 	const counts = await step('counting model work (50 items × 27 conditions)', () =>
 		measureCounts()
 	);
@@ -136,6 +138,15 @@ async function main(): Promise<number> {
 	const load = await step('a 15,000-request CLI run at 64 in flight (memory)', () =>
 		measureCliLoad()
 	);
+	let cli1m: Cli1mResult | null = null;
+	let cli1mError = '';
+	try {
+		cli1m = await step('CLI resume and summarize at 1,000,000 records, and a study of 4 runs', () =>
+			measureCli1m()
+		);
+	} catch (err) {
+		cli1mError = err instanceof Error ? err.message : String(err);
+	}
 	// Reported, not budgeted: real inference speed depends on the machine and its load.
 	let real: RealEngineResult | null = null;
 	let realError = args['skip-real'] ? 'skipped (--skip-real)' : '';
@@ -211,6 +222,10 @@ async function main(): Promise<number> {
 		cliSummarize300kPeakRssMB: cli.at300k.summarize.peakRssMB,
 		cliResumeCpuScale: round(cli.at300k.resume.cpuMs / cli.resume.cpuMs),
 		cliSummarizeCpuScale: round(cli.at300k.summarize.cpuMs / cli.summarize.cpuMs),
+		cliResume1mPeakRssMB: cli1m?.resume.peakRssMB ?? null,
+		cliResume1mModelRequests: cli1m?.resumeModelRequests ?? null,
+		cliSummarize1mPeakRssMB: cli1m?.summarize.peakRssMB ?? null,
+		cliSummarizeStudy1mPeakRssMB: cli1m?.study.peakRssMB ?? null,
 		cliLoadHeapGrowth: load.heapGrowth,
 		cliLoadPeakRssMB: load.peakRssMB,
 		cliLoadWarnings: load.warnings.length,
@@ -219,6 +234,10 @@ async function main(): Promise<number> {
 		dbReadAll10kMaxMs: dbScale.readAllMaxMs
 	};
 	const reasons: Partial<Record<keyof BenchMetrics, string>> = {};
+	if (!cli1m) {
+		reasons.cliResume1mPeakRssMB = reasons.cliResume1mModelRequests = cli1mError;
+		reasons.cliSummarize1mPeakRssMB = reasons.cliSummarizeStudy1mPeakRssMB = cli1mError;
+	}
 	if (!bundle) reasons.initialJsGzipKB = reasons.webllmChunkGzipKB = bundleError;
 	else if (bundle.webllmChunkGzipKB === null)
 		reasons.webllmChunkGzipKB = `no single web-llm chunk in dist/: ${bundle.gateViolations.join(' ')}`;
@@ -241,7 +260,7 @@ async function main(): Promise<number> {
 		.map(({ m, name }) => `${name} could not be measured: ${m.status === 'error' ? m.reason : ''}`);
 	const missing = outcomes.filter((o) => o.status === 'unavailable');
 	const failures = [
-		...describeFailures(outcomes),
+		...describeFailures(outcomes, loadNote(startLoad, loadavg()[0], cpus().length)),
 		...broken,
 		...(args.strict && broken.length === 0
 			? missing.map((o) => `${o.metric} unavailable (--strict): ${o.reason}`)
@@ -257,7 +276,10 @@ async function main(): Promise<number> {
 		machine: {
 			node: process.version,
 			cpus: cpus().length,
-			loadavg: loadavg().map((x) => Math.round(x * 100) / 100)
+			/** 1-minute load average when the bench started; then 1, 5 and 15 minutes at its end. */
+			loadavgAtStart: Math.round(startLoad * 100) / 100,
+			loadavg: loadavg().map((x) => Math.round(x * 100) / 100),
+			cliNodeFlags: CLI_NODE_FLAGS
 		},
 		...metrics,
 		records: counts.records,
@@ -271,6 +293,7 @@ async function main(): Promise<number> {
 		scriptedEngineMsPerRecordMean: overhead.engineMsPerRecordMean,
 		cli100k: cli,
 		cliLoad: load,
+		cli1m: cli1m ?? { unavailable: cli1mError },
 		realEngine: real ?? { unavailable: realError },
 		bundle: bundle && {
 			builtAt: bundle.builtAt,
@@ -303,6 +326,7 @@ async function main(): Promise<number> {
 			cpuThreadsSpeedup: CPU_THREADS_METHOD,
 			cli100k: CLI_100K_METHOD,
 			cliLoad: CLI_LOAD_METHOD,
+			cli1m: CLI_1M_METHOD,
 			dbScale: DB_SCALE_METHOD
 		},
 		unavailable: reasons,
@@ -380,6 +404,23 @@ async function main(): Promise<number> {
 			),
 			row('cliLoadPeakRssMB'),
 			row('cliLoadWarnings', load.warnings.join(' | ') || undefined),
+			row(
+				'cliResume1mPeakRssMB',
+				cli1m
+					? `CPU ${cli1m.resume.cpuMs} ms, wall ${cli1m.resume.wallMs} ms; ${cli1m.fileMB} MB file`
+					: cli1mError
+			),
+			row('cliResume1mModelRequests'),
+			row(
+				'cliSummarize1mPeakRssMB',
+				cli1m ? `CPU ${cli1m.summarize.cpuMs} ms, wall ${cli1m.summarize.wallMs} ms` : cli1mError
+			),
+			row(
+				'cliSummarizeStudy1mPeakRssMB',
+				cli1m
+					? `${cli1m.study.files} files, ${cli1m.study.fileMB} MB; CPU ${cli1m.study.cpuMs} ms, wall ${cli1m.study.wallMs} ms`
+					: cli1mError
+			),
 			row('dbImport10kMs'),
 			row('dbPage10kMaxMs', dbScale.detail),
 			row('dbReadAll10kMaxMs')

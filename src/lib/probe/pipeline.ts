@@ -114,9 +114,11 @@ class ProbeRun {
 			needsJudge && shared && pair.length > 1 && !this.#ctx.engine.capabilities().can_co_load(pair);
 		this.#judge.promptHash = needsJudge ? await judgePromptHash() : '';
 		const store = this.#ctx.store;
-		const existing = await (store.getResumeRecords?.(c.run_id) ?? store.getRecords(c.run_id));
+		const existing = store.getResumeRecords
+			? await store.getResumeRecords(c.run_id)
+			: new Map((await store.getRecords(c.run_id)).map((r) => [r.key, r]));
 		const plan = planWork(c, existing);
-		this.#tally.begin(plan.total, this.#phased, existing);
+		this.#tally.begin(plan.total, this.#phased, { labeled: plan.labeled, waiting: plan.unlabeled });
 		this.#emit({
 			type: 'plan',
 			items: c.items.length,

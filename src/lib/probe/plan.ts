@@ -1,6 +1,6 @@
 /** What a run will make, as plain data: the conditions, their keys, and what is already stored. */
 import { hashSeed } from './random.ts';
-import type { StoredRecord } from './store.ts';
+import type { StoredRecords } from './store.ts';
 import type { JudgeMode, Perturbation, ProbeConfig, ProbeRecord } from './types.ts';
 
 export interface Condition {
@@ -59,14 +59,13 @@ export interface WorkPlan {
 	labeled: number;
 }
 
-export function planWork(config: ProbeConfig, existing: readonly StoredRecord[]): WorkPlan {
+export function planWork(config: ProbeConfig, stored: StoredRecords): WorkPlan {
 	const conditions = planConditions(config);
-	const stored = new Map(existing.map((r) => [r.key, r]));
 	const missing = new Map<string, Condition[]>();
 	const unlabeled: ProbeRecord[] = [];
 	let labeled = 0;
-	// One pass over the plan, each key made once and dropped: a resumed run of 300,000 records
-	// must not hold a second set of its keys (records of other configs are not the plan's).
+	// One pass over the plan, each key made once and dropped: a resumed run of a million records
+	// must not hold a set of its keys (records of other configs are not the plan's).
 	const items = new Set<string>();
 	const keyOf = (c: Condition) => recordKey('', c);
 	const distinct = conditions.filter(

@@ -10,6 +10,14 @@ import type { AnswerRecord, Label, ProbeRecord, RunManifest } from './types.ts';
  */
 export type StoredRecord = ProbeRecord | { key: string; label: Label };
 
+/**
+ * The records a run already stored, as resume asks for them: one planned key at a time. A Map of
+ * the records by key is one; the CLI's store answers from its index without a string per record.
+ */
+export interface StoredRecords {
+	get(key: string): StoredRecord | undefined;
+}
+
 export interface RunStore {
 	putManifest(manifest: RunManifest): Promise<void>;
 	getManifest(runId: string): Promise<RunManifest | undefined>;
@@ -21,7 +29,7 @@ export interface RunStore {
 	/** All records of a run, any order. Resume reads keys and pending judgments from here. */
 	getRecords(runId: string): Promise<ProbeRecord[]>;
 	/** What resume reads, when the store can give less than getRecords (the CLI's files). */
-	getResumeRecords?(runId: string): Promise<StoredRecord[]>;
+	getResumeRecords?(runId: string): Promise<StoredRecords>;
 }
 
 /** The simplest correct RunStore; the pipeline tests and the bench use it. */

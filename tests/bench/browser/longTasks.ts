@@ -4,6 +4,7 @@
  * installed before the app's first script. The mock answers with no token delay, so the page gets
  * events as fast as it can take them: the worst case for the main thread.
  */
+import { cpus, loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';
 import { startMockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { namedScript } from '../../helpers/mockScripts.ts';
@@ -104,7 +105,7 @@ async function measureLongTasksOnce(browser: Browser, app: StaticServer): Promis
 		const longest = tasks.reduce((max, t) => Math.max(max, t.duration), 0);
 		return measured(
 			Math.round(longest),
-			`${tasks.length} long task(s) during a ${planned}-record run of ${(runMs / 1000).toFixed(1)} s (${progress.records} records stored)`
+			`${tasks.length} long task(s) during a ${planned}-record run of ${(runMs / 1000).toFixed(1)} s (${progress.records} records stored; load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores)`
 		);
 	} finally {
 		await profile.close().catch(() => {});

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
 	checkBudgets,
 	describeFailures,
+	loadNote,
 	OVERHEAD_MEDIAN_BUDGET_MS,
 	type BenchMetrics
 } from '../../bench/budgets.ts';
@@ -36,6 +37,10 @@ function metrics(overrides: Partial<BenchMetrics> = {}): BenchMetrics {
 		cliSummarize300kPeakRssMB: 200,
 		cliResumeCpuScale: 2.8,
 		cliSummarizeCpuScale: 2.9,
+		cliResume1mPeakRssMB: 120,
+		cliResume1mModelRequests: 0,
+		cliSummarize1mPeakRssMB: 250,
+		cliSummarizeStudy1mPeakRssMB: 250,
 		cliLoadHeapGrowth: 0.9,
 		cliLoadPeakRssMB: 200,
 		cliLoadWarnings: 0,
@@ -76,6 +81,7 @@ describe('checkBudgets', () => {
 		{ change: { cliSummarize300kPeakRssMB: 301 }, metric: 'cliSummarize300kPeakRssMB' },
 		{ change: { cliResumeCpuScale: 4.1 }, metric: 'cliResumeCpuScale' },
 		{ change: { cliSummarizeCpuScale: 4.1 }, metric: 'cliSummarizeCpuScale' },
+		{ change: { cliResume1mModelRequests: 1 }, metric: 'cliResume1mModelRequests' },
 		{ change: { cliLoadHeapGrowth: 1.51 }, metric: 'cliLoadHeapGrowth' },
 		{ change: { cliLoadPeakRssMB: 251 }, metric: 'cliLoadPeakRssMB' },
 		{ change: { cliLoadWarnings: 1 }, metric: 'cliLoadWarnings' },
@@ -101,6 +107,14 @@ describe('checkBudgets', () => {
 			reason: 'not measured'
 		});
 		expect(describeFailures(out)).toEqual([]);
+	});
+
+	it('says with each failure whether the machine was loaded', () => {
+		const out = checkBudgets(metrics({ longestTaskMs: 58 }));
+		expect(describeFailures(out, loadNote(14.2, 9.5, 2))[0]).toMatch(
+			/^longestTaskMs = 58, .*load average 14\.20 at the start, 9\.50 at the end, on 2 cores: the machine was loaded\)$/
+		);
+		expect(describeFailures(out, loadNote(0.4, 1.1, 2))[0]).toContain('a quiet machine');
 	});
 
 	it('takes limits that depend on the run shape from the results', () => {

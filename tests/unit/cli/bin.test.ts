@@ -8,6 +8,7 @@ import {
 	copyFileSync,
 	mkdirSync,
 	mkdtempSync,
+	readFileSync,
 	symlinkSync,
 	utimesSync,
 	writeFileSync
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { nodeFlagsOf } from '../../bench/cli100k.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const main = (who: string) =>
@@ -66,5 +68,20 @@ describe('the CLI launcher', () => {
 		writeFileSync(join(dir, 'bin/dist/meta.json'), 'not json');
 		age('src/cli/probe.ts', 60);
 		expect(run().out).toBe('sources a b');
+	});
+
+	it('started as a command, runs with the old-space limit its shebang sets', () => {
+		age('src/cli/probe.ts', 60);
+		writeFileSync(
+			join(dir, 'bin/dist/probe.js'),
+			"import v8 from 'node:v8';\nexport async function main() { process.stdout.write(String(v8.getHeapStatistics().heap_size_limit / 2 ** 20)); return 0; }\n"
+		);
+		const limitMB = Number(execFileSync(join(dir, 'bin/user-turn-probe.js')).toString());
+		const [flag] = nodeFlagsOf(readFileSync(join(REPO, 'bin/user-turn-probe.js'), 'utf8'));
+		const oldSpaceMB = Number(/^--max-old-space-size=(\d+)$/.exec(flag)?.[1]);
+		// The limit is old space plus the young generation's few tens of MB; Node's own default
+		// here is 2–4 GB.
+		expect(limitMB).toBeGreaterThanOrEqual(oldSpaceMB);
+		expect(limitMB).toBeLessThan(oldSpaceMB + 100);
 	});
 });
