@@ -102,7 +102,8 @@ ${datasetHelp('    ')}
   --limit N               items to sample (default 20; 0 = all)
   --seed S                sampling and generation seed, an integer ≥ 0 (default 0)
   --temperatures LIST     distinct values in [0, 2], e.g. 0,0.5,1 (default 0,1)
-  --perturbations LIST    distinct names of none, truncate, append (default none)
+  --perturbations LIST    distinct names of ${PERTURBATIONS.join(', ')} (default none);
+                          neutral, contradict and header_only are the authors' controls
   --samples K             user turns per condition, ≥ 1 (default 1)
   --template T            PATH.jinja, PATH tokenizer_config.json or HF_REPO_ID (the app's shipped
                           templates need no network); wins over the server's own
@@ -288,7 +289,7 @@ export function parseRunArgs(
 	const perturbations = list('perturbations', values.perturbations ?? 'none');
 	for (const p of perturbations) {
 		if (!(PERTURBATIONS as readonly string[]).includes(p))
-			throw new UsageError(`--perturbations: unknown "${p}" (none, truncate, append)`);
+			throw new UsageError(`--perturbations: unknown "${p}" (${PERTURBATIONS.join(', ')})`);
 	}
 	const truncateFraction = Number(values['truncate-fraction'] ?? 0.5);
 	if (values['truncate-fraction']?.trim() === '')

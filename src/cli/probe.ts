@@ -1,8 +1,7 @@
 /** Node entry: `user-turn-probe run | summarize | agreement`. No Svelte, Dexie or DOM in here. */
 import { defaultNlpCacheDir } from './nlpCache.ts';
 import { parseRunArgs, RUN_USAGE, UsageError } from './args.ts';
-import { resultsTable } from '../lib/results/resultsTable.ts';
-import { study } from '../lib/results/study.ts';
+import { runSummary, study } from '../lib/results/study.ts';
 import { formatStudy, studyRunOfReport } from './studyReport.ts';
 import { agreementText, formatSummary, parseSummarizeArgs, SUMMARIZE_USAGE } from './report.ts';
 import { errorLines } from './progress.ts';
@@ -144,10 +143,10 @@ export async function main(
 				const [{ records, annotations }] = reports;
 				process.stdout.write(agreementText(records, annotations));
 			} else if (reports.length === 1) {
-				const [{ records, answers }] = reports;
-				process.stdout.write(
-					formatSummary(resultsTable(records, answers, summary.options), summary.format)
-				);
+				const [{ records, answers, manifest }] = reports;
+				// The seed drives the paired bootstrap, as in the results view and a study's row.
+				const run = { records, answers, seed: manifest?.config.seed ?? 0 };
+				process.stdout.write(formatSummary(runSummary(run, summary.options), summary.format));
 			} else {
 				const runs = reports.map((r, i) => studyRunOfReport(sources[i].file, r, warn));
 				process.stdout.write(formatStudy(study(runs, summary.options), summary.format));

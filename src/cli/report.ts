@@ -18,6 +18,8 @@ import {
 import { collectLabelings, pairwiseAgreement } from '../lib/stats/agreement.ts';
 import type { Condition, Tally } from '../lib/stats/aggregate.ts';
 import type { ReferenceTally } from '../lib/results/referenceShare.ts';
+import type { RunSummary } from '../lib/results/study.ts';
+import { pValueText } from '../lib/display/format.ts';
 import {
 	answerFacts,
 	COUNT_DEFAULTS,
@@ -415,11 +417,38 @@ function referenceCells(t: ReferenceTally): (number | string)[] {
 export const finite = (x: number) => (Number.isFinite(x) ? x : '');
 
 /** The table as `summarize` prints it; JSON writes a rate with no records as p: null. */
-export function formatSummary(t: ResultsTable, format: SummaryFormat): string {
+export function formatSummary(t: ResultsTable | RunSummary, format: SummaryFormat): string {
 	if (format === 'json') return JSON.stringify(t, null, 2) + '\n';
 	if (format === 'csv') return resultsCsv(t);
-	return summarizeText(t);
+	return summarizeText(t) + effectsText(t);
 }
+
+/** The paired effects of a run's perturbed conditions against 'none', with their tests. */
+export function effectsText(t: ResultsTable | RunSummary): string {
+	const rows = (t as Partial<RunSummary>).conditions?.flatMap((c) =>
+		!c.effect
+			? []
+			: [
+					[
+						`T=${c.temperature} ${c.perturbation} − none`,
+						String(c.effect.n_pairs),
+						effectCell(c.effect),
+						pValueText(c.effect.p_value),
+						pValueText(c.effect.p_adjusted)
+					]
+				]
+	);
+	if (!rows || rows.length === 0) return '';
+	const head = ['paired effect', 'pairs', 'difference (95% CI)', 'p (exact)', 'p (Holm)'];
+	return `\n${table(head, rows)}`;
+}
+
+const signedPoints = (x: number) =>
+	Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)} pp` : '—';
+
+/** "−20.0 pp [−40.0 pp, −5.0 pp]". */
+export const effectCell = (e: { diff: number; lo: number; hi: number }) =>
+	`${signedPoints(e.diff)} [${signedPoints(e.lo)}, ${signedPoints(e.hi)}]`;
 
 export const rateCell = (r: ResultsTable['overall']['followup']) =>
 	r === null ? NO_RATE : `${pct(r.p)} [${pct(r.lo)}, ${pct(r.hi)}] n=${r.n}`;

@@ -15,6 +15,7 @@ import {
 import type { AnswerFacts } from '../lib/results/resultsTable.ts';
 import { LABEL_INFO } from '../lib/probe/labels.ts';
 import { LABELS } from '../lib/probe/types.ts';
+import { pValueText } from '../lib/display/format.ts';
 import { labelShares, studyRunOf, type Study, type StudyRun } from '../lib/results/study.ts';
 import {
 	answerFactsOf,
@@ -107,7 +108,7 @@ export function studyText(s: Study): string {
 	const effect = (r: Study['rows'][number]) =>
 		r.effect === null
 			? ''
-			: `${points(r.effect.diff)} [${points(r.effect.lo)}, ${points(r.effect.hi)}] ${r.effect.n_pairs} pairs`;
+			: `${points(r.effect.diff)} [${points(r.effect.lo)}, ${points(r.effect.hi)}] ${r.effect.n_pairs} pairs, p ${pValueText(r.effect.p_value)}, Holm ${pValueText(r.effect.p_adjusted)}`;
 	const main = table(
 		[
 			'model',
@@ -167,6 +168,7 @@ export function studyCsv(s: Study): string {
 		'perturbation',
 		...TALLY_FIELDS,
 		...['effect', 'effect_lo', 'effect_hi', 'effect_pairs', 'effect_items'],
+		...['effect_p', 'effect_p_holm'],
 		...LABELS.map((l) => `share_${l}`)
 	];
 	const data = s.models.flatMap((m) => {
@@ -181,6 +183,7 @@ export function studyCsv(s: Study): string {
 					r.perturbation,
 					...tallyCells(r),
 					...(e ? [e.diff, e.lo, e.hi].map(finite).concat([e.n_pairs, e.n_items]) : blank(5)),
+					...(e ? [e.p_value, e.p_adjusted].map(finite) : blank(2)),
 					...LABELS.map((l) => finite(r.label_shares[l]))
 				];
 			}),
@@ -189,7 +192,7 @@ export function studyCsv(s: Study): string {
 				'all',
 				'all',
 				...tallyCells(m.overall),
-				...blank(5),
+				...blank(7),
 				...LABELS.map((l) => finite(labelShares(m.overall.labels)[l]))
 			]
 		];

@@ -72,6 +72,17 @@ describe('LabelTally', () => {
 		expect(text).not.toContain('Meta-planning');
 	});
 
+	it('counts undecided turns out of the shares, as the results’ follow-up rate does', () => {
+		const { getByTestId } = render(LabelTally, {
+			tally: { genuine_followup: 1, degenerate: 3, undecided: 4 }
+		});
+		const text = getByTestId('label-tally').textContent ?? '';
+		// 1 of the 4 decided turns, not 1 of 8.
+		expect(text).toMatch(/Plausible follow-up\s*1\s*\(25%\)/);
+		expect(text).toMatch(/Degenerate short output\s*3\s*\(75%\)/);
+		expect(text).toMatch(/4\s*\(out of the rate\)/);
+	});
+
 	it('says so when nothing is labelled yet', () => {
 		const { getByTestId } = render(LabelTally, { tally: {} });
 		expect(getByTestId('label-tally').textContent).toContain('No labelled turns yet.');

@@ -27,3 +27,9 @@ export function conditionCaption(c: {
 }): string {
 	return `T = ${c.temperature} · ${c.perturbation} · sample ${c.sample + 1}`;
 }
+
+/** A p-value as the results, the study and `summarize` print it: "0.031", "< 0.001"; "—" for none. */
+export function pValueText(p: number): string {
+	if (!Number.isFinite(p)) return '—';
+	return p < 0.001 ? '< 0.001' : p.toFixed(3);
+}

@@ -25,7 +25,7 @@ export const GLOSSARY = {
 	temperature:
 		'How much randomness goes into each next word: at T=0 the model always picks its likeliest word (one fixed answer), higher T samples more varied text.',
 	perturbation:
-		'A deliberate change to the model’s own answer before it is asked to continue as the user (cut short, or text appended), to see whether its user turn notices.',
+		'A deliberate change to the model’s own answer before it is asked to continue as the user (cut short, text appended, replaced by a neutral or a contradicting statement, or no conversation at all), to see whether its user turn notices.',
 	'chat template':
 		'The model’s own recipe for turning a conversation into text, with special tokens marking who speaks; the probe uses it to hand the model the user’s turn.',
 	judge:

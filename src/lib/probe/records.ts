@@ -6,7 +6,7 @@
 import type { CompletionResult } from './engine.ts';
 import { JUDGE_PROMPT, type JudgeVerdict } from './judge.ts';
 import { verdictOf } from './labels.ts';
-import { perturbAnswer, type PerturbParams } from './perturb.ts';
+import { keepsConversation, perturbAnswer, type PerturbParams } from './perturb.ts';
 import { recordKey, samplesAt, type Condition } from './plan.ts';
 import { REFERENCE_PROMPT } from './referenceJudge.ts';
 import type { RuleDecision } from './rules.ts';
@@ -113,11 +113,12 @@ export function probeInput(
 	answer: AnswerRecord,
 	perturbation: Perturbation
 ): ProbeInput {
-	const perturbed = perturbAnswer(splitThinking(answer.answer).visible, perturbation, config);
-	const messages: ChatMessage[] = [
-		...taskConversation(item, config.task_prompt),
-		{ role: 'assistant', content: perturbed }
-	];
+	const perturbed = perturbAnswer(splitThinking(answer.answer).visible, perturbation, config, item);
+	// header_only: the template's rendering of an empty conversation (its own system insertions
+	// only), so neither the question, the task prompt's system turn nor the answer is in it.
+	const messages: ChatMessage[] = keepsConversation(perturbation)
+		? [...taskConversation(item, config.task_prompt), { role: 'assistant', content: perturbed }]
+		: [];
 	return { perturbed, prompt: probePrompt(template, messages, render) };
 }
 

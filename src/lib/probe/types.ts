@@ -49,12 +49,20 @@ export const REFERENCE_GROUNDINGS = ['generated', 'reference', 'tie'] as const;
 export type ReferenceGrounding = (typeof REFERENCE_GROUNDINGS)[number];
 
 /**
- * The answer edits this app offers: none, and truncate and append, the two perturbations the paper
- * reports numbers for. Their parameters live in the run config: the appended question is the
- * paper's as one summary of it gives it, the kept fraction is this app's default (perturb.ts).
- * Names are record keys.
+ * The answer edits this app offers: none, truncate and append, the two perturbations the paper
+ * reports numbers for, and the authors' controls from their reply to the referees: neutral and
+ * contradict (the answer replaced) and header_only (no conversation, only the user header).
+ * Their parameters and texts live in perturb.ts. Names are record keys; the order is the one
+ * tables, charts and set-up show.
  */
-export const PERTURBATIONS = ['none', 'truncate', 'append'] as const;
+export const PERTURBATIONS = [
+	'none',
+	'truncate',
+	'append',
+	'neutral',
+	'contradict',
+	'header_only'
+] as const;
 export type Perturbation = (typeof PERTURBATIONS)[number];
 
 /**

@@ -13,6 +13,7 @@ import {
 } from '../stats/aggregate.ts';
 import type { Condition, CountedRecord, Exclusions, Rate } from '../stats/aggregate.ts';
 import type { Delta, RunPoint } from '../stats/charts.ts';
+import { holm } from '../stats/pairedTest.ts';
 import type { Perturbation, ProbeRecord, RunManifest } from '../probe/types.ts';
 
 /** How often a perturbation changed the generated user turn, at one temperature. */
@@ -99,6 +100,13 @@ export function runPoint(
 export interface PairedDelta extends Delta {
 	n_pairs: number;
 	n_items: number;
+	/** The exact paired test's two-sided p-value (stats/pairedTest.ts); NaN without pairs. */
+	p_value: number;
+	/**
+	 * Holm-adjusted over the run's comparisons shown together: every perturbed condition against
+	 * 'none', at every temperature. A study row adjusts over its own run's, so it equals the run's.
+	 */
+	p_adjusted: number;
 }
 
 /** One paired comparison: condition b minus condition a. */
@@ -134,15 +142,27 @@ export function pairedDelta(
 	pair: ConditionPair,
 	seed: number,
 	unprobed?: ReadonlySet<string>
-): PairedDelta {
+): Omit<PairedDelta, 'p_adjusted'> {
 	return { name: pair.name, ...pairedDifference(records, pair.a, pair.b, { seed, unprobed }) };
 }
 
-/** Every perturbation minus 'none', per temperature, in condition order. */
+/** The family's deltas with their Holm-adjusted p-values: call it on all of a run's at once. */
+export function withHolm(deltas: readonly Omit<PairedDelta, 'p_adjusted'>[]): PairedDelta[] {
+	const adjusted = holm(deltas.map((d) => d.p_value));
+	return deltas.map((d, i) => ({ ...d, p_adjusted: adjusted[i] }));
+}
+
+/**
+ * Every perturbation minus 'none', per temperature, in condition order, Holm-adjusted together.
+ * The one owner of a run's paired effects: the results view, a study's rows and `summarize` read
+ * them from here.
+ */
 export function perturbationDeltas(
 	records: readonly CountedRecord[],
 	seed: number,
 	unprobed?: ReadonlySet<string>
 ): PairedDelta[] {
-	return perturbationPairs(records).map((pair) => pairedDelta(records, pair, seed, unprobed));
+	return withHolm(
+		perturbationPairs(records).map((pair) => pairedDelta(records, pair, seed, unprobed))
+	);
 }

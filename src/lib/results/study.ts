@@ -11,13 +11,14 @@ import { LABELS, type Label } from '../probe/types.ts';
 import { conditionKey } from '../stats/aggregate.ts';
 import type { ConditionSummary, CountedRecord, Tally } from '../stats/aggregate.ts';
 import type { ReferenceTally } from './referenceShare.ts';
-import { pairedDelta, perturbationPairs, type PairedDelta } from './resultsData.ts';
+import { perturbationDeltas, perturbationPairs, type PairedDelta } from './resultsData.ts';
 import {
 	COUNT_DEFAULTS,
 	exclusionsFor,
 	resultsTable,
 	type AnswerFacts,
-	type CountOptions
+	type CountOptions,
+	type ResultsTable
 } from './resultsTable.ts';
 
 /** What a study reads of one run: its identity, the records' facts and one fact per answer. */
@@ -110,6 +111,42 @@ export function studyNames(runs: readonly Pick<StudyRun, 'run_id' | 'generator' 
 }
 
 /**
+ * A run's paired effects by condition key (`conditionKey`): each perturbed condition against
+ * 'none' at its temperature, leaving out what the counting options leave out, Holm-adjusted over
+ * the run's comparisons. The one function a study row, a single run's `summarize` and its tests
+ * read effects from.
+ */
+export function runEffects(
+	run: Pick<StudyRun, 'records' | 'answers' | 'seed'>,
+	options: CountOptions = COUNT_DEFAULTS
+): Map<string, PairedDelta> {
+	const { unprobed } = exclusionsFor(run.answers, options);
+	const pairs = perturbationPairs(run.records);
+	const deltas = perturbationDeltas(run.records, run.seed, unprobed);
+	return new Map(pairs.map((pair, k) => [conditionKey(pair.b), deltas[k]]));
+}
+
+/** One run's results table with each condition's paired effect (null for 'none'): `summarize --json`. */
+export interface RunSummary extends ResultsTable {
+	conditions: (ResultsTable['conditions'][number] & { effect: PairedDelta | null })[];
+}
+
+export function runSummary(
+	run: Pick<StudyRun, 'records' | 'answers' | 'seed'>,
+	options: CountOptions = COUNT_DEFAULTS
+): RunSummary {
+	const table = resultsTable(run.records, run.answers, options);
+	const effects = runEffects(run, options);
+	return {
+		...table,
+		conditions: table.conditions.map((c) => ({
+			...c,
+			effect: effects.get(conditionKey(c)) ?? null
+		}))
+	};
+}
+
+/**
  * The study table. Pure; the paired bootstraps make it the slow part (about a millisecond per
  * perturbed condition and hundred items), so a view computes it once per load or toggle.
  */
@@ -119,10 +156,7 @@ export function study(runs: readonly StudyRun[], options: CountOptions = COUNT_D
 	const rows: StudyRow[] = [];
 	runs.forEach((run, i) => {
 		const table = resultsTable(run.records, run.answers, options);
-		const { unprobed } = exclusionsFor(run.answers, options);
-		const effects = new Map<string, PairedDelta>();
-		for (const pair of perturbationPairs(run.records))
-			effects.set(conditionKey(pair.b), pairedDelta(run.records, pair, run.seed, unprobed));
+		const effects = runEffects(run, options);
 		models.push({
 			name: names[i],
 			run_id: run.run_id,

@@ -15,6 +15,7 @@ import { compareWithPaper, overlayFor, PAPER_FIGURES } from '../results/paperFig
 import type { PaperComparison, TextChangeFigure } from '../results/paperFigures.ts';
 import {
 	pairedDelta,
+	withHolm,
 	perturbationPairs,
 	runName,
 	runPoint,
@@ -363,14 +364,15 @@ export class ResultsState {
 	): Promise<void> {
 		const counting = this.#options.include_cut_reasoning;
 		const unprobed = this.#exclusions.unprobed;
-		const deltas: PairedDelta[] = [];
+		const deltas: Omit<PairedDelta, 'p_adjusted'>[] = [];
 		for (const pair of perturbationPairs(facts)) {
 			await nextTask();
 			if (generation !== this.#generation || counting !== this.#options.include_cut_reasoning)
 				return;
 			deltas.push(pairedDelta(facts, pair, run.manifest.config.seed, unprobed));
 		}
-		this.#paired = deltas;
+		// Adjusted over the whole family at once, as perturbationDeltas does for a study and the CLI.
+		this.#paired = withHolm(deltas);
 	}
 
 	/** Another run's point, counted as this run's is (runPoint over its facts, same exclusions). */

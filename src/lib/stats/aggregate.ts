@@ -8,8 +8,9 @@
 import { isVerdictConflict, recordVerdict } from '../probe/labels.ts';
 import { LABELS, PERTURBATIONS } from '../probe/types.ts';
 import type { Label, Perturbation, ProbeRecord } from '../probe/types.ts';
-import { bootstrapCI, wilson } from './interval.ts';
+import { bootstrapCI, DEFAULT_BOOTSTRAP_REPS, ratioBootstrapCI, wilson } from './interval.ts';
 import type { Interval, Rate } from './interval.ts';
+import { signFlipP } from './pairedTest.ts';
 
 export { bootstrapCI, quantile, wilson, Z_95 } from './interval.ts';
 export type { BootstrapOptions, Interval, Rate } from './interval.ts';
@@ -280,8 +281,34 @@ export function followupClusterCI(
 		c.sum += value;
 		clusters.set(r.item_id, c);
 	}
-	const items = [...clusters.values()];
+	const items = inItemOrder(clusters);
 	return { ...bootstrapCI(items, ratioOfSums, opts), n_items: items.length };
+}
+
+/**
+ * The clusters in item-id order. The bootstrap draws positions, so the order it is handed is part of
+ * its input: records read from a file (in the order they were finished) and from IndexedDB (in key
+ * order) must give the same interval with the same seed.
+ */
+function inItemOrder(clusters: ReadonlyMap<string, Cluster>): Cluster[] {
+	return [...clusters.keys()]
+		.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+		.map((id) => clusters.get(id) as Cluster);
+}
+
+/**
+ * Resamples for a paired effect over `items` clusters. A percentile bound of a difference of 0/1
+ * outcomes moves in steps of 1/pairs; at 2,000 resamples a bound near a step flipped between seeds
+ * (and between record orders), e.g. −10 pp against 0 pp over 10 pairs. Small runs get 10,000; the
+ * count falls with size so a pair costs about 2 million draws at most (a run of 1,000 items or more
+ * gets 2,000, whose bounds move by far less than a step there). tests/unit/stats/pairedTest.test.ts
+ * holds a bound still between two seeds.
+ */
+export function pairedBootstrapReps(items: number): number {
+	return Math.min(
+		10_000,
+		Math.max(DEFAULT_BOOTSTRAP_REPS, Math.ceil(2_000_000 / Math.max(1, items)))
+	);
 }
 
 export interface PairedDifference {
@@ -292,6 +319,11 @@ export interface PairedDifference {
 	diff: number;
 	lo: number;
 	hi: number;
+	/**
+	 * Two-sided exact paired sign-flip test over the same item clusters (pairedTest.ts signFlipP;
+	 * McNemar's exact test with one sample per item). NaN without pairs.
+	 */
+	p_value: number;
 }
 
 /**
@@ -299,7 +331,8 @@ export interface PairedDifference {
  * difficulty cancels. Only pairs with a verdict in both conditions count (judge_error counts as
  * "not a follow-up", undecided and left-out items not at all, as in `summarize`). The interval is
  * a cluster bootstrap over items, since the samples of one item are correlated; the estimate is
- * the mean over pairs. No pairs → NaN.
+ * the mean over pairs. The p-value is the exact paired test on the same clusters. Items are
+ * resampled in id order, so the record order does not matter. No pairs → NaN.
  */
 export function pairedDifference(
 	records: readonly CountedRecord[],
@@ -329,7 +362,18 @@ export function pairedDifference(
 		c.sum += value - partner;
 		clusters.set(r.item_id, c);
 	}
-	const items = [...clusters.values()];
-	const ci = bootstrapCI(items, ratioOfSums, opts);
-	return { n_pairs: pairs, n_items: items.length, diff: ci.estimate, lo: ci.lo, hi: ci.hi };
+	const items = inItemOrder(clusters);
+	const ci = ratioBootstrapCI(
+		items.map((c) => c.sum),
+		items.map((c) => c.count),
+		{ ...opts, reps: opts.reps ?? pairedBootstrapReps(items.length) }
+	);
+	return {
+		n_pairs: pairs,
+		n_items: items.length,
+		diff: ci.estimate,
+		lo: ci.lo,
+		hi: ci.hi,
+		p_value: signFlipP(items.map((c) => c.sum))
+	};
 }

@@ -96,10 +96,56 @@ export function bootstrapCI<T>(
 }
 
 /**
+ * The cluster bootstrap of a ratio of sums (Σ sums / Σ counts over resampled clusters), as
+ * bootstrapCI(clusters, ratioOfSums) computes it with the same draws, written out over typed arrays:
+ * the paired effects run it with up to 10,000 resamples, and the generic loop's callback and scratch
+ * array made that several times slower. Same conventions as bootstrapCI (NaN when empty, resamples
+ * with a zero denominator dropped).
+ * @throws RangeError when reps < 1 or level is not in (0, 1).
+ */
+export function ratioBootstrapCI(
+	sums: readonly number[],
+	counts: readonly number[],
+	opts: BootstrapOptions
+): Interval {
+	const reps = opts.reps ?? DEFAULT_BOOTSTRAP_REPS;
+	const level = opts.level ?? DEFAULT_LEVEL;
+	if (!Number.isInteger(reps) || reps < 1) throw new RangeError(`reps must be ≥ 1, got ${reps}.`);
+	if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}.`);
+	const n = sums.length;
+	if (n === 0) return { estimate: Number.NaN, lo: Number.NaN, hi: Number.NaN };
+	const s = Float64Array.from(sums);
+	const c = Float64Array.from(counts);
+	const rng = mulberry32(opts.seed);
+	const stats = new Float64Array(reps);
+	let kept = 0;
+	for (let r = 0; r < reps; r++) {
+		let num = 0;
+		let den = 0;
+		for (let i = 0; i < n; i++) {
+			const k = randomInt(rng, n);
+			num += s[k];
+			den += c[k];
+		}
+		if (den !== 0) stats[kept++] = num / den;
+	}
+	// A typed array sorts numerically, and faster than a comparator over a plain array.
+	const sorted = stats.subarray(0, kept).sort();
+	let num = 0;
+	let den = 0;
+	for (let i = 0; i < n; i++) {
+		num += s[i];
+		den += c[i];
+	}
+	const tail = (1 - level) / 2;
+	return { estimate: num / den, lo: quantile(sorted, tail), hi: quantile(sorted, 1 - tail) };
+}
+
+/**
  * Linear-interpolation quantile of an ascending array (Hyndman & Fan type 7, the default in R and
  * NumPy). NaN for an empty array.
  */
-export function quantile(sorted: readonly number[], q: number): number {
+export function quantile(sorted: ArrayLike<number>, q: number): number {
 	if (sorted.length === 0) return Number.NaN;
 	const h = (sorted.length - 1) * q;
 	const below = Math.floor(h);

@@ -22,7 +22,10 @@ export const PALETTE = {
 export const PERTURBATION_COLORS: Record<Perturbation, string> = {
 	none: PALETTE.blue,
 	truncate: PALETTE.vermillion,
-	append: PALETTE.bluishGreen
+	append: PALETTE.bluishGreen,
+	neutral: PALETTE.skyBlue,
+	contradict: PALETTE.reddishPurple,
+	header_only: PALETTE.orange
 };
 
 export const LABEL_COLORS: Record<Label, string> = {

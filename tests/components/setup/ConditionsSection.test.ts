@@ -119,3 +119,25 @@ describe('ConditionsSection answer limit', () => {
 		expect(note).toContain('answers may use 1,024 tokens');
 	});
 });
+
+describe('ConditionsSection perturbations', () => {
+	it("offers the authors' controls beside none, and the ticked ones reach the run's config", async () => {
+		const setup = new SetupState(memoryStorage());
+		render(ConditionsSection, { setup, thinkingDefault: null });
+		for (const p of ['neutral', 'contradict', 'header_only']) {
+			const tick = screen.getByTestId(`perturbation-${p}`) as HTMLInputElement;
+			expect(tick.checked).toBe(false);
+			expect(tick.closest('label')?.title).toMatch(/authors’/);
+		}
+		await fireEvent.click(screen.getByTestId('perturbation-header_only'));
+		await fireEvent.click(screen.getByTestId('perturbation-neutral'));
+		await fireEvent.click(screen.getByTestId('perturbation-contradict'));
+		// Ticked out of order, kept in the one order tables and charts use.
+		expect(buildConfig(setup.valuesNow, { ...RUN, thinking_default: null }).perturbations).toEqual([
+			'none',
+			'neutral',
+			'contradict',
+			'header_only'
+		]);
+	});
+});

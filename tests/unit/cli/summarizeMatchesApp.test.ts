@@ -13,12 +13,13 @@ import { filesToBundle, parseAnswersJsonl } from '../../../src/lib/probe/exchang
 import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { resultsSource } from '../../../src/lib/app/resultsSource.ts';
 import type { ResultsTable } from '../../../src/lib/results/resultsTable.ts';
+import type { RunSummary } from '../../../src/lib/results/study.ts';
 import { NO_RATE_REASON, tableSentences } from '../../../src/lib/results/plainWords.ts';
 import { RecordsCache, ResultsState } from '../../../src/lib/state/results.svelte.ts';
 import { readJsonl } from '../../helpers/fixtures.ts';
 import { fnv, type ScriptFn } from '../../helpers/script.ts';
 import { testDB } from '../db/helpers.ts';
-import { runMain, startCli, type Cli } from './harness.ts';
+import { runMain, startCli, until, type Cli } from './harness.ts';
 import { rated } from '../../helpers/rate.ts';
 
 const ROWS = 6;
@@ -72,9 +73,23 @@ async function runCli(mode: 'rules' | 'hybrid'): Promise<string> {
 }
 
 async function summarizeJson(file: string, flags: string[] = []): Promise<ResultsTable> {
+	return (await summarizeRun(file, flags)).table;
+}
+
+/** `summarize --json` of one run: its results table, and apart from it each condition's effect. */
+async function summarizeRun(file: string, flags: string[] = []) {
 	const r = await runMain(['summarize', '--json', ...flags, file]);
 	expect(r.code, r.stderr).toBe(0);
-	return JSON.parse(r.stdout) as ResultsTable;
+	const json = JSON.parse(r.stdout) as RunSummary;
+	const effects = json.conditions.flatMap((c) => (c.effect ? [c.effect] : []));
+	const conditions = json.conditions.map(({ effect: _e, ...c }) => c);
+	return { table: { ...json, conditions } as ResultsTable, effects };
+}
+
+/** The results view's paired effects, once its bootstraps are done. */
+async function appEffects(app: ResultsState): Promise<unknown> {
+	await until(() => app.paired !== null, 30_000, 'the paired effects');
+	return JSON.parse(JSON.stringify(app.paired)) as unknown;
 }
 
 /** The app's way in: Import with the three files, then the results view's state. */
@@ -90,7 +105,7 @@ async function openInApp(file: string): Promise<ResultsState> {
 	const runId = await store.importRun(bundle);
 	const state = new ResultsState(resultsSource(store), {
 		cache: new RecordsCache(),
-		later: () => undefined
+		later: (work) => work()
 	});
 	await state.load(runId);
 	expect(state.status).toBe('ready');
@@ -111,8 +126,11 @@ describe.each(['rules', 'hybrid'] as const)(
 		}, 60_000);
 
 		it('give identical numbers with the default exclusions', async () => {
-			const cli = await summarizeJson(file);
+			const { table: cli, effects } = await summarizeRun(file);
 			expect(asJson(app.table)).toEqual(cli);
+			// The paired effects with their exact and Holm-adjusted p-values, one per perturbed condition.
+			expect(effects).toHaveLength(2);
+			expect(await appEffects(app)).toEqual(effects);
 			// Not vacuous: the run has cut answers, answers cut while reasoning and pending nothing.
 			expect([cli.cut_answers, cli.cut_reasoning_items]).toEqual([3, 2]);
 			// Items without reference turns: no share, in either shell.
@@ -141,11 +159,13 @@ describe.each(['rules', 'hybrid'] as const)(
 		});
 
 		it('give identical numbers when both toggles count what the defaults leave out', async () => {
-			const cli = await summarizeJson(file, ['--include-cut-answers', '--include-cut-reasoning']);
+			const flags = ['--include-cut-answers', '--include-cut-reasoning'];
+			const { table: cli, effects } = await summarizeRun(file, flags);
 			app.setIncludeCutAnswers(true);
 			app.setIncludeCutReasoning(true);
 			try {
 				expect(asJson(app.table)).toEqual(cli);
+				expect(await appEffects(app)).toEqual(effects);
 				expect(cli.overall.accuracy.n).toBe(ROWS);
 				expect(cli.overall.cut_reasoning).toBe(0);
 			} finally {

@@ -95,7 +95,13 @@ describe('perturbationDeltas', () => {
 			{ temperature: 1, perturbation: 'truncate' },
 			{ seed: 42 }
 		);
-		expect(deltas[2]).toEqual({ name: 'T=1: truncate − none', ...expected });
+		expect(deltas[2]).toEqual({
+			name: 'T=1: truncate − none',
+			...expected,
+			p_adjusted: expect.any(Number)
+		});
+		// Holm over the run's four comparisons: never below the raw p-value.
+		for (const d of deltas) expect(d.p_adjusted).toBeGreaterThanOrEqual(d.p_value);
 	});
 
 	it('skips temperatures that have no unperturbed records', () => {

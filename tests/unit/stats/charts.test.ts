@@ -14,7 +14,7 @@ import {
 import { whiskerBounds } from '../../../src/lib/stats/barCharts.ts';
 import { wrapTick } from '../../../src/lib/stats/chartKit.ts';
 import type { PaperPoint } from '../../../src/lib/stats/charts.ts';
-import { LABELS } from '../../../src/lib/probe/types.ts';
+import { LABELS, PERTURBATIONS } from '../../../src/lib/probe/types.ts';
 import type { Label } from '../../../src/lib/probe/types.ts';
 import {
 	LABEL_COLORS,
@@ -372,7 +372,7 @@ describe('pairedDeltas', () => {
 describe('palette', () => {
 	it('gives every label and perturbation its own color', () => {
 		expect(new Set(Object.values(LABEL_COLORS)).size).toBe(LABELS.length);
-		expect(new Set(Object.values(PERTURBATION_COLORS)).size).toBe(3);
+		expect(new Set(Object.values(PERTURBATION_COLORS)).size).toBe(PERTURBATIONS.length);
 	});
 
 	it('converts hex to rgba', () => {
