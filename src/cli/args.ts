@@ -1,10 +1,9 @@
 /** Flags of `user-turn-probe run`, parsed and checked into a plain options object. */
 import { AppError } from '../lib/errors/appError.ts';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { datasetHelp } from '../lib/datasets/registry.ts';
 import { PERTURBATIONS, type JudgeMode, type Perturbation } from '../lib/probe/types.ts';
-import { sidecarPaths } from './jsonlStore.ts';
+import { outputClash, outputsOf, runInputs } from './outPaths.ts';
 import {
 	QUESTION_SLOT,
 	TASK_PRESETS,
@@ -274,10 +273,8 @@ export function parseRunArgs(
 	const model = required('model');
 	const dataset = required('dataset');
 	const out = required('out');
-	const inputs = [dataset, values.template].filter((x) => x !== undefined).map((x) => resolve(x));
-	for (const path of Object.values(sidecarPaths(out)))
-		if (inputs.includes(resolve(path)))
-			throw new UsageError(`--out ${out} would write over an input file (${path})`);
+	const clash = outputClash(outputsOf(out), runInputs({ dataset, template: values.template }));
+	if (clash) throw new UsageError(clash);
 	const judgeMode = (values['judge-mode'] ?? 'hybrid') as JudgeMode;
 	if (!['rules', 'llm', 'hybrid'].includes(judgeMode))
 		throw new UsageError(`--judge-mode: rules, llm or hybrid, got "${judgeMode}"`);

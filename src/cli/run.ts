@@ -1,7 +1,7 @@
 /** `user-turn-probe run`: the browser's probe core against OpenAI-compatible servers, into JSONL. */
 import { AppError } from '../lib/errors/appError.ts';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { DATASET_NAMES, DATASETS, isDatasetName, loadDataset } from '../lib/datasets/registry.ts';
 import { parseUserDataset } from '../lib/datasets/importFile.ts';
 import { OpenAIEngine } from '../lib/engines/server/client.ts';
@@ -35,6 +35,7 @@ import { JsonlStore, readManifest, sidecarPaths } from './jsonlStore.ts';
 import { defaultNlpCacheDir, directoryCache } from './nlpCache.ts';
 import { requireFile } from './lines.ts';
 import { acquireRunLock } from './lock.ts';
+import { realPath, realPaths } from './realPath.ts';
 import { downloadProgress } from './downloadProgress.ts';
 import { errorLines, ProgressLine } from './progress.ts';
 
@@ -300,11 +301,15 @@ function answerLimitNote(limit: number, told?: { tokens: number; source: string 
 export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 	// README's `--out runs/first.jsonl` works on a fresh clone: the folder is made, not assumed.
 	mkdirSync(dirname(opts.out), { recursive: true });
+	// One real path per run: a second writer through a symlink takes the same lock, and compaction
+	// and --overwrite replace the target, leaving the link a link.
+	const out = realPath(opts.out);
+	if (out !== resolve(opts.out)) io.stderr.write(`--out ${opts.out} is a link: writing ${out}\n`);
 	// Before anything reads or deletes --out: a second writer would lose the first one's records.
-	const lock = acquireRunLock(opts.out);
+	const lock = acquireRunLock(out);
 	try {
 		if (lock.tookOver) io.stderr.write(`${lock.tookOver}\n`);
-		return await runLocked(opts, io);
+		return await runLocked({ ...opts, out }, io);
 	} finally {
 		lock.release();
 	}
@@ -320,9 +325,8 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 	});
 	const template = await loadTemplate(opts, io, engine);
 	const items = await loadItems(opts.dataset, io, opts.hfToken);
-	if (opts.overwrite)
-		for (const path of Object.values(sidecarPaths(opts.out))) rmSync(path, { force: true });
-	const paths = sidecarPaths(opts.out);
+	const paths = realPaths(sidecarPaths(opts.out));
+	if (opts.overwrite) for (const path of Object.values(paths)) rmSync(path, { force: true });
 	// Checked before the store opens, so a refused run leaves even a torn tail as it was.
 	const stored = readManifest(paths.manifest);
 	const hasRecords = existsSync(paths.records) && statSync(paths.records).size > 0;
