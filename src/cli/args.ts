@@ -58,6 +58,10 @@ export interface RunOptions {
 	taskPrompt: TaskPrompt;
 	runId?: string;
 	timeoutMs: number;
+	/** The whole of one completion or judge request (default: derived from max_tokens). */
+	requestTimeoutMs?: number;
+	/** The size of one completion stream or judge body, in bytes (default: from max_tokens). */
+	maxReplyBytes?: number;
 	/** Delete what --out holds and start a new run there (else a changed config is refused). */
 	overwrite: boolean;
 	/** Resume although the server no longer reports a model fingerprint the run stored. */
@@ -132,7 +136,11 @@ ${datasetHelp('    ')}
                           answer>", the two instructions the paper's appendix example quotes
   --task-template TEXT    custom template with {question} (implies --task-prompt custom)
   --system-prompt TEXT    a system turn before the question (default none)
-  --timeout-ms MS         per request (default 300000)
+  --timeout-ms MS         longest silence of a server in one request (default 300000)
+  --request-timeout-ms MS the whole of one completion or judge request (default: the silence
+                          limit plus 0.5 s per token of its max_tokens)
+  --max-reply-mb MB       the size of one completion stream or judge reply (default: 2 KB per
+                          token of its max_tokens, 1 MB at least)
   --help                  this text
 Re-running the same command resumes: only missing records are made. A changed setting that
 changes what a record means (dataset, models, template, seed, token limits, judge, truncate or
@@ -165,6 +173,15 @@ function int(name: string, value: string | undefined, fallback: number, min = 0)
 	if (!/^\s*[+-]?\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min)
 		throw new UsageError(`--${name}: expected an integer ≥ ${min}, got "${value}"`);
 	return n;
+}
+
+function optionalInt(name: string, value: string | undefined): number | undefined {
+	return value === undefined ? undefined : int(name, value, 0, 1);
+}
+
+/** A size in MB (1 MB = 1024² bytes) as bytes; undefined when the flag is absent. */
+function mebibytes(name: string, value: string | undefined): number | undefined {
+	return value === undefined ? undefined : int(name, value, 0, 1) * 1024 * 1024;
 }
 
 /** --answer-max-tokens: absent or "auto" asks the server; else an integer ≥ 1. */
@@ -211,6 +228,8 @@ export const RUN_OPTIONS = {
 	'system-prompt': { type: 'string' },
 	'run-id': { type: 'string' },
 	'timeout-ms': { type: 'string' },
+	'request-timeout-ms': { type: 'string' },
+	'max-reply-mb': { type: 'string' },
 	help: { type: 'boolean' }
 } as const;
 
@@ -336,6 +355,8 @@ export function parseRunArgs(
 		taskPrompt,
 		runId: values['run-id'],
 		timeoutMs: int('timeout-ms', values['timeout-ms'], 300_000, 1),
+		requestTimeoutMs: optionalInt('request-timeout-ms', values['request-timeout-ms']),
+		maxReplyBytes: mebibytes('max-reply-mb', values['max-reply-mb']),
 		overwrite: values.overwrite ?? false,
 		acceptUncheckedModel: values['accept-unchecked-model'] ?? false
 	};

@@ -320,6 +320,16 @@ export function newCliRunId(
 	return `cli-${slug(opts.model, ID_MODEL_CHARS)}-${slug(dataset, ID_DATASET_CHARS)}-s${opts.seed}-${tail}`;
 }
 
+/** The server limits the flags set, and the flags named in the errors that hit them. */
+function engineLimits(opts: RunOptions) {
+	return {
+		timeoutMs: opts.timeoutMs,
+		requestTimeoutMs: opts.requestTimeoutMs,
+		maxReplyBytes: opts.maxReplyBytes,
+		limitHints: { requestTimeout: '--request-timeout-ms', replyBytes: '--max-reply-mb' }
+	};
+}
+
 export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 	// README's `--out runs/first.jsonl` works on a fresh clone: the folder is made, not assumed.
 	mkdirSync(dirname(opts.out), { recursive: true });
@@ -341,7 +351,7 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 	const engine = new OpenAIEngine({
 		baseUrl: opts.baseUrl,
 		apiKey: opts.apiKey,
-		timeoutMs: opts.timeoutMs,
+		...engineLimits(opts),
 		maxConcurrency: opts.concurrency,
 		fetch: io.fetch
 	});
@@ -359,7 +369,7 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 			? new OpenAIEngine({
 					baseUrl: opts.judgeBaseUrl,
 					apiKey: opts.judgeApiKey,
-					timeoutMs: opts.timeoutMs,
+					...engineLimits(opts),
 					maxConcurrency: opts.concurrency,
 					fetch: io.fetch
 				})
