@@ -3,7 +3,7 @@ import { defaultNlpCacheDir } from './nlpCache.ts';
 import { parseRunArgs, RUN_USAGE, UsageError } from './args.ts';
 import { resultsTable } from '../lib/results/resultsTable.ts';
 import { study } from '../lib/results/study.ts';
-import { formatStudy, studyRunOfReport } from './studyReport.ts';
+import { formatStudy, studyRunsOfReports } from './studyReport.ts';
 import {
 	agreementText,
 	formatSummary,
@@ -146,7 +146,7 @@ export async function main(
 					formatSummary(resultsTable(records, answers, summary.options), summary.format)
 				);
 			} else {
-				const runs = reports.map((r, i) => studyRunOfReport(files[i], r, warn));
+				const runs = studyRunsOfReports(files, reports, warn);
 				process.stdout.write(formatStudy(study(runs, summary.options), summary.format));
 			}
 			return invalid ? 1 : 0;

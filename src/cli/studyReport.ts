@@ -9,6 +9,8 @@ import { isStudyFile, parseStudyFile } from '../lib/probe/studyFile.ts';
 import { LABEL_INFO } from '../lib/probe/labels.ts';
 import { LABELS } from '../lib/probe/types.ts';
 import { labelShares, studyRunOf, type Study, type StudyRun } from '../lib/results/study.ts';
+import { studyMixWarnings, studySettingsOf } from '../lib/results/studyMix.ts';
+import { realPath } from './realPath.ts';
 import {
 	finite,
 	pct,
@@ -35,6 +37,35 @@ export function studyRunOfReport(
 	const name = file.replace(/^.*[\\/]/, '').replace(/(\.run)?\.jsonl$/i, '');
 	const run_id = records[0]?.run_id ?? name;
 	return { run_id, generator: { id: name }, dataset: '', seed: 0, records, answers };
+}
+
+/**
+ * The study's runs from the files as listed: a file listed twice (by its real path: a link, a
+ * study list naming a file also given on the command line) counts once, and `warn` says so and
+ * what the runs do not share (results/studyMix.ts), as the study view does.
+ */
+export function studyRunsOfReports(
+	files: readonly string[],
+	reports: readonly RunReport[],
+	warn: (line: string) => void
+): StudyRun[] {
+	const seen = new Map<string, string>();
+	const kept: { file: string; report: RunReport }[] = [];
+	files.forEach((file, i) => {
+		const real = realPath(file);
+		const first = seen.get(real);
+		if (first !== undefined) {
+			warn(`warning: ${file} is listed twice (as ${first}); it counts once`);
+			return;
+		}
+		seen.set(real, file);
+		kept.push({ file, report: reports[i] });
+	});
+	const settings = kept.flatMap(({ report }) =>
+		report.manifest ? [studySettingsOf(report.manifest)] : []
+	);
+	for (const line of studyMixWarnings(settings)) warn(`warning: ${line}`);
+	return kept.map(({ file, report }) => studyRunOfReport(file, report, warn));
 }
 
 /**

@@ -37,7 +37,7 @@ interface Measured {
 }
 
 /** The CLI under /usr/bin/time -v, which reports the child's peak resident set size. */
-function measuredRun(out: string, extra: string[]): Promise<Measured> {
+function measuredRun(out: string, extra: readonly string[]): Promise<Measured> {
 	const argv = [
 		'run',
 		'--base-url',
