@@ -121,7 +121,7 @@ ${datasetHelp('    ')}
   --answer-max-tokens M   assistant-answer tokens, or auto (default): what the server's context
                           window leaves (vLLM max_model_len, llama-server /props), else 1024
   --thinking, --no-thinking  enable_thinking on or off (default: the template's own default,
-                          on for Qwen3, Qwen3.5 and GLM-4.7; the manifest records what was used)
+                          on for Qwen3, Qwen3.5 and GLM-4.7-Flash; the manifest records what was used)
   --user-header CUT       where the probe's user header stops: template (the whole header the
                           template writes) or role (right after the role name). Default: role
                           for gpt-oss ("<|start|>user", as the paper), template for the others

@@ -282,8 +282,9 @@ with each perturbation's paired effect against "none" and the label shares.
   --include-cut-reasoning   count the probes of answers cut while still reasoning (empty answers)
                             in follow-up rates (default: left out)
 Turns the rules left undecided (--judge-mode rules) are counted in "undecided", never in the rate.
-Runs whose items carry the person's real next turn (oasst_threads, imported conversations) add a
-table: the share of generated turns the judge rated at least as grounded in the answer as the human's.
+Runs whose items carry the person's real next turn (oasst_threads, conversations with a
+reference_turn) add a table, this app's measure, not the paper's: on unperturbed records, how often
+the judge rated the generated turn more grounded in the answer than the human's, and ties apart.
 The answers file beside FILE (FILE.answers.jsonl) says which answers were cut; FILE may also be a
 whole-run file (.run.jsonl, what the app's Share makes).`;
 
@@ -384,18 +385,20 @@ export const REFERENCE_FIELDS: readonly string[] = [
 	'reference_reference',
 	'reference_tie',
 	'reference_uncompared',
-	...rateFields('at_least_as_grounded')
+	...rateFields('more_grounded'),
+	...rateFields('as_grounded')
 ];
 
 function referenceCells(t: ReferenceTally): (number | string)[] {
-	const r = t.at_least_as_grounded;
+	const rate = (r: ReferenceTally['more_grounded']) => [r.p, r.lo, r.hi, r.k, r.n].map(finite);
 	return [
 		t.records,
 		t.generated,
 		t.reference,
 		t.tie,
 		t.uncompared,
-		...[r.p, r.lo, r.hi, r.k, r.n].map(finite)
+		...rate(t.more_grounded),
+		...rate(t.as_grounded)
 	];
 }
 
@@ -444,8 +447,9 @@ export function summarizeText(t: ResultsTable): string {
 }
 
 /**
- * The reference share, for runs whose items carry the human's next turn: per condition and for
- * the whole run, generated turns the judge rated at least as grounded as the human's.
+ * This app's reference measure, for runs whose items carry the human's next turn: per unperturbed
+ * condition and for the whole run, how the judge compared the generated turns with the human's,
+ * ties apart; labelled as this app's, not the paper's (results/referenceShare.ts says why).
  */
 export function referenceText(t: ResultsTable): string {
 	const ref = t.reference;
@@ -453,9 +457,8 @@ export function referenceText(t: ResultsTable): string {
 	const row = (name: string, r: ReferenceTally) => [
 		name,
 		String(r.records),
-		rateCell(r.at_least_as_grounded),
-		String(r.generated),
-		String(r.tie),
+		rateCell(r.more_grounded),
+		rateCell(r.as_grounded),
 		String(r.reference),
 		String(r.uncompared)
 	];
@@ -463,10 +466,9 @@ export function referenceText(t: ResultsTable): string {
 		[
 			'condition',
 			'with reference',
-			'at least as grounded (95% CI)',
-			'generated',
-			'same',
-			'human',
+			'more grounded (95% CI)',
+			'tie (95% CI)',
+			'human more grounded',
 			'not compared'
 		],
 		[
@@ -474,11 +476,18 @@ export function referenceText(t: ResultsTable): string {
 			row('all', ref.overall)
 		]
 	);
-	const none =
-		ref.overall.uncompared === ref.overall.records
-			? 'No turn was compared with the human one: that needs a judge (--judge-mode llm or hybrid).\n'
-			: '';
-	return `\nGenerated user turn vs the human's real next turn (judge: which is more grounded in the answer)\n${body}${none}`;
+	const notes = [
+		ref.overall.records > 0 && ref.overall.uncompared === ref.overall.records
+			? 'No turn was compared with the human one: that needs a judge (--judge-mode llm or hybrid).'
+			: '',
+		ref.perturbed_left_out > 0
+			? `${ref.perturbed_left_out} perturbed record${ref.perturbed_left_out === 1 ? '' : 's'} left out: the human answered the unperturbed answer.`
+			: ''
+	].filter((line) => line !== '');
+	return (
+		"\nGenerated user turn vs the human's real next turn (judge: which is more grounded in the answer)\n" +
+		`${ref.measure}\n${body}${notes.map((line) => `${line}\n`).join('')}`
+	);
 }
 
 /** What the defaults left out, and how to count it, below the table. */

@@ -1,6 +1,6 @@
 /**
  * The paper's own model families as a model writes them, past the end of its turn unless stopped:
- * Qwen3.5 and GLM-4.7 reason inside a <think> their generation prompt opened; gpt-oss answers in
+ * Qwen3.5 and GLM-4.7-Flash reason inside a <think> their generation prompt opened; gpt-oss answers in
  * harmony analysis + final channels; GLM has no end-of-turn token, so the next role tag ends a
  * turn. Shared by the pipeline tests on every engine and server flavour.
  */

@@ -2,7 +2,10 @@
  * One record of a user's file (a parsed JSON line or CSV row) → a DatasetItem, or the list of
  * what is wrong with it. Accepts the shapes people already have on disk: GSM8K lines, IFEval
  * lines, `{prompt, gold, task}`, multiple choice `{question, choices, answer}`, chat
- * `{messages}` exports and HealthBench's `{prompt_id, prompt: [messages]}` conversations.
+ * `{messages}` exports, HealthBench's `{prompt_id, prompt: [messages]}` conversations and
+ * Coval's `{prompt_id, prompt: {messages}}` ones. A conversation ending on a user turn is a
+ * normal item, as the paper runs HealthBench and Coval: the model answers that last turn, then
+ * the probe runs.
  */
 import { TASK_KINDS, type ChatMessage, type DatasetItem, type TaskKind } from '../probe/types.ts';
 import { isGsm8kGold, isTaskKind, itemProblems } from './items.ts';
@@ -71,16 +74,29 @@ type PromptParts = Pick<DatasetItem, 'history' | 'fixed_answer' | 'reference_tur
 	prompt?: string;
 };
 
+/** Where a record keeps its conversation, if it has one: chat exports, HealthBench, Coval. */
+function conversationOf(r: Record<string, unknown>): { field: string; value: unknown } | undefined {
+	if (r.messages !== undefined) return { field: 'messages', value: r.messages };
+	if (Array.isArray(r.prompt)) return { field: 'prompt', value: r.prompt };
+	const inner = r.prompt as Record<string, unknown> | null | undefined;
+	if (typeof inner === 'object' && inner !== null && inner.messages !== undefined) {
+		return { field: 'prompt.messages', value: inner.messages };
+	}
+	return undefined;
+}
+
 /**
- * The user's message and any earlier turns: from `messages` (chat exports) or a list in `prompt`
- * (HealthBench), else `prompt` or `question`, with an optional `history` and the conversation's
- * own `fixed_answer` and `reference_turn` (the app's own item format, so exports re-import).
+ * The user's message and any earlier turns: from `messages` (chat exports), a list in `prompt`
+ * (HealthBench) or `prompt.messages` (Coval), else `prompt` or `question`, with an optional
+ * `history` and the conversation's own `fixed_answer` and `reference_turn` (the app's own item
+ * format, so exports re-import).
  */
 function readPrompt(r: Record<string, unknown>, problems: string[]): PromptParts {
-	if (r.messages !== undefined || Array.isArray(r.prompt)) {
-		const field = r.messages !== undefined ? 'messages' : 'prompt';
-		const messages = readChat(r[field], field, problems);
-		return messages ? fromConversation(messages, field, problems) : {};
+	const conversation = conversationOf(r);
+	if (conversation) {
+		const { field, value } = conversation;
+		const messages = readChat(value, field, problems);
+		return messages ? fromConversation(messages, field, r.reference_turn, problems) : {};
 	}
 	if (r.prompt === undefined && r.question === undefined) {
 		problems.push("missing 'question' or 'prompt'");
@@ -97,35 +113,64 @@ function readPrompt(r: Record<string, unknown>, problems: string[]): PromptParts
 }
 
 /**
- * A conversation's turns as an item. One ending [..., user, assistant, user] is a conversation
- * with its own assistant reply and the person's real answer to it: the reply becomes the fixed
- * answer (not generated) and the last turn the reference the generated user turn is compared
- * with. One ending on a user turn any other way is a plain item: the last turn is the prompt the
- * model answers. One ending on an assistant turn has no prompt and is a problem, named by line.
+ * A conversation's turns as an item. One ending on a user turn is a normal item: that turn is the
+ * prompt the model answers and the earlier turns are its history, whatever they hold (HealthBench
+ * and Coval conversations are user → assistant → user, and the paper has the model answer the last
+ * turn). A conversation with the person's real next turn says so: it ends on the assistant's reply
+ * and carries a `reference_turn`; the reply becomes the fixed answer (not generated) and the
+ * reference the turn the generated one is compared with. Anything else is a problem, by line.
  */
-function fromConversation(messages: ChatMessage[], field: string, problems: string[]): PromptParts {
+function fromConversation(
+	messages: ChatMessage[],
+	field: string,
+	reference: unknown,
+	problems: string[]
+): PromptParts {
 	if (messages.length === 0) {
 		problems.push(`'${field}' must be a non-empty list`);
 		return {};
 	}
-	const [prompt, answer, next] = messages.slice(-3);
 	const last = messages[messages.length - 1];
+	if (reference !== undefined) return withReference(messages, field, reference, problems);
 	if (last.role !== 'user' || last.content.trim() === '') {
-		problems.push(`'${field}' must end with a non-empty user message (the prompt)`);
+		problems.push(
+			`'${field}' must end with a non-empty user message (the prompt), or with the ` +
+				"assistant's reply and a 'reference_turn' (the person's real next turn)"
+		);
 		return {};
 	}
+	return { prompt: last.content, history: messages.slice(0, -1) };
+}
+
+/** [..., user, assistant] and the person's next turn: a fixed-answer item with its reference. */
+function withReference(
+	messages: ChatMessage[],
+	field: string,
+	reference: unknown,
+	problems: string[]
+): PromptParts {
+	const [prompt, answer] = messages.slice(-2);
 	const replied =
-		messages.length >= 3 &&
+		messages.length >= 2 &&
 		prompt.role === 'user' &&
 		prompt.content.trim() !== '' &&
 		answer.role === 'assistant' &&
 		answer.content.trim() !== '';
-	if (!replied) return { prompt: last.content, history: messages.slice(0, -1) };
+	if (!replied) {
+		problems.push(
+			`a 'reference_turn' answers the conversation's last assistant turn: '${field}' must end ` +
+				'with a user message and the non-empty assistant reply to it'
+		);
+	}
+	if (typeof reference !== 'string' || reference.trim() === '') {
+		problems.push("'reference_turn' must be a non-empty string");
+	}
+	if (!replied || typeof reference !== 'string') return {};
 	return {
 		prompt: prompt.content,
-		history: messages.slice(0, -3),
+		history: messages.slice(0, -2),
 		fixed_answer: answer.content,
-		reference_turn: next.content
+		reference_turn: reference
 	};
 }
 
@@ -177,7 +222,7 @@ function applyChoices(
 }
 
 function readId(r: Record<string, unknown>, fallback: string, problems: string[]): string {
-	// HealthBench names its conversations `prompt_id`.
+	// HealthBench and Coval name their conversations `prompt_id`.
 	const raw = r.id ?? (typeof r.prompt_id === 'string' ? r.prompt_id : undefined);
 	if (raw === undefined) {
 		// IFEval lines carry `key`; the IFEval dataset names the same prompts by it.
@@ -200,11 +245,13 @@ function readChat(value: unknown, field: string, problems: string[]): ChatMessag
 	const messages: ChatMessage[] = [];
 	value.forEach((m: unknown, i: number) => {
 		const msg = m as Partial<Record<'role' | 'content', unknown>> | null;
-		if (typeof msg !== 'object' || msg === null || !ROLES.includes(String(msg.role))) {
+		// OpenAI's newer chat format names the system turn `developer`.
+		const role = msg?.role === 'developer' ? 'system' : String(msg?.role);
+		if (typeof msg !== 'object' || msg === null || !ROLES.includes(role)) {
 			problems.push(`${field}[${i}] needs a role of system, user or assistant`);
 		} else if (typeof msg.content !== 'string') {
 			problems.push(`${field}[${i}] needs a string 'content'`);
-		} else messages.push({ role: msg.role as ChatMessage['role'], content: msg.content });
+		} else messages.push({ role: role as ChatMessage['role'], content: msg.content });
 	});
 	return messages.length === value.length ? messages : undefined;
 }

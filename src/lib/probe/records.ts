@@ -162,14 +162,18 @@ export function userTurnRecord(r: {
 		verdict: null,
 		label_source: null,
 		usage: res.usage,
-		...referenceFields(item),
+		...referenceFields(item, cond),
 		created_at: r.created_at
 	};
 }
 
-/** A reference turn and its comparison, still pending; nothing for an item without one. */
-function referenceFields(item: DatasetItem): Partial<ProbeRecord> {
-	if (item.reference_turn === undefined) return {};
+/**
+ * A reference turn and its comparison, still pending; nothing for an item without one, and nothing
+ * under a perturbation: the human wrote their turn after the unperturbed answer, so a truncated or
+ * appended answer has no human turn to compare with (results/referenceShare.ts).
+ */
+function referenceFields(item: DatasetItem, cond: Condition): Partial<ProbeRecord> {
+	if (item.reference_turn === undefined || cond.perturbation !== 'none') return {};
 	return {
 		reference_turn: item.reference_turn,
 		reference_grounding: null,

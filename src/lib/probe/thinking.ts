@@ -1,8 +1,8 @@
 /**
  * Reasoning models put scratch work before the answer, in one of three shapes:
  * - Qwen3 with thinking on writes "<think>…</think>final";
- * - Qwen3.5 and GLM-4.7 get "<think>" from their generation prompt, so the completion starts inside
- *   the block: "…reasoning…</think>final";
+ * - Qwen3.5 and GLM-4.7-Flash get "<think>" from their generation prompt, so the completion
+ *   starts inside the block: "…reasoning…</think>final";
  * - gpt-oss writes harmony messages: "<|channel|>analysis<|message|>…<|end|><|start|>assistant
  *   <|channel|>final<|message|>final".
  * The probe scores, perturbs, shows and puts in the history only the visible answer; the template

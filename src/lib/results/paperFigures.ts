@@ -22,12 +22,28 @@ export interface PaperSource {
 	citation: string;
 }
 
+/**
+ * Where a number is written: a file of the texts this project was built from (../shared/paper,
+ * whose README says which is which), the place in it, and the words quoted (a test finds each).
+ */
+export interface PaperCite {
+	file: string;
+	place: string;
+	quote: string;
+}
+
 export interface PaperFigures {
 	source: PaperSource;
 	notes: string[];
-	points: PaperPoint[];
+	points: (PaperPoint & { cite: PaperCite[] })[];
 	/** Published accuracies without a follow-up rate beside them: listed, never drawn. */
-	accuracy_only: { model: string; benchmark: string; accuracy: number; source: string }[];
+	accuracy_only: {
+		model: string;
+		benchmark: string;
+		accuracy: number;
+		source: string;
+		cite: PaperCite[];
+	}[];
 	/**
 	 * Published shares of user turns whose text changes under a perturbation (vs the unperturbed
 	 * turn), with the benchmark and models they were measured on.
@@ -41,6 +57,7 @@ export interface TextChangeFigure {
 	condition: string;
 	rate: number;
 	source: string;
+	cite: PaperCite[];
 }
 
 /** Typed by assignment: a field of the wrong type in the JSON fails the type check. */
@@ -57,6 +74,20 @@ export function paperBenchmarks(points: readonly PaperPoint[]): string[] {
 }
 
 /**
+ * The paper's text-change share to show beside one row of a run's text-change table: only at T=0.
+ * There the unperturbed and the perturbed turn differ by the perturbation alone; above T=0 each
+ * condition samples with its own seed (probe/plan.ts userTurnSeed), so the text changes nearly
+ * always whatever the perturbation does, and a published ~99% beside it would compare nothing.
+ */
+export function textChangeBeside(
+	published: readonly TextChangeFigure[],
+	row: { temperature: number; perturbation: string }
+): TextChangeFigure | undefined {
+	if (row.temperature !== 0) return undefined;
+	return published.find((t) => t.condition === row.perturbation);
+}
+
+/**
  * The published numbers about the run's benchmark when the dataset name mentions one (a GSM8K run
  * gets GSM8K numbers), else none: this app holds no paper number for an IFEval, GPQA Main,
  * conversation or demo run.
@@ -69,9 +100,13 @@ export function overlayFor<T extends { benchmark: string }>(
 	return figures.filter((f) => name.includes(squash(f.benchmark)));
 }
 
-/** "Qwen/Qwen3.5-2B" → "qwen3.5-2b"; "Qwen3.5-2B (base)" → "qwen3.5-2b": the repo name, no owner. */
+/**
+ * "Qwen/Qwen3.5-2B" → "qwen3.5-2b"; "Qwen3.5-2B (base)" → "qwen3.5-2b": the repo name, no owner.
+ * Only "(base)" is the public model; "Qwen3.5-2B (SFT)" and "(RL)" are the paper's post-trained
+ * variants, which no run can be, so they keep their suffix and match nothing.
+ */
 function modelName(name: string): string {
-	const bare = name.replace(/\s*\([^)]*\)\s*$/, '').trim();
+	const bare = name.replace(/\s*\(base\)\s*$/i, '').trim();
 	return bare.slice(bare.lastIndexOf('/') + 1).toLowerCase();
 }
 

@@ -1,10 +1,17 @@
 /**
- * The share of generated user turns the judge rated at least as grounded in the assistant's answer
- * as the human's real next turn: (generated + tie) / compared, with a Wilson 95% interval, per
- * condition and for the whole run. Computed here once; the results view and `summarize` print it.
+ * This app's reference measure (not the paper's): how the judge compared each generated user
+ * turn with the human's real next turn, on unperturbed records only, with the outcomes kept
+ * apart: more grounded, as grounded (a tie), less grounded. Computed here once; the results view,
+ * the study and `summarize` print it.
+ *
+ * The paper compares nothing with the human turn: its annotators did not see it
+ * (../shared/paper/001, the human-annotation excerpt in its reference graph, entry [24]: "Annotators did not see … reference user turn"), and its metric
+ * "does not require matching the actual human next turn" (../shared/paper/002, "Boundaries",
+ * second point). The human wrote for the unperturbed answer, so a truncated or appended answer has
+ * no human turn to compare with: such records are counted as left out, never in the share.
  * Records without a reference turn (reference_grounding absent) are not part of it at all; those
  * with one but no verdict (rules-only runs, pending, a reply that named neither turn) are counted
- * as not compared and stay out of the share.
+ * as not compared and stay out of the rates.
  */
 import type { ProbeRecord } from '../probe/types.ts';
 import { perCondition, wilson } from '../stats/aggregate.ts';
@@ -16,8 +23,14 @@ export type GroundedRecord = Pick<
 	'temperature' | 'perturbation' | 'reference_grounding'
 >;
 
+/** Said wherever the measure is shown, so nobody reads it as the paper's number. */
+export const REFERENCE_MEASURE_NOTE =
+	"This app's measure, not the paper's: the paper never compares a generated turn with the " +
+	"human's (its annotators did not see it, and its follow-up rate does not require matching it). " +
+	'Unperturbed records only; ties apart.';
+
 export interface ReferenceTally {
-	/** Records with a reference turn. */
+	/** Unperturbed records with a reference turn. */
 	records: number;
 	/** Of them, the judge found the generated turn more grounded, the human's, or both alike. */
 	generated: number;
@@ -25,14 +38,20 @@ export interface ReferenceTally {
 	tie: number;
 	/** Records with a reference but no verdict: rules only, still pending, or an unreadable reply. */
 	uncompared: number;
-	/** (generated + tie) / compared. */
-	at_least_as_grounded: Rate;
+	/** generated / compared: the generated turn more grounded than the human's. */
+	more_grounded: Rate;
+	/** tie / compared: as grounded as the human's, reported apart (not a win). */
+	as_grounded: Rate;
 }
 
 export interface ReferenceShare {
+	/** REFERENCE_MEASURE_NOTE: `summarize --json` carries the caveat with the numbers. */
+	measure: string;
 	overall: ReferenceTally;
-	/** Per temperature × perturbation, in condition order. */
+	/** Per temperature, unperturbed conditions only, in condition order. */
 	conditions: (Condition & ReferenceTally)[];
+	/** Records with a reference under a perturbation: the human never saw that answer. */
+	perturbed_left_out: number;
 }
 
 class Counts {
@@ -54,7 +73,8 @@ class Counts {
 			reference: this.reference,
 			tie: this.tie,
 			uncompared: this.records - compared,
-			at_least_as_grounded: wilson(this.generated + this.tie, compared)
+			more_grounded: wilson(this.generated, compared),
+			as_grounded: wilson(this.tie, compared)
 		};
 	}
 }
@@ -63,15 +83,18 @@ class Counts {
 export function referenceShare(records: readonly GroundedRecord[]): ReferenceShare | undefined {
 	const referenced = records.filter((r) => r.reference_grounding !== undefined);
 	if (referenced.length === 0) return undefined;
+	const unperturbed = referenced.filter((r) => r.perturbation === 'none');
 	const overall = new Counts();
-	for (const r of referenced) overall.add(r.reference_grounding ?? null);
+	for (const r of unperturbed) overall.add(r.reference_grounding ?? null);
 	const groups = perCondition(
-		referenced,
+		unperturbed,
 		() => new Counts(),
 		(counts, r) => counts.add(r.reference_grounding ?? null)
 	);
 	return {
+		measure: REFERENCE_MEASURE_NOTE,
 		overall: overall.tally(),
-		conditions: groups.map(({ condition, acc }) => ({ ...condition, ...acc.tally() }))
+		conditions: groups.map(({ condition, acc }) => ({ ...condition, ...acc.tally() })),
+		perturbed_left_out: referenced.length - unperturbed.length
 	};
 }

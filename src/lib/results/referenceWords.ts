@@ -10,6 +10,10 @@ export const REFERENCE_HEADING = 'What the person actually wrote next';
 /** Says whose text it is, since both turns sit side by side and look alike. */
 export const REFERENCE_NOTE = 'a human wrote this, in the original conversation';
 
+/** Beside the verdict: the comparison is this app's, not the paper's (referenceShare.ts says why). */
+export const REFERENCE_MEASURE_WORDS =
+	"This comparison is this app's measure, not the paper's: the paper's annotators never saw the human turn.";
+
 type Verdict = ReferenceGrounding | 'none';
 
 /** Each verdict as a sentence (for one sample) and from the generated turn's side (for a column). */

@@ -69,7 +69,8 @@ export interface ResultsTable {
 	/** Of them, items cut while still reasoning, whose probes saw an empty assistant turn. */
 	cut_reasoning_items: number;
 	/**
-	 * Generated turns at least as grounded as the human's next turn (referenceShare.ts); absent
+	 * How the generated turns compare with the human's next turn, this app's measure, not the
+	 * paper's (referenceShare.ts: unperturbed records, ties apart); absent
 	 * when no record has a reference turn, so runs without references read as before.
 	 */
 	reference?: ReferenceShare;

@@ -44,7 +44,7 @@ export const SHIPPED_FAMILIES: readonly ShippedFamily[] = [
 	{
 		family: 'Qwen3.5',
 		repos: ['Qwen/Qwen3.5-0.8B', 'Qwen/Qwen3.5-2B', 'Qwen/Qwen3.5-4B'],
-		note: 'ChatML; an earlier assistant turn keeps an empty think block.',
+		note: 'ChatML; the probed answer carries no think block (dropped once a user turn follows).',
 		origin: {
 			kind: 'copy',
 			load: () => import('./copies/qwen3_5.ts').then((m) => m.SOURCE),

@@ -344,7 +344,7 @@ describe('results view', () => {
 		expect(screen.getByTestId('counts').textContent).not.toContain('left out');
 	});
 
-	it('shows the reference share with its interval and n only for runs whose items carry references', async () => {
+	it("shows the reference share as this app's measure, ties apart, unperturbed only", async () => {
 		const groundings = ['generated', 'tie', 'reference', 'reference', null] as const;
 		const threads = groundings.map((g, i) =>
 			makeRecord({
@@ -355,14 +355,26 @@ describe('results view', () => {
 				reference_grounding: g
 			})
 		);
+		// A stored perturbed comparison (older runs made them) is left out, never counted.
+		const truncated = makeRecord({
+			run_id: 'run-ref',
+			key: 't0|0|truncate|0',
+			item_id: 't0',
+			perturbation: 'truncate',
+			reference_turn: 'Does that count the suburbs?',
+			reference_grounding: 'generated'
+		});
 		await new DexieRunStore(dbRef.current as ProbeDB).importRun({
 			manifest: makeManifest({ run_id: 'run-ref' }),
-			records: threads
+			records: [...threads, truncated]
 		});
 		renderResults('run-ref');
 		const line = await screen.findByTestId('reference-share');
 		expect(line.textContent?.replace(/\s+/g, ' ')).toContain(
-			"50.0% of generated user turns were at least as grounded in the answer as the human's real next turn, by the judge (95% CI 15.0–85.0% · 2 of 4 compared · 1 not compared)"
+			"By the judge, 25.0% of generated user turns were more grounded in the answer than the human's (95% CI 4.6–69.9%), 25.0% as grounded (a tie, 95% CI 4.6–69.9%), and 2 less grounded: 4 compared · 1 not compared · 1 perturbed record left out: the human answered the unperturbed answer."
+		);
+		expect(screen.getByTestId('reference-measure').textContent).toBe(
+			"this app's measure, not the paper's"
 		);
 		cleanup();
 		renderResults('run-a');

@@ -38,6 +38,10 @@ describe('sample detail with a reference user turn', () => {
 		expect(within(reference).getByTestId('reference-text').textContent).toBe(HUMAN);
 		expect(reference.textContent).toContain(REFERENCE_HEADING);
 		expect(reference.textContent).toMatch(/a human wrote this/);
+		// The comparison is labelled as this app's measure, not the paper's.
+		expect(within(reference).getByTestId('reference-measure-note').textContent).toMatch(
+			/^This comparison is this app's measure, not the paper's/
+		);
 		// The generated turn is still there, and is not the human's.
 		expect(within(detail).getByTestId('detail-user-turn').textContent).toBe(
 			'What is the 20/20/20 rule exactly?'

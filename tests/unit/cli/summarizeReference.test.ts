@@ -1,8 +1,8 @@
 /**
- * The reference share from one run file in both shells: the CLI runs conversations whose items
- * carry their own assistant reply and the human's next turn, against a scripted server whose judge
- * picks a side by the turn's text; `summarize` (JSON, text, CSV) and the app's results view state
- * read the same files and must give the same share.
+ * The reference share (this app's measure) from one run file in both shells: the CLI runs
+ * conversations whose items carry their own assistant reply and the human's next turn, against a
+ * scripted server whose judge picks a side by the turn's text; `summarize` (JSON, text, CSV) and
+ * the app's results view state read the same files and must give the same share, ties apart.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,7 +53,13 @@ async function summarize(flags: string[]): Promise<string> {
 beforeAll(async () => {
 	cli = await startCli(1, script);
 	const dataset = join(cli.dir, 'threads.jsonl');
-	writeFileSync(dataset, CONVERSATIONS.map((c) => JSON.stringify(c)).join('\n') + '\n');
+	// The conversation ends on the assistant's reply; the person's next turn says it is the reference.
+	const threads = CONVERSATIONS.map((c) => ({
+		id: c.message_tree_id,
+		messages: c.messages.slice(0, -1),
+		reference_turn: c.messages.at(-1)?.content
+	}));
+	writeFileSync(dataset, threads.map((c) => JSON.stringify(c)).join('\n') + '\n');
 	file = join(cli.dir, 'threads-run.jsonl');
 	const r = await runMain(cli.args(file, ['--dataset', dataset, '--samples', '2']));
 	expect(r.code, r.stderr).toBe(0);
@@ -83,11 +89,16 @@ describe('the reference share in summarize and the results view', () => {
 			.trim()
 			.split('\n')
 			.map((l) => JSON.parse(l) as ProbeRecord);
+		// The run has truncate too: those records carry no human turn (it answered the whole answer).
+		const plain = records.filter((r) => r.perturbation === 'none');
+		expect(plain.length).toBeLessThan(records.length);
+		expect(records.filter((r) => r.perturbation !== 'none' && 'reference_turn' in r)).toEqual([]);
 		const count = (g: ProbeRecord['reference_grounding']) =>
-			records.filter((r) => r.reference_grounding === g).length;
+			plain.filter((r) => r.reference_grounding === g).length;
 		const overall = json.reference?.overall;
+		expect(json.reference?.perturbed_left_out).toBe(0);
 		expect(overall).toMatchObject({
-			records: records.length,
+			records: plain.length,
 			generated: count('generated'),
 			reference: count('reference'),
 			tie: count('tie'),
@@ -97,10 +108,16 @@ describe('the reference share in summarize and the results view', () => {
 		expect(
 			[count('generated'), count('reference'), count('tie'), count(null)].every((n) => n > 0)
 		).toBe(true);
-		expect(overall?.at_least_as_grounded).toMatchObject({
-			k: count('generated') + count('tie'),
-			n: records.length - count(null)
+		// Ties apart: a tie is not a win.
+		expect(overall?.more_grounded).toMatchObject({
+			k: count('generated'),
+			n: plain.length - count(null)
 		});
+		expect(overall?.as_grounded).toMatchObject({
+			k: count('tie'),
+			n: plain.length - count(null)
+		});
+		expect(json.reference?.measure).toMatch(/^This app's measure, not the paper's/);
 		expect(
 			records.every(
 				(r) =>
@@ -116,14 +133,18 @@ describe('the reference share in summarize and the results view', () => {
 		const overall = json.reference?.overall;
 		const text = await summarize([]);
 		expect(text).toContain("Generated user turn vs the human's real next turn");
-		expect(text).toMatch(new RegExp(`\\nall\\s+${overall?.records}\\s+\\d+\\.\\d% \\[`));
+		expect(text).toContain("This app's measure, not the paper's");
+		expect(text).toMatch(
+			new RegExp(`\\nall\\s+${overall?.records}\\s+\\d+\\.\\d% \\[.*\\]\\s+\\S+\\s+\\d+\\.\\d% \\[`)
+		);
 		const [header, ...rows] = (await summarize(['--csv'])).trim().split('\n');
 		const cols = header.split(',');
 		const all = Object.fromEntries(cols.map((c, i) => [c, rows.at(-1)?.split(',')[i]]));
 		expect(all).toMatchObject({
 			reference_records: String(overall?.records),
-			at_least_as_grounded_k: String(overall?.at_least_as_grounded.k),
-			at_least_as_grounded_n: String(overall?.at_least_as_grounded.n)
+			more_grounded_k: String(overall?.more_grounded.k),
+			more_grounded_n: String(overall?.more_grounded.n),
+			as_grounded_k: String(overall?.as_grounded.k)
 		});
 	});
 

@@ -57,7 +57,7 @@ describe('parseUserDataset: the files people already have', () => {
 		});
 	});
 
-	it('takes chat exports ending [user, assistant, user] as the reply and the human turn after it', () => {
+	it('takes chat exports ending on a user turn as normal items: the model answers that turn', () => {
 		type Conv = { message_tree_id: string; messages: { role: string; content: string }[] };
 		const convs = readJsonl<Conv>('oasst_conversations/conversations.jsonl').filter(
 			(c) => c.messages[c.messages.length - 1].role === 'user'
@@ -67,15 +67,50 @@ describe('parseUserDataset: the files people already have', () => {
 		expect(items).toHaveLength(34);
 		items.forEach((item, i) => {
 			const msgs = convs[i].messages;
-			// Every one of them alternates user/assistant, so each has the reply and a human answer.
-			expect(item.prompt).toBe(msgs[msgs.length - 3].content);
-			expect(item.fixed_answer).toBe(msgs[msgs.length - 2].content);
-			expect(item.reference_turn).toBe(msgs[msgs.length - 1].content);
-			expect(item.history ?? []).toStrictEqual(msgs.slice(0, -3));
+			// Earlier user → assistant turns are context, never a fixed answer with a reference.
+			expect(item.prompt).toBe(msgs[msgs.length - 1].content);
+			expect(item.history).toStrictEqual(msgs.slice(0, -1));
+			expect(item.fixed_answer).toBeUndefined();
+			expect(item.reference_turn).toBeUndefined();
 			expect(item.task).toBe('none');
 		});
-		const fifth = convs.findIndex((c) => c.messages.length === 5);
+	});
+
+	it("takes a conversation ending on the assistant's reply with a 'reference_turn' as a reference item", () => {
+		type Conv = { message_tree_id: string; messages: { role: string; content: string }[] };
+		const convs = readJsonl<Conv>('oasst_conversations/conversations.jsonl')
+			.filter((c) => c.messages[c.messages.length - 1].role === 'user')
+			.map((c) => ({
+				id: c.message_tree_id,
+				messages: c.messages.slice(0, -1),
+				reference_turn: c.messages[c.messages.length - 1].content
+			}));
+		const items = parseUserDataset(jsonl(...convs), 'threads.jsonl');
+		expect(items).toHaveLength(34);
+		items.forEach((item, i) => {
+			const msgs = convs[i].messages;
+			expect(item.prompt).toBe(msgs[msgs.length - 2].content);
+			expect(item.fixed_answer).toBe(msgs[msgs.length - 1].content);
+			expect(item.reference_turn).toBe(convs[i].reference_turn);
+			expect(item.history ?? []).toStrictEqual(msgs.slice(0, -2));
+		});
+		const fifth = convs.findIndex((c) => c.messages.length === 4);
 		expect(items[fifth].history).toHaveLength(2);
+	});
+
+	it("refuses a 'reference_turn' that does not follow an assistant reply, and an empty one", () => {
+		const asked = [{ role: 'user', content: 'Is 7 prime?' }];
+		const replied = [...asked, { role: 'assistant', content: 'Yes.' }];
+		const text = jsonl(
+			{ messages: asked, reference_turn: 'Why?' },
+			{ messages: replied, reference_turn: ' ' },
+			{ messages: [{ role: 'assistant', content: 'Hi.' }], reference_turn: 'Hello?' }
+		);
+		expect(problemsOf(text, 'threads.jsonl')).toEqual([
+			"line 1: a 'reference_turn' answers the conversation's last assistant turn: 'messages' must end with a user message and the non-empty assistant reply to it",
+			"line 2: 'reference_turn' must be a non-empty string",
+			"line 3: a 'reference_turn' answers the conversation's last assistant turn: 'messages' must end with a user message and the non-empty assistant reply to it"
+		]);
 	});
 
 	it('names the lines of a conversation file that do not parse or end on the assistant', () => {
@@ -90,11 +125,13 @@ describe('parseUserDataset: the files people already have', () => {
 		].join('\n');
 		expect(problemsOf(text, 'chats.jsonl')).toEqual([
 			expect.stringMatching(/^line 2: invalid JSON/),
-			"line 3: 'messages' must end with a non-empty user message (the prompt)"
+			"line 3: 'messages' must end with a non-empty user message (the prompt), or with the assistant's reply and a 'reference_turn' (the person's real next turn)"
 		]);
 	});
 
-	it("takes HealthBench's conversations (a list in 'prompt', ids in 'prompt_id')", () => {
+	// Hand-written conversations in HealthBench's public shape (`prompt_id`, a message list in
+	// `prompt`, rubrics beside it): every one, multi-turn or not, is a normal item.
+	it("takes HealthBench's conversations as normal items: the model answers the last user turn", () => {
 		const healthbench = [
 			{
 				prompt_id: 'hb-1',
@@ -127,20 +164,66 @@ describe('parseUserDataset: the files people already have', () => {
 			{
 				id: 'hb-1',
 				task: 'none',
-				prompt: 'I have had a headache for three days.',
-				fixed_answer: 'How bad is it, and have you had a fever?',
-				reference_turn: 'No fever, but light hurts my eyes.'
+				prompt: 'No fever, but light hurts my eyes.',
+				history: healthbench[0].prompt.slice(0, 2)
 			},
-			// A single user turn is a plain item: the model answers it.
 			{ id: 'hb-2', task: 'none', prompt: 'Is ibuprofen safe with coffee?' },
 			{
 				id: 'hb-3',
 				task: 'none',
-				prompt: 'Dose for a 20 kg child?',
-				history: [{ role: 'system', content: 'You are a clinician assistant.' }],
-				fixed_answer: 'Of which medicine?',
-				reference_turn: 'Paracetamol.'
+				prompt: 'Paracetamol.',
+				history: healthbench[2].prompt.slice(0, 3)
 			}
+		]);
+	});
+
+	// Hand-written conversations in Coval's public shape (`prompt_id`, the conversation as an object
+	// with `messages` in `prompt`, candidate responses beside it, which the probe does not use).
+	it("takes Coval's conversations as normal items, a 'developer' turn as the system turn", () => {
+		const coval = [
+			{
+				prompt_id: 'cv-1',
+				prompt: {
+					id: 'cv-1',
+					messages: [
+						{ role: 'user', content: 'My neighbour keeps parking in my spot.' },
+						{ role: 'assistant', content: 'Have you tried talking to them?' },
+						{ role: 'user', content: 'Yes, twice. Should I call the landlord?' }
+					]
+				},
+				responses: [
+					{ response_index: 'A', messages: [{ role: 'assistant', content: 'Yes.' }] },
+					{ response_index: 'B', messages: [{ role: 'assistant', content: 'Not yet.' }] }
+				]
+			},
+			{
+				prompt_id: 'cv-2',
+				prompt: {
+					messages: [
+						{ role: 'developer', content: 'Be brief.' },
+						{ role: 'user', content: 'Is it rude to recline my seat on a plane?' }
+					]
+				}
+			}
+		];
+		const items = parseUserDataset(jsonl(...coval), 'comparisons.jsonl');
+		expect(items).toStrictEqual([
+			{
+				id: 'cv-1',
+				task: 'none',
+				prompt: 'Yes, twice. Should I call the landlord?',
+				history: coval[0].prompt.messages.slice(0, 2)
+			},
+			{
+				id: 'cv-2',
+				task: 'none',
+				prompt: 'Is it rude to recline my seat on a plane?',
+				history: [{ role: 'system', content: 'Be brief.' }]
+			}
+		]);
+		const broken = jsonl({ prompt_id: 'cv-3', prompt: { messages: [{ role: 'user' }] } });
+		expect(problemsOf(broken, 'comparisons.jsonl')).toEqual([
+			"line 1: prompt.messages[0] needs a string 'content'"
 		]);
 	});
 
@@ -316,7 +399,7 @@ describe('parseUserDataset: precise errors', () => {
 					{ role: 'assistant', content: 'hello' }
 				]
 			},
-			"'messages' must end with a non-empty user message"
+			"'messages' must end with a non-empty user message (the prompt), or with the assistant's reply"
 		],
 		[{ messages: [{ role: 'robot', content: 'x' }] }, 'messages[0] needs a role'],
 		[{ prompt: 'p', task: 'gsm8k' }, "a gsm8k item needs an 'answer'"],
@@ -418,10 +501,13 @@ describe('parseUserDataset: CSV', () => {
 		const csv = `messages\n"${messages.replaceAll('"', '""')}"\n`;
 		const [item] = parseUserDataset(csv, 'chat.csv');
 		expect(item).toMatchObject({
-			prompt: 'hi',
-			fixed_answer: 'hello',
-			reference_turn: 'tell me a joke'
+			prompt: 'tell me a joke',
+			history: [
+				{ role: 'user', content: 'hi' },
+				{ role: 'assistant', content: 'hello' }
+			]
 		});
+		expect(item.reference_turn).toBeUndefined();
 	});
 
 	it('reads semicolon-separated files, as Excel writes them in many locales', () => {

@@ -1,7 +1,7 @@
 /**
  * The paper's own model families through the whole pipeline, with engines that answer in each
  * family's real format and keep talking past the turn's end as a model does unless stopped:
- * Qwen3.5 and GLM-4.7 reason inside a <think> their generation prompt opened; gpt-oss answers in
+ * Qwen3.5 and GLM-4.7-Flash reason inside a <think> their generation prompt opened; gpt-oss answers in
  * harmony analysis + final channels; GLM has no end-of-turn token, so the next role tag ends a turn.
  * The answer stored, scored, truncated and put in the history must be the visible answer.
  */

@@ -248,6 +248,29 @@ describe('runs over items with the conversation’s own answer and a reference t
 		}
 	});
 
+	it('compares only unperturbed records: the human answered the answer as it was', async () => {
+		const engine = new ScriptedEngine({ script: scriptWith(pick('generated')) });
+		const c = ctx(engine);
+		await collect(runProbe(config({ perturbations: ['none', 'truncate', 'append'] }), c));
+		const records = await c.store.getRecords('run-1');
+		// 2 items × 3 perturbations × (1 greedy sample at T=0 + 2 at T=1).
+		expect(records).toHaveLength(2 * 3 * 3);
+		const [plain, perturbed] = [
+			records.filter((r) => r.perturbation === 'none'),
+			records.filter((r) => r.perturbation !== 'none')
+		];
+		expect(
+			plain.every((r) => r.reference_turn === HUMAN && r.reference_grounding === 'generated')
+		).toBe(true);
+		for (const r of perturbed) {
+			expect(Object.keys(r).filter((k) => k.startsWith('reference'))).toEqual([]);
+		}
+		// One comparison per unperturbed record, none for the 12 perturbed ones.
+		expect(engine.count('chat', (x) => x.prompt.includes(REFERENCE_PROMPT.system))).toBe(
+			plain.length
+		);
+	});
+
 	it('redoes on resume a comparison that failed, keeping the label', async () => {
 		const failing = new ScriptedEngine({
 			script: scriptWith((req) => {

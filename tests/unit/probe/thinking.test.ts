@@ -27,7 +27,7 @@ describe('splitThinking', () => {
 		});
 	});
 
-	it('splits a completion that starts inside a prefilled block (Qwen3.5, GLM-4.7)', () => {
+	it('splits a completion that starts inside a prefilled block (Qwen3.5, GLM-4.7-Flash)', () => {
 		const raw = 'Janet has 16 - 3 - 4 = 9 eggs, so 18.\n</think>\n\n#### 18';
 		expect(splitThinking(raw, { prefilledThinking: true })).toEqual({
 			thinking: 'Janet has 16 - 3 - 4 = 9 eggs, so 18.',

@@ -1,11 +1,12 @@
 /**
  * static/paper-figures.json against the numbers published in Shekkizhar, Cosentino, Earle (2026),
- * arXiv:2604.02315, as summaries of the paper list them (its tables could not be read here), and
- * against the PaperPoint shape the charts read. The JSON is read from disk, not through the typed
+ * arXiv:2604.02315, as the paper's page (abstract, captions) and a summary of its results state them
+ * (../shared/paper; its tables could not be read here): every number cites a file, a place and the
+ * words, and the words are in the file. Then against the PaperPoint shape the charts read. The JSON is read from disk, not through the typed
  * import, so a bad field fails here too. Then like with like: each number only beside a run of its
  * benchmark, and a verdict only against the paper model the run's generator is.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { wilson } from '../../../src/lib/stats/interval.ts';
 import type { ConditionSummary } from '../../../src/lib/stats/aggregate.ts';
@@ -14,8 +15,14 @@ import {
 	isPaperModel,
 	overlayFor,
 	PAPER_FIGURES,
-	paperBenchmarks
+	paperBenchmarks,
+	textChangeBeside
 } from '../../../src/lib/results/paperFigures.ts';
+
+/** The texts the project was built from, beside the clone as the fixtures are (CI has them too). */
+const PAPER_DIR = new URL('../../../../shared/paper/', import.meta.url);
+const paperText = (file: string) =>
+	readFileSync(new URL(file, PAPER_DIR), 'utf8').replace(/\s+/g, ' ');
 
 const raw = JSON.parse(
 	readFileSync(new URL('../../../static/paper-figures.json', import.meta.url), 'utf8')
@@ -61,8 +68,27 @@ const PUBLISHED: Published[] = [
 	['GLM-4.7', 'IFBench', 0, 'append', undefined, 0.05],
 	// Qwen3.5-2B before the paper's post-training, beside its GSM8K accuracy (accuracy_only).
 	['Qwen3.5-2B (base)', 'IFBench', 0, 'none', undefined, 0.01],
-	['Qwen3.5-2B (base)', 'GPQA-Diamond', 0, 'none', undefined, 0.02]
+	['Qwen3.5-2B (base)', 'GPQA-Diamond', 0, 'none', undefined, 0.02],
+	['Qwen3.5-2B (base)', 'HealthBench', 0, 'none', undefined, 0.367],
+	['Qwen3.5-2B (base)', 'Coval', 0, 'none', undefined, 0.194],
+	// The post-training table's SFT and RL variants (../shared/paper/002, 'Post-training helps').
+	['Qwen3.5-2B (SFT)', 'IFBench', 0, 'none', undefined, 0.48],
+	['Qwen3.5-2B (SFT)', 'GPQA-Diamond', 0, 'none', undefined, 0.46],
+	['Qwen3.5-2B (SFT)', 'HealthBench', 0, 'none', undefined, 0.544],
+	['Qwen3.5-2B (SFT)', 'Coval', 0, 'none', undefined, 0.452],
+	['Qwen3.5-2B (RL)', 'IFBench', 0, 'none', undefined, 0.1],
+	['Qwen3.5-2B (RL)', 'GPQA-Diamond', 0, 'none', undefined, 0.091],
+	['Qwen3.5-2B (RL)', 'HealthBench', 0, 'none', undefined, 0.465],
+	['Qwen3.5-2B (RL)', 'Coval', 0, 'none', undefined, 0.29]
 ];
+
+/** Figure 1's caption states these: read, not inferred (../shared/paper/000, Figure 1 caption). */
+const FIGURE_1: [model: string, benchmark: string, T: number, followup: number][] = [
+	['Qwen3.5-27B', 'GSM8K', 0, 0],
+	['Qwen3.5-27B', 'GSM8K', 1, 0.22],
+	['Qwen3.5-9B', 'GPQA-Diamond', 0, 0.131]
+];
+const POST_TRAINED = ['Qwen3.5-2B (base)', 'Qwen3.5-2B (SFT)', 'Qwen3.5-2B (RL)'];
 
 /** The perturbation pairs, whose temperature no source gives: placed at T=0 and marked inferred. */
 const PAIRS: [model: string, benchmark: string][] = [
@@ -74,8 +100,12 @@ const PAIRS: [model: string, benchmark: string][] = [
 	['GLM-4.7', 'IFBench']
 ];
 
-/** A source names where in the paper the number is: the abstract, or a part marked inferred. */
-const PLACE = /^Abstract\b|^[A-Z][^,;(]* results \(place inferred\)/;
+/**
+ * A source names where the number is: the abstract or Figure 1's caption (the paper's page), or a
+ * part of the results as a summary of the paper reports it.
+ */
+const PLACE =
+	/^Abstract\b|^Figure 1 caption\b|^[A-Z][^,;]* (results|table)\b.*, as a summary of the paper's results reports it/;
 /** No source may point at this project's tracker instead of the paper. */
 const TRACKER = /\bissue\b|#\d|brief/i;
 
@@ -87,10 +117,11 @@ const POINT_KEYS = [
 	'accuracy',
 	'followup',
 	'source',
+	'cite',
 	'inferred',
 	'uncertain'
 ];
-const BENCHMARKS = ['GSM8K', 'GPQA-Diamond', 'IFBench'];
+const BENCHMARKS = ['GSM8K', 'GPQA-Diamond', 'IFBench', 'HealthBench', 'Coval'];
 
 const points = raw.points as Record<string, unknown>[];
 
@@ -126,20 +157,29 @@ describe('paper figures', () => {
 		expect(points).toHaveLength(PUBLISHED.length);
 	});
 
-	it('keeps the Qwen3.5-2B base GSM8K accuracy beside its follow-up rates, never drawn', () => {
-		expect(raw.accuracy_only).toEqual([
-			{
-				model: 'Qwen3.5-2B (base)',
+	it('keeps the post-training table: GSM8K accuracy beside the follow-up rates, never drawn', () => {
+		expect(raw.accuracy_only).toEqual(
+			[
+				['Qwen3.5-2B (base)', 0.629],
+				['Qwen3.5-2B (SFT)', 0.403],
+				['Qwen3.5-2B (RL)', 0.674]
+			].map(([model, accuracy]) => ({
+				model,
 				benchmark: 'GSM8K',
-				accuracy: 0.629,
-				source: expect.stringMatching(PLACE)
-			}
-		]);
-		const base = points.filter((p) => p.model === 'Qwen3.5-2B (base)');
-		expect(base.map((p) => [p.benchmark, p.followup])).toEqual([
-			['IFBench', 0.01],
-			['GPQA-Diamond', 0.02]
-		]);
+				accuracy,
+				source: expect.stringMatching(PLACE),
+				cite: expect.any(Array)
+			}))
+		);
+		for (const model of POST_TRAINED) {
+			const rows = points.filter((p) => p.model === model);
+			expect(rows.map((p) => p.benchmark)).toEqual([
+				'IFBench',
+				'GPQA-Diamond',
+				'HealthBench',
+				'Coval'
+			]);
+		}
 	});
 
 	it('gives every point the PaperPoint shape with rates as fractions', () => {
@@ -167,21 +207,70 @@ describe('paper figures', () => {
 			expect(source).toMatch(PLACE);
 			expect(source).not.toMatch(TRACKER);
 		}
-		// Only what the abstract states is placed there: the 397B's 96.8%, the 0.8B's 41%, the 22%.
+		// Only what the abstract states is placed there: the 397B's 96.8% and the 0.8B's 41%.
 		const abstract = points.filter((p) => String(p.source).startsWith('Abstract'));
 		expect(abstract.map((p) => `${p.model} ${p.benchmark} T=${p.temperature}`).sort()).toEqual([
 			'Qwen3.5-0.8B GSM8K T=0',
-			'Qwen3.5-27B GSM8K T=1',
 			'Qwen3.5-397B-A17B GSM8K T=0'
 		]);
 		for (const note of raw.notes as string[]) expect(note).not.toMatch(TRACKER);
 	});
 
-	it('marks the temperature of every perturbation pair and of the 2B base rates as inferred', () => {
+	type Cite = { file: string; place: string; quote: string };
+	const cited = [
+		...points.map((p) => [`${p.model} ${p.benchmark} T=${p.temperature}`, p] as const),
+		...(raw.accuracy_only as Record<string, unknown>[]).map(
+			(a) => [`${a.model} ${a.benchmark} accuracy`, a] as const
+		),
+		...(raw.text_change as Record<string, unknown>[]).map(
+			(t) => [`text change ${t.benchmark}`, t] as const
+		)
+	];
+	it.each(cited)('cites a paper file, a place and words that are in it: %s', (_name, entry) => {
+		const cites = entry.cite as Cite[];
+		expect(cites.length).toBeGreaterThan(0);
+		for (const cite of cites) {
+			expect(Object.keys(cite).sort()).toEqual(['file', 'place', 'quote']);
+			expect(existsSync(new URL(cite.file, PAPER_DIR)), cite.file).toBe(true);
+			expect(cite.place).not.toBe('');
+			expect(paperText(cite.file)).toContain(cite.quote.replace(/\s+/g, ' '));
+		}
+		// The number itself is in the words cited, as a percentage.
+		const numbers = [entry.followup, entry.accuracy, entry.rate].filter(
+			(x): x is number => typeof x === 'number'
+		);
+		const words = cites.map((c) => c.quote).join(' ');
+		for (const x of numbers) {
+			const pct = Math.round(x * 1000) / 10;
+			const forms = [`${pct.toFixed(1)}%`, `${pct}%`, `$${pct}\\%$`];
+			expect(
+				forms.some((f) => words.includes(f)),
+				`${x} in ${words}`
+			).toBe(true);
+		}
+	});
+
+	it.each(FIGURE_1)(
+		"places Figure 1's caption point %s on %s at T=%s as read, not inferred",
+		(model, benchmark, T, followup) => {
+			const p = points.find(
+				(x) => x.model === model && x.benchmark === benchmark && x.temperature === T
+			);
+			expect(p?.followup).toBe(followup);
+			expect(p?.inferred).toBeUndefined();
+			expect(p?.source).toMatch(/^Figure 1 caption/);
+			expect((p?.cite as Cite[])[0]).toMatchObject({
+				file: '000_de9208a95bfff284.txt',
+				place: 'Figure 1 caption'
+			});
+		}
+	);
+
+	it('marks the temperature of every perturbation pair and of the post-training rates as inferred', () => {
 		const inferred = points.filter((p) => p.inferred !== undefined);
 		const expected = [
 			...PAIRS.flatMap(([m, b]) => points.filter((p) => p.model === m && p.benchmark === b)),
-			...points.filter((p) => p.model === 'Qwen3.5-2B (base)')
+			...points.filter((p) => POST_TRAINED.includes(String(p.model)))
 		].filter((p) => p.temperature === 0);
 		expect(new Set(inferred)).toEqual(new Set(expected));
 		for (const p of inferred) expect(p.inferred).toMatch(/^temperature/);
@@ -205,9 +294,23 @@ describe('paper figures', () => {
 				models: ['gpt-oss-120B', 'GLM-4.7'],
 				condition: 'append',
 				rate: 0.99,
-				source: expect.stringContaining('99.0% of user turns change text under append')
+				source: expect.stringContaining('99.0% of user turns change text under append'),
+				cite: expect.any(Array)
 			}
 		]);
+	});
+
+	it('puts the 99.0% beside T=0 rows only: above T=0 the seed alone changes the text', () => {
+		const published = PAPER_FIGURES.text_change;
+		expect(textChangeBeside(published, { temperature: 0, perturbation: 'append' })?.rate).toBe(
+			0.99
+		);
+		expect(textChangeBeside(published, { temperature: 0.7, perturbation: 'append' })).toBe(
+			undefined
+		);
+		expect(textChangeBeside(published, { temperature: 0, perturbation: 'truncate' })).toBe(
+			undefined
+		);
 	});
 
 	it('holds numbers and names only: no field outside the known set, no long text', () => {
@@ -222,7 +325,7 @@ describe('paper figures', () => {
 		const walk = (v: unknown, key: string) => {
 			if (
 				typeof v === 'string' &&
-				!['title', 'citation', 'notes', 'source', 'uncertain', 'inferred'].includes(key)
+				!['title', 'citation', 'notes', 'source', 'uncertain', 'inferred', 'quote'].includes(key)
 			)
 				strings.push(v);
 			else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
@@ -259,7 +362,17 @@ describe('overlayFor', () => {
 	);
 
 	it('names the benchmarks this app holds paper numbers for', () => {
-		expect(paperBenchmarks(PAPER_FIGURES.points)).toEqual(['GSM8K', 'GPQA-Diamond', 'IFBench']);
+		expect(paperBenchmarks(PAPER_FIGURES.points)).toEqual([
+			'GSM8K',
+			'GPQA-Diamond',
+			'IFBench',
+			'HealthBench',
+			'Coval'
+		]);
+		// A HealthBench file imported by name gets the post-training table's HealthBench rates.
+		expect(
+			overlayFor(PAPER_FIGURES.points, 'healthbench_oss_eval.jsonl').map((p) => p.followup)
+		).toEqual([0.367, 0.544, 0.465]);
 	});
 
 	it.each(['gsm8k', 'gpqa_diamond', 'demo', 'ifeval', 'conversations'])(
@@ -273,8 +386,8 @@ describe('overlayFor', () => {
 		expect(overlayFor(PAPER_FIGURES.text_change, 'ifbench').map((t) => t.rate)).toEqual([0.99]);
 	});
 
-	it('lists the 2B base GSM8K accuracy on a GSM8K run only', () => {
-		expect(overlayFor(PAPER_FIGURES.accuracy_only, 'gsm8k')).toHaveLength(1);
+	it('lists the post-training GSM8K accuracies on a GSM8K run only', () => {
+		expect(overlayFor(PAPER_FIGURES.accuracy_only, 'gsm8k')).toHaveLength(3);
 		expect(overlayFor(PAPER_FIGURES.accuracy_only, 'ifbench')).toEqual([]);
 	});
 });
@@ -296,7 +409,10 @@ describe('isPaperModel', () => {
 		['gpt-oss-20B', { id: 'openai/gpt-oss-120b' }],
 		['GLM-4.7', { id: 'zai-org/GLM-4.7-Flash' }],
 		['Qwen3.5-0.8B', { id: 'Qwen3-0.6B-q4f16_1-MLC', template_repo: 'Qwen/Qwen3-0.6B' }],
-		['Qwen3.5-0.8B', { id: 'qwen' }]
+		['Qwen3.5-0.8B', { id: 'qwen' }],
+		// The post-trained variants are not a public model: a Qwen3.5-2B run is the base only.
+		['Qwen3.5-2B (SFT)', { id: 'Qwen/Qwen3.5-2B' }],
+		['Qwen3.5-2B (RL)', { id: 'Qwen3.5-2B-q4f16_1-MLC', template_repo: 'Qwen/Qwen3.5-2B' }]
 	])('does not take %s for a run of %j', (model, generator) => {
 		expect(isPaperModel(model, generator)).toBe(false);
 	});
@@ -375,7 +491,14 @@ describe('compareWithPaper', () => {
 		const context = run.filter((r) => r.verdict === 'other_model');
 		expect(context.length).toBe(run.length - 1);
 		expect(new Set(context.map((r) => r.point.model))).toEqual(
-			new Set(['Qwen3.5-397B-A17B', 'Qwen3.5-27B', 'gpt-oss-120B', 'GLM-4.7'])
+			new Set([
+				'Qwen3.5-397B-A17B',
+				'Qwen3.5-27B',
+				'gpt-oss-120B',
+				'GLM-4.7',
+				'Qwen3.5-2B (SFT)',
+				'Qwen3.5-2B (RL)'
+			])
 		);
 		for (const r of context) expect(r.run).toBeNull();
 	});

@@ -66,7 +66,7 @@ describe('buildConfig', () => {
 			judge: { id: 'j' }
 		};
 		expect(DEFAULT_FORM.thinking).toBeNull();
-		// Qwen3.5 and GLM-4.7 think by default; a form left alone keeps that.
+		// Qwen3.5 and GLM-4.7-Flash think by default; a form left alone keeps that.
 		expect(buildConfig(DEFAULT_FORM, { ...run, thinking_default: true }).thinking).toBe(true);
 		expect(buildConfig(DEFAULT_FORM, { ...run, thinking_default: false }).thinking).toBe(false);
 		expect(

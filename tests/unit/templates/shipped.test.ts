@@ -98,6 +98,21 @@ describe('copied templates render the fixtures’ reference renders', () => {
 		}
 	});
 
+	it('Qwen3.5: the probe prompt has no think block, as the family note says', async () => {
+		const t = await copy('Qwen/Qwen3.5-2B');
+		const earlier = [...QA, { role: 'user' as const, content: 'Q2?' }, QA[1]];
+		for (const enable_thinking of [undefined, true, false]) {
+			// The answer is followed by a user turn in the probe, so the template drops its block.
+			expect(probePrompt(t, QA, { enable_thinking })).toBe(
+				'<|im_start|>user\nQ?<|im_end|>\n<|im_start|>assistant\nA.<|im_end|>\n<|im_start|>user\n'
+			);
+			expect(probePrompt(t, earlier, { enable_thinking })).not.toContain('<think>');
+		}
+		const note = SHIPPED_FAMILIES.find((f) => f.family === 'Qwen3.5')?.note ?? '';
+		expect(note).toMatch(/no think block/);
+		expect(note).not.toMatch(/keeps an empty think block/);
+	});
+
 	it('gpt-oss (20b, 120b), the date line aside', async () => {
 		const system =
 			'<|start|>system<|message|>You are ChatGPT, a large language model trained by OpenAI.\nKnowledge cutoff: 2024-06\nCurrent date: 2026-11-23\n\nReasoning: medium\n\n# Valid channels: analysis, commentary, final. Channel must be included for every message.<|end|>';
