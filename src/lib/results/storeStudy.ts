@@ -8,7 +8,7 @@
  */
 import { ExchangeError, type RunBundle } from '../probe/exchange.ts';
 import type { ImportConflict } from '../db/transfer.ts';
-import { RunExistsError } from '../db/errors.ts';
+import { RunExistsError, RunNotFoundError } from '../db/errors.ts';
 
 export interface StudyStore {
 	importRun(bundle: RunBundle, opts?: { onConflict?: ImportConflict }): Promise<string>;
@@ -56,7 +56,10 @@ function sortedJson(value: unknown): string {
 	);
 }
 
-/** Whether a stored run is the study's run: the same config (hash) and the same records. */
+/**
+ * Whether a stored run is the study's run: the same config (hash) and the same records, whatever
+ * id each is stored under (a copy carries another).
+ */
 export function sameRun(stored: RunBundle, study: RunBundle): boolean {
 	const a = stored.manifest;
 	const b = study.manifest;
@@ -65,8 +68,32 @@ export function sameRun(stored: RunBundle, study: RunBundle): boolean {
 			? a.config_hash === b.config_hash
 			: sortedJson(a.config) === sortedJson(b.config);
 	if (!sameConfig || stored.records.length !== study.records.length) return false;
-	const byKey = new Map(stored.records.map((r) => [r.key, sortedJson(r)]));
-	return study.records.every((r) => byKey.get(r.key) === sortedJson(r));
+	const content = (r: RunBundle['records'][number]) => sortedJson({ ...r, run_id: '' });
+	const byKey = new Map(stored.records.map((r) => [r.key, content(r)]));
+	return study.records.every((r) => byKey.get(r.key) === content(r));
+}
+
+/** Copies a study made before are tried this far ("<id>-2" … "<id>-21"). */
+const COPIES_TRIED = 20;
+
+/**
+ * The id under which this browser holds the study's run already: its own id when that is the same
+ * run, else a copy an earlier opening of the study stored ("<id>-2", …); undefined when none is.
+ */
+async function storedCopyOf(store: StudyStore, bundle: RunBundle): Promise<string | undefined> {
+	const id = bundle.manifest.run_id;
+	if (sameRun(await store.exportRun(id), bundle)) return id;
+	for (let n = 2; n < 2 + COPIES_TRIED; n++) {
+		let copy: RunBundle;
+		try {
+			copy = await store.exportRun(`${id}-${n}`);
+		} catch (e) {
+			if (e instanceof RunNotFoundError) return undefined;
+			throw e;
+		}
+		if (sameRun(copy, bundle)) return copy.manifest.run_id;
+	}
+	return undefined;
 }
 
 /** @throws ExchangeError for repeated ids (nothing stored); the store's error (quota) after removing what this call added. */
@@ -87,9 +114,10 @@ export async function storeStudy(
 			} catch (e) {
 				if (!(e instanceof RunExistsError)) throw e;
 			}
-			if (sameRun(await store.exportRun(id), bundle)) {
-				out.run_ids.push(id);
-				out.already.push(id);
+			const here = await storedCopyOf(store, bundle);
+			if (here !== undefined) {
+				out.run_ids.push(here);
+				out.already.push(here);
 				continue;
 			}
 			const copy = await store.importRun(bundle, { onConflict: 'rename' });

@@ -27,6 +27,7 @@ import { seeOffline } from './seeOffline.ts';
 import { startFail } from './startFail.ts';
 import { tabs } from './tabs.ts';
 import { shareLink } from './shareLink.ts';
+import { studyLink } from './studyLink.ts';
 import { templateSources } from './templateSources.ts';
 import { transfer } from './transfer.ts';
 import { keyboardRun } from './keyboardRun.ts';
@@ -56,6 +57,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	isolation,
 	transfer,
 	shareLink,
+	studyLink,
 	reliability,
 	xss,
 	annotation,

@@ -68,6 +68,15 @@ describe('importing a study file', () => {
 		expect((await s.store.getRecords('run-a')).length).toBe(6);
 		expect((await s.store.getRecords('run-a-2')).length).toBe(4);
 		expect((await s.store.getRun('run-a-2'))?.manifest.config_hash).toBe('their-config');
+		// The same study again: its copy is found and kept, nothing more is stored.
+		await s.state.importFiles([file('s.study.jsonl', study(theirs, makeBundle(3, 'run-b')))]);
+		expect(s.state.importedStudy).toEqual({
+			run_ids: ['run-a-2', 'run-b'],
+			already: ['run-a-2', 'run-b'],
+			added: [],
+			copies: []
+		});
+		expect(await ids(s)).toEqual(['run-a', 'run-a-2', 'run-b']);
 	});
 
 	it('stores a copy when only the records differ (the same config, other labels)', async () => {
