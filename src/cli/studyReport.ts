@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Papa from 'papaparse';
+import { ExchangeError } from '../lib/probe/exchange.ts';
 import { isStudyFile, parseStudyFile } from '../lib/probe/studyFile.ts';
 import { LABEL_INFO } from '../lib/probe/labels.ts';
 import { LABELS } from '../lib/probe/types.ts';
@@ -79,6 +80,12 @@ export function readStudyList(file: string): string[] {
 	if (!isStudyFile(text)) return [file];
 	const study = parseStudyFile(text);
 	if (study.kind !== 'links') return [file];
+	// An address is not a file beside the list: say so, rather than read "https:/…" as a path.
+	const url = study.links.find((link) => /^[a-z][a-z0-9+.-]*:/i.test(link));
+	if (url !== undefined)
+		throw new ExchangeError([
+			`${file} lists ${url}, a web address: summarize reads files, so download the runs beside the list (or open the study by its link in the app)`
+		]);
 	return study.links.map((link) => resolve(dirname(file), link));
 }
 

@@ -28,6 +28,7 @@ import { startFail } from './startFail.ts';
 import { tabs } from './tabs.ts';
 import { shareLink } from './shareLink.ts';
 import { studyLink } from './studyLink.ts';
+import { hostileServer } from './hostileServer.ts';
 import { templateSources } from './templateSources.ts';
 import { transfer } from './transfer.ts';
 import { keyboardRun } from './keyboardRun.ts';
@@ -58,6 +59,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	transfer,
 	shareLink,
 	studyLink,
+	hostileServer,
 	reliability,
 	xss,
 	annotation,
