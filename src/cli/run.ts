@@ -34,7 +34,7 @@ import { UsageError, type RunOptions } from './args.ts';
 import { JsonlStore, readManifest, sidecarPaths } from './jsonlStore.ts';
 import { defaultNlpCacheDir, directoryCache } from './nlpCache.ts';
 import { requireFile } from './lines.ts';
-import { acquireRunLock } from './lock.ts';
+import { acquireRunLock, unwritableOut } from './lock.ts';
 import { realPath, realPaths } from './realPath.ts';
 import { downloadProgress } from './downloadProgress.ts';
 import { errorLines, ProgressLine } from './progress.ts';
@@ -332,7 +332,11 @@ function engineLimits(opts: RunOptions) {
 
 export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 	// README's `--out runs/first.jsonl` works on a fresh clone: the folder is made, not assumed.
-	mkdirSync(dirname(opts.out), { recursive: true });
+	try {
+		mkdirSync(dirname(opts.out), { recursive: true });
+	} catch (err) {
+		throw unwritableOut(opts.out, err);
+	}
 	// One real path per run: a second writer through a symlink takes the same lock, and compaction
 	// and --overwrite replace the target, leaving the link a link.
 	const out = realPath(opts.out);

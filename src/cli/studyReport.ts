@@ -81,7 +81,7 @@ export function readStudyList(file: string): string[] {
 	const study = parseStudyFile(text);
 	if (study.kind !== 'links') return [file];
 	// An address is not a file beside the list: say so, rather than read "https:/…" as a path.
-	const url = study.links.find((link) => /^[a-z][a-z0-9+.-]*:/i.test(link));
+	const url = study.links.find((link) => /^[a-z][a-z0-9+.-]+:/i.test(link));
 	if (url !== undefined)
 		throw new ExchangeError([
 			`${file} lists ${url}, a web address: summarize reads files, so download the runs beside the list (or open the study by its link in the app)`

@@ -16,7 +16,7 @@ import {
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunArgs } from '../../../src/cli/args.ts';
-import { lockPath } from '../../../src/cli/lock.ts';
+import { acquireRunLock, lockPath, OutNotWritableError } from '../../../src/cli/lock.ts';
 import { realPath } from '../../../src/cli/realPath.ts';
 import { sweepOf } from '../../../src/cli/sweep.ts';
 import { MINIMAL_RUN_ARGS, runMain, spawnCli, startCli, until, type Cli } from './harness.ts';
@@ -148,6 +148,16 @@ describe('every output of a run against every input', () => {
 		symlinkSync(real, link);
 		expect(() => flags(['--dataset', link, '--out', real])).toThrow(
 			`the records file of --out (${real}) would write over the --dataset file (${link})`
+		);
+	});
+});
+
+describe('an --out that cannot be written', () => {
+	it('names a file name too long (a sweep of a 300-character model id) instead of ENAMETOOLONG', () => {
+		const out = join(cli.dir, `sweep.${'m'.repeat(300)}.jsonl`);
+		expect(() => acquireRunLock(out)).toThrow(OutNotWritableError);
+		expect(() => acquireRunLock(out)).toThrow(
+			'its file name is longer than the file system allows'
 		);
 	});
 });

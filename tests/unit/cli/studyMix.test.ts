@@ -3,7 +3,7 @@
  * the study view alike; a run listed twice counts once. Before: gsm8k seed 1 beside another
  * dataset with seed 99 was compared without a word, and `summarize a a` counted a twice.
  */
-import { copyFileSync, readFileSync, symlinkSync } from 'node:fs';
+import { copyFileSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DexieRunStore } from '../../../src/lib/db/runs.ts';
@@ -99,5 +99,19 @@ describe('a run listed twice', () => {
 		expect(JSON.parse(r.stdout)).toEqual(JSON.parse(once.stdout));
 		const twice = await runMain(['summarize', '--json', a, a]);
 		expect((JSON.parse(twice.stdout) as { models: unknown[] }).models).toHaveLength(1);
+	});
+});
+
+describe('a study list naming a web address', () => {
+	it('says summarize reads files, instead of reading the address as a path', async () => {
+		const list = join(cli.dir, 'web.study.json');
+		const url = 'https://runs.example.org/a.run.jsonl';
+		writeFileSync(
+			list,
+			JSON.stringify({ format: 'user-turn-probe-study', version: 1, runs: ['a.jsonl', url] })
+		);
+		const r = await runMain(['summarize', list]);
+		expect(r.code).not.toBe(0);
+		expect(r.stderr).toContain(`${list} lists ${url}, a web address: summarize reads files`);
 	});
 });
