@@ -1,10 +1,9 @@
 /** Flags of `user-turn-probe run`, parsed and checked into a plain options object. */
 import { AppError } from '../lib/errors/appError.ts';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { datasetHelp } from '../lib/datasets/registry.ts';
 import { PERTURBATIONS, type JudgeMode, type Perturbation } from '../lib/probe/types.ts';
-import { sidecarPaths } from './jsonlStore.ts';
+import { outputClash, outputsOf, runInputs } from './outPaths.ts';
 import {
 	QUESTION_SLOT,
 	TASK_PRESETS,
@@ -59,6 +58,10 @@ export interface RunOptions {
 	taskPrompt: TaskPrompt;
 	runId?: string;
 	timeoutMs: number;
+	/** The whole of one completion or judge request (default: derived from max_tokens). */
+	requestTimeoutMs?: number;
+	/** The size of one completion stream or judge body, in bytes (default: from max_tokens). */
+	maxReplyBytes?: number;
 	/** Delete what --out holds and start a new run there (else a changed config is refused). */
 	overwrite: boolean;
 	/** Resume although the server no longer reports a model fingerprint the run stored. */
@@ -135,7 +138,11 @@ ${datasetHelp('    ')}
                           answer>", the two instructions the paper's appendix example quotes
   --task-template TEXT    custom template with {question} (implies --task-prompt custom)
   --system-prompt TEXT    a system turn before the question (default none)
-  --timeout-ms MS         per request (default 300000)
+  --timeout-ms MS         longest silence of a server in one request (default 300000)
+  --request-timeout-ms MS the whole of one completion or judge request (default: the silence
+                          limit plus 0.5 s per token of its max_tokens)
+  --max-reply-mb MB       the size of one completion stream or judge reply (default: 2 KB per
+                          token of its max_tokens, 1 MB at least)
   --help                  this text
 Re-running the same command resumes: only missing records are made. A changed setting that
 changes what a record means (dataset, models, template, seed, token limits, judge, truncate or
@@ -168,6 +175,15 @@ function int(name: string, value: string | undefined, fallback: number, min = 0)
 	if (!/^\s*[+-]?\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min)
 		throw new UsageError(`--${name}: expected an integer ≥ ${min}, got "${value}"`);
 	return n;
+}
+
+function optionalInt(name: string, value: string | undefined): number | undefined {
+	return value === undefined ? undefined : int(name, value, 0, 1);
+}
+
+/** A size in MB (1 MB = 1024² bytes) as bytes; undefined when the flag is absent. */
+function mebibytes(name: string, value: string | undefined): number | undefined {
+	return value === undefined ? undefined : int(name, value, 0, 1) * 1024 * 1024;
 }
 
 /** --answer-max-tokens: absent or "auto" asks the server; else an integer ≥ 1. */
@@ -214,6 +230,8 @@ export const RUN_OPTIONS = {
 	'system-prompt': { type: 'string' },
 	'run-id': { type: 'string' },
 	'timeout-ms': { type: 'string' },
+	'request-timeout-ms': { type: 'string' },
+	'max-reply-mb': { type: 'string' },
 	help: { type: 'boolean' }
 } as const;
 
@@ -276,10 +294,8 @@ export function parseRunArgs(
 	const model = required('model');
 	const dataset = required('dataset');
 	const out = required('out');
-	const inputs = [dataset, values.template].filter((x) => x !== undefined).map((x) => resolve(x));
-	for (const path of Object.values(sidecarPaths(out)))
-		if (inputs.includes(resolve(path)))
-			throw new UsageError(`--out ${out} would write over an input file (${path})`);
+	const clash = outputClash(outputsOf(out), runInputs({ dataset, template: values.template }));
+	if (clash) throw new UsageError(clash);
 	const judgeMode = (values['judge-mode'] ?? 'hybrid') as JudgeMode;
 	if (!['rules', 'llm', 'hybrid'].includes(judgeMode))
 		throw new UsageError(`--judge-mode: rules, llm or hybrid, got "${judgeMode}"`);
@@ -341,6 +357,8 @@ export function parseRunArgs(
 		taskPrompt,
 		runId: values['run-id'],
 		timeoutMs: int('timeout-ms', values['timeout-ms'], 300_000, 1),
+		requestTimeoutMs: optionalInt('request-timeout-ms', values['request-timeout-ms']),
+		maxReplyBytes: mebibytes('max-reply-mb', values['max-reply-mb']),
 		overwrite: values.overwrite ?? false,
 		acceptUncheckedModel: values['accept-unchecked-model'] ?? false
 	};

@@ -39,6 +39,7 @@ import { diskFullError, freeBytes, isDiskFull, spaceText } from './diskFull.ts';
 import { FieldNames, NotJsonObjectError, pickFields } from './jsonFields.ts';
 import { LineIndex } from './lineIndex.ts';
 import { readLineBytes } from './lines.ts';
+import { realPaths } from './realPath.ts';
 
 export function sidecarPaths(out: string): { records: string; answers: string; manifest: string } {
 	const stem = out.endsWith('.jsonl') ? out.slice(0, -'.jsonl'.length) : out;
@@ -97,7 +98,8 @@ export class JsonlStore implements RunStore {
 	#rewrites = 0;
 
 	private constructor(out: string) {
-		this.paths = sidecarPaths(out);
+		// Through their links: a rename (compaction, the manifest) replaces the target, not the link.
+		this.paths = realPaths(sidecarPaths(out));
 	}
 
 	/**

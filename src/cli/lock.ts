@@ -32,6 +32,30 @@ export class RunLockedError extends AppError {
 	}
 }
 
+/** --out cannot be written there at all: a read-only folder, no permission, a name too long. */
+export class OutNotWritableError extends AppError {
+	constructor(out: string, why: string) {
+		super(`--out ${out} cannot be written: ${why}`, {
+			code: 'out_not_writable',
+			recovery: 'pick an --out in a folder you can write, with a shorter name if it is long'
+		});
+		this.name = 'OutNotWritableError';
+	}
+}
+
+const UNWRITABLE: Record<string, string> = {
+	EROFS: 'its folder is on a read-only file system',
+	EACCES: 'no permission to write in its folder',
+	EPERM: 'no permission to write in its folder',
+	ENAMETOOLONG: 'its file name is longer than the file system allows'
+};
+
+/** A failure to write beside --out, worded when it is one of UNWRITABLE; else as it was. */
+export function unwritableOut(out: string, err: unknown): unknown {
+	const why = UNWRITABLE[code(err) ?? ''];
+	return why ? new OutNotWritableError(out, why) : err;
+}
+
 export interface LockHolder {
 	pid: number;
 	host: string;
@@ -66,7 +90,7 @@ export function acquireRunLock(out: string): RunLock {
 		writeFileSync(mine, JSON.stringify(me) + '\n');
 	} catch (err) {
 		if (code(err) === 'ENOENT') throw new MissingFileError(dirname(path), 'folder for --out');
-		throw err;
+		throw unwritableOut(out, err);
 	}
 	let tookOver: string | undefined;
 	try {

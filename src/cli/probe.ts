@@ -2,7 +2,7 @@
 import { defaultNlpCacheDir } from './nlpCache.ts';
 import { parseRunArgs, RUN_USAGE, UsageError } from './args.ts';
 import { runSummary, study } from '../lib/results/study.ts';
-import { formatStudy, studyRunOfReport } from './studyReport.ts';
+import { formatStudy, studyRunsOfReports } from './studyReport.ts';
 import { agreementText, formatSummary, parseSummarizeArgs, SUMMARIZE_USAGE } from './report.ts';
 import { errorLines } from './progress.ts';
 import { ConfigChangedError, runCommand, STOPPED_EXIT, type RunIO } from './run.ts';
@@ -148,7 +148,11 @@ export async function main(
 				const run = { records, answers, seed: manifest?.config.seed ?? 0 };
 				process.stdout.write(formatSummary(runSummary(run, summary.options), summary.format));
 			} else {
-				const runs = reports.map((r, i) => studyRunOfReport(sources[i].file, r, warn));
+				const runs = studyRunsOfReports(
+					sources.map((s) => s.file),
+					reports,
+					warn
+				);
 				process.stdout.write(formatStudy(study(runs, summary.options), summary.format));
 			}
 			return invalid ? 1 : 0;

@@ -68,7 +68,14 @@ export type ReportRecord = Pick<
 /** The manifest's part `summarize` reads: who generated the run, on what, with which seed. */
 export interface ReportManifest {
 	run_id: string;
-	config: { generator: ModelRef; dataset: string; seed: number };
+	config: {
+		generator: ModelRef;
+		dataset: string;
+		seed: number;
+		/** Who labelled, for the study's warning when runs were judged differently. */
+		judge?: ModelRef;
+		judge_mode?: string;
+	};
 }
 
 export interface RunReport {
@@ -274,7 +281,18 @@ export function reportManifest(m: Record<string, unknown> | undefined): ReportMa
 	if (typeof m?.run_id !== 'string' || typeof generator?.id !== 'string') return undefined;
 	const dataset = typeof config?.dataset === 'string' ? config.dataset : '';
 	const seed = typeof config?.seed === 'number' ? config.seed : 0;
-	return { run_id: m.run_id, config: { generator, dataset, seed } };
+	const judge = config?.judge as ModelRef | undefined;
+	const judge_mode = typeof config?.judge_mode === 'string' ? config.judge_mode : undefined;
+	return {
+		run_id: m.run_id,
+		config: {
+			generator,
+			dataset,
+			seed,
+			...(typeof judge?.id === 'string' ? { judge } : {}),
+			...(judge_mode ? { judge_mode } : {})
+		}
+	};
 }
 
 export type SummaryFormat = 'text' | 'json' | 'csv';

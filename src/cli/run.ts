@@ -1,7 +1,7 @@
 /** `user-turn-probe run`: the browser's probe core against OpenAI-compatible servers, into JSONL. */
 import { AppError } from '../lib/errors/appError.ts';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { DATASET_NAMES, DATASETS, isDatasetName, loadDataset } from '../lib/datasets/registry.ts';
 import { parseUserDataset } from '../lib/datasets/importFile.ts';
 import { OpenAIEngine } from '../lib/engines/server/client.ts';
@@ -30,13 +30,14 @@ import {
 	userHeaderReason
 } from '../lib/probe/markup.ts';
 import type { DatasetItem, ProbeConfig, RunManifest, UserHeaderCut } from '../lib/probe/types.ts';
-import { hashSeed } from '../lib/probe/random.ts';
+import { randomBytes } from 'node:crypto';
 import { appVersion } from '../lib/version.ts';
 import { UsageError, type RunOptions } from './args.ts';
 import { JsonlStore, readManifest, sidecarPaths } from './jsonlStore.ts';
 import { defaultNlpCacheDir, directoryCache } from './nlpCache.ts';
 import { requireFile } from './lines.ts';
-import { acquireRunLock } from './lock.ts';
+import { acquireRunLock, unwritableOut } from './lock.ts';
+import { realPath, realPaths } from './realPath.ts';
 import { downloadProgress } from './downloadProgress.ts';
 import { errorLines, ProgressLine } from './progress.ts';
 
@@ -299,14 +300,54 @@ function answerLimitNote(limit: number, told?: { tokens: number; source: string 
 		: `answer limit: ${limit} tokens (the server does not tell its context window; --answer-max-tokens N sets it)`;
 }
 
+/** Characters of the model id and of the dataset's name a default run id keeps. */
+const ID_MODEL_CHARS = 40;
+const ID_DATASET_CHARS = 24;
+
+/**
+ * A new run's default id: model, dataset and seed to read it by, and 8 random hex digits. A study
+ * tells runs apart by id, so two people running the same model on the same dataset and seed must
+ * not make the same one (a hash of those three alone collided).
+ */
+export function newCliRunId(
+	opts: Pick<RunOptions, 'model' | 'dataset' | 'seed'>,
+	random: (bytes: number) => Uint8Array = randomBytes
+): string {
+	const slug = (text: string, max: number) =>
+		text.replace(/[^A-Za-z0-9._-]+/g, '_').slice(-max) || '_';
+	const dataset = isDatasetName(opts.dataset)
+		? opts.dataset
+		: basename(opts.dataset).replace(/\.jsonl?$/i, '');
+	const tail = Buffer.from(random(4)).toString('hex');
+	return `cli-${slug(opts.model, ID_MODEL_CHARS)}-${slug(dataset, ID_DATASET_CHARS)}-s${opts.seed}-${tail}`;
+}
+
+/** The server limits the flags set, and the flags named in the errors that hit them. */
+function engineLimits(opts: RunOptions) {
+	return {
+		timeoutMs: opts.timeoutMs,
+		requestTimeoutMs: opts.requestTimeoutMs,
+		maxReplyBytes: opts.maxReplyBytes,
+		limitHints: { requestTimeout: '--request-timeout-ms', replyBytes: '--max-reply-mb' }
+	};
+}
+
 export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 	// README's `--out runs/first.jsonl` works on a fresh clone: the folder is made, not assumed.
-	mkdirSync(dirname(opts.out), { recursive: true });
+	try {
+		mkdirSync(dirname(opts.out), { recursive: true });
+	} catch (err) {
+		throw unwritableOut(opts.out, err);
+	}
+	// One real path per run: a second writer through a symlink takes the same lock, and compaction
+	// and --overwrite replace the target, leaving the link a link.
+	const out = realPath(opts.out);
+	if (out !== resolve(opts.out)) io.stderr.write(`--out ${opts.out} is a link: writing ${out}\n`);
 	// Before anything reads or deletes --out: a second writer would lose the first one's records.
-	const lock = acquireRunLock(opts.out);
+	const lock = acquireRunLock(out);
 	try {
 		if (lock.tookOver) io.stderr.write(`${lock.tookOver}\n`);
-		return await runLocked(opts, io);
+		return await runLocked({ ...opts, out }, io);
 	} finally {
 		lock.release();
 	}
@@ -316,28 +357,25 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 	const engine = new OpenAIEngine({
 		baseUrl: opts.baseUrl,
 		apiKey: opts.apiKey,
-		timeoutMs: opts.timeoutMs,
+		...engineLimits(opts),
 		maxConcurrency: opts.concurrency,
 		fetch: io.fetch
 	});
 	const template = await loadTemplate(opts, io, engine);
 	const items = await loadItems(opts.dataset, io, opts.hfToken);
-	if (opts.overwrite)
-		for (const path of Object.values(sidecarPaths(opts.out))) rmSync(path, { force: true });
-	const paths = sidecarPaths(opts.out);
+	const paths = realPaths(sidecarPaths(opts.out));
+	if (opts.overwrite) for (const path of Object.values(paths)) rmSync(path, { force: true });
 	// Checked before the store opens, so a refused run leaves even a torn tail as it was.
 	const stored = readManifest(paths.manifest);
 	const hasRecords = existsSync(paths.records) && statSync(paths.records).size > 0;
-	const runId =
-		opts.runId ??
-		stored?.run_id ??
-		`cli-${hashSeed(opts.model, opts.dataset, opts.seed).toString(16)}`;
+	// A resumed run keeps its id; a new one gets a fresh id.
+	const runId = opts.runId ?? stored?.run_id ?? newCliRunId(opts);
 	const judge =
 		opts.judgeBaseUrl && opts.judgeBaseUrl !== opts.baseUrl
 			? new OpenAIEngine({
 					baseUrl: opts.judgeBaseUrl,
 					apiKey: opts.judgeApiKey,
-					timeoutMs: opts.timeoutMs,
+					...engineLimits(opts),
 					maxConcurrency: opts.concurrency,
 					fetch: io.fetch
 				})

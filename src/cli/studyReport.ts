@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import Papa from 'papaparse';
-import type { RunBundle } from '../lib/probe/exchange.ts';
+import { ExchangeError, type RunBundle } from '../lib/probe/exchange.ts';
 import {
 	isStudyFile,
 	parseStudyFile,
@@ -17,6 +17,8 @@ import { LABEL_INFO } from '../lib/probe/labels.ts';
 import { LABELS } from '../lib/probe/types.ts';
 import { pValueText } from '../lib/display/format.ts';
 import { labelShares, studyRunOf, type Study, type StudyRun } from '../lib/results/study.ts';
+import { studyMixWarnings, studySettingsOf } from '../lib/results/studyMix.ts';
+import { realPath } from './realPath.ts';
 import {
 	answerFactsOf,
 	answerOfRecord,
@@ -57,6 +59,35 @@ export interface RunSource {
 }
 
 /**
+ * The study's runs from the files as listed: a file listed twice (by its real path: a link, a
+ * study list naming a file also given on the command line) counts once, and `warn` says so and
+ * what the runs do not share (results/studyMix.ts), as the study view does.
+ */
+export function studyRunsOfReports(
+	files: readonly string[],
+	reports: readonly RunReport[],
+	warn: (line: string) => void
+): StudyRun[] {
+	const seen = new Map<string, string>();
+	const kept: { file: string; report: RunReport }[] = [];
+	files.forEach((file, i) => {
+		const real = realPath(file);
+		const first = seen.get(real);
+		if (first !== undefined) {
+			warn(`warning: ${file} is listed twice (as ${first}); it counts once`);
+			return;
+		}
+		seen.set(real, file);
+		kept.push({ file, report: reports[i] });
+	});
+	const settings = kept.flatMap(({ report }) =>
+		report.manifest ? [studySettingsOf(report.manifest)] : []
+	);
+	for (const line of studyMixWarnings(settings)) warn(`warning: ${line}`);
+	return kept.map(({ file, report }) => studyRunOfReport(file, report, warn));
+}
+
+/**
  * A study file as its runs: a list (`.study.json`, what a sweep writes beside its runs) as its run
  * files, resolved beside it; a one-file study (`.study.jsonl`, the sweep's other file or the app's
  * Share) as the runs inside it, each checked as the app's Import checks it. Any other file is
@@ -69,11 +100,18 @@ export function runSources(file: string): RunSource[] {
 	const text = readFileSync(file, 'utf8');
 	if (!isStudyFile(text)) return itself;
 	const study = parseStudyFile(text);
-	if (study.kind === 'links')
+	if (study.kind === 'links') {
+		// An address is not a file beside the list: say so, rather than read "https:/…" as a path.
+		const url = study.links.find((link) => /^[a-z][a-z0-9+.-]+:/i.test(link));
+		if (url !== undefined)
+			throw new ExchangeError([
+				`${file} lists ${url}, a web address: summarize reads files, so download the runs beside the list (or open the study by its link in the app)`
+			]);
 		return study.links.map((link) => {
 			const path = resolve(dirname(file), link);
 			return { file: path, read: () => readRun(path) };
 		});
+	}
 	return studyRunBundles(study.runs, basename(file)).map((bundle, i) => ({
 		file: `${file}, run ${i + 1}`,
 		read: async () => reportOfBundle(bundle)

@@ -18,6 +18,7 @@ import {
 } from '../lib/probe/studyFile.ts';
 import { UsageError, type RunOptions } from './args.ts';
 import { sidecarPaths } from './jsonlStore.ts';
+import { outputClash, outputsOf, runInputs, type NamedPath } from './outPaths.ts';
 
 /** A model id as a file name part: "Qwen/Qwen3-0.6B" → "Qwen_Qwen3-0.6B". */
 export function modelSlug(model: string): string {
@@ -37,7 +38,8 @@ const stemOf = (out: string) => (out.endsWith('.jsonl') ? out.slice(0, -'.jsonl'
 /**
  * The runs of a sweep, or null for a single model. --base-url takes one server for every model or
  * one per model, in order; without --judge-base-url the judge is asked on the first server.
- * @throws UsageError when the servers do not pair with the models, or two models share a file name.
+ * @throws UsageError when the servers do not pair with the models, or two models share a file name,
+ * or a file of one run is an input (the dataset, the template) or a file of another run.
  */
 export function sweepOf(opts: RunOptions): Sweep | null {
 	const models = opts.model.split(',').map((m) => m.trim());
@@ -62,7 +64,16 @@ export function sweepOf(opts: RunOptions): Sweep | null {
 		runId: opts.runId === undefined ? undefined : `${opts.runId}-${slugs[i]}`,
 		out: `${stem}.${slugs[i]}.jsonl`
 	}));
-	return { runs, studyFile: `${stem}.study.json`, bundleFile: `${stem}${STUDY_FILE_SUFFIX}` };
+	const studyFile = `${stem}.study.json`;
+	const bundleFile = `${stem}${STUDY_FILE_SUFFIX}`;
+	const outputs: NamedPath[] = [
+		...runs.flatMap((r) => outputsOf(r.out, `--model ${r.model}`)),
+		{ path: studyFile, what: 'the study list' },
+		{ path: bundleFile, what: 'the one-file study' }
+	];
+	const overlap = outputClash(outputs, runInputs(opts));
+	if (overlap) throw new UsageError(overlap);
+	return { runs, studyFile, bundleFile };
 }
 
 /** Writes OUT.study.json, listing the runs' records files by name (they sit beside it). */

@@ -40,6 +40,8 @@ export function listExamples(
 		return { examples: [], problems: [`${source}: no "examples" array`] };
 	}
 	const examples: ExampleRun[] = [];
+	/** Each file's first entry: a file listed twice is shown once (the list is keyed by file). */
+	const firstAt = new Map<string, number>();
 	for (const [i, e] of entries.entries()) {
 		const where = `${source}, example ${i + 1}`;
 		const entry = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;
@@ -49,6 +51,12 @@ export function listExamples(
 			continue;
 		}
 		const file = entry.file as string;
+		const first = firstAt.get(file);
+		if (first !== undefined) {
+			problems.push(`${where}: ${file} is listed already (example ${first + 1}); left out`);
+			continue;
+		}
+		firstAt.set(file, i);
 		if (!file.endsWith('.run.jsonl')) {
 			problems.push(`${where}: ${file} is not a run file (.run.jsonl)`);
 			continue;

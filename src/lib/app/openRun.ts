@@ -34,8 +34,13 @@ export function runLink(raw: string): URL {
 	}
 	if (url.protocol === 'https:') return url;
 	if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return url;
+	if (url.protocol === 'http:')
+		throw new OpenRunError(
+			`Only https:// links open here (this one is http://…): browsers do not let a secure page read plain http.`
+		);
+	// javascript:, data:, file:… are not addresses a run is fetched from at all.
 	throw new OpenRunError(
-		`Only https:// links open here (this one is ${url.protocol}//…): browsers do not let a secure page read plain http.`
+		`Only https:// links open here; "${url.protocol}" is not a web address a shared run can be fetched from.`
 	);
 }
 

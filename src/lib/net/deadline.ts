@@ -1,7 +1,9 @@
 /**
- * One request's cancellation: fires when the caller aborts or when the other side stays silent for
- * `timeoutMs` (reset by touch() on every chunk received, so a long streamed reply is fine). Each
- * client words the failure itself (the server engine: engines/server/http.ts, attemptError).
+ * One request's cancellation: fires when the caller aborts, when the other side stays silent for
+ * `timeoutMs` (reset by touch() on every chunk received, so a long streamed reply is fine), or when
+ * the whole request has taken `totalMs` (a server that trickles a token every half second, forever,
+ * is never silent for long). Each client words the failure itself (the server engine:
+ * engines/server/http.ts, attemptError).
  */
 import { onAbort } from './onAbort.ts';
 
@@ -9,18 +11,23 @@ export class IdleDeadline {
 	/** Give this to fetch: it aborts on the caller's abort or after `timeoutMs` of silence. */
 	readonly signal: AbortSignal;
 	readonly timeoutMs: number;
+	/** The whole request's limit, reply included; undefined: none. */
+	readonly totalMs?: number;
 	#ctrl = new AbortController();
 	#outer?: AbortSignal;
 	#timer?: ReturnType<typeof setTimeout>;
 	#timedOut = false;
+	#total?: ReturnType<typeof setTimeout>;
+	#overTotal = false;
 	#fired: Promise<never>;
 	#fire: () => void = () => {};
 	#unsubscribe?: () => void;
 
-	constructor(outer: AbortSignal | undefined, timeoutMs: number) {
+	constructor(outer: AbortSignal | undefined, timeoutMs: number, totalMs?: number) {
 		this.signal = this.#ctrl.signal;
 		this.#outer = outer;
 		this.timeoutMs = timeoutMs;
+		this.totalMs = totalMs;
 		this.#fired = new Promise<never>((_, reject) => {
 			this.#fire = () => reject(this.signal.reason);
 		});
@@ -31,7 +38,17 @@ export class IdleDeadline {
 		// Through onAbort: a run's one signal carries one listener however many requests share it.
 		if (outer?.aborted) this.#ctrl.abort();
 		else if (outer) this.#unsubscribe = onAbort(outer, () => this.#ctrl.abort());
+		if (totalMs !== undefined && Number.isFinite(totalMs) && !this.signal.aborted)
+			this.#total = setTimeout(() => {
+				this.#overTotal = true;
+				this.#ctrl.abort();
+			}, totalMs);
 		this.touch();
+	}
+
+	/** True when it fired because the whole request took longer than `totalMs`. */
+	get overTotal(): boolean {
+		return this.#overTotal;
 	}
 
 	/** True when it fired because the other side went silent (not because the caller aborted). */
@@ -62,6 +79,7 @@ export class IdleDeadline {
 	/** The request is over (read or failed): drop every listener and timer it holds. */
 	dispose(): void {
 		clearTimeout(this.#timer);
+		clearTimeout(this.#total);
 		this.signal.removeEventListener('abort', this.#fire);
 		this.#unsubscribe?.();
 	}

@@ -50,11 +50,31 @@ export function isLabelsFile(text: string): boolean {
 	return isObject(h) && h.format === LABELS_FILE_FORMAT;
 }
 
+/** How far ahead of this clock a label's time may be: another device's clock may run fast. */
+export const CLOCK_SKEW_MS = 10 * 60 * 1000;
+
+/** An ISO 8601 date and time with a zone, as toISOString() writes ("2026-11-28T01:15:00.000Z"). */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
 /**
- * Reads a labels file, all or nothing.
+ * Why a label's created_at cannot be trusted, or undefined. The latest label of an annotator
+ * counts (annotate/merge.ts), so a time in the future ("9999-12-31") would pin a label for good.
+ */
+function createdAtProblem(value: unknown, now: number): string | undefined {
+	if (typeof value !== 'string') return undefined; // the shape check says it
+	const at = Date.parse(value);
+	if (!ISO_TIME.test(value) || !Number.isFinite(at))
+		return `created_at ${JSON.stringify(value)} is not an ISO 8601 time (like 2026-01-31T12:00:00Z)`;
+	if (at > now + CLOCK_SKEW_MS)
+		return `created_at ${JSON.stringify(value)} is in the future; a label's time is when it was given`;
+	return undefined;
+}
+
+/**
+ * Reads a labels file, all or nothing. `now` is the clock a created_at may not run ahead of.
  * @throws ExchangeError with every problem, located ("line 3: …").
  */
-export function labelsFromFile(text: string): LabelsFile {
+export function labelsFromFile(text: string, now: () => number = Date.now): LabelsFile {
 	const h = head(text);
 	if (!isObject(h) || h.format !== LABELS_FILE_FORMAT) {
 		throw new ExchangeError([
@@ -84,6 +104,8 @@ export function labelsFromFile(text: string): LabelsFile {
 		}
 		const a = isObject(value) ? { ...value, run_id: runId } : value;
 		const wrong = validateAnnotation(a);
+		const time = createdAtProblem(isObject(a) ? a.created_at : undefined, now());
+		if (wrong.length === 0 && time) wrong.push(time);
 		if (wrong.length > 0) problems.push(...wrong.map((p) => `line ${i + 1}: ${p}`));
 		else annotations.push(a as Annotation);
 	}

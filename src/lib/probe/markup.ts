@@ -151,6 +151,24 @@ function strippedAssistantOpener(t: ChatTemplate): string | null {
 	return stripped !== opener.trim() && /[^\p{L}\s]/u.test(stripped) ? stripped : null;
 }
 
+/**
+ * Whether `text` holds `opener` where a server stripped it: not right after a special token (the
+ * markup kept), not closing a tag the text opened before (a `<think>…</think>` block the user turn
+ * kept, an artifact to label), and not quoted (prose that mentions "</think>").
+ */
+function hasStrippedOpener(text: string, opener: string): boolean {
+	const openTag = /^<\/[\w-]+>$/.test(opener) ? `<${opener.slice(2)}` : null;
+	for (let at = text.indexOf(opener); at >= 0; at = text.indexOf(opener, at + 1)) {
+		const before = text.slice(0, at);
+		if (/<\|[^|<>\s]{1,40}\|>\s*$/.test(before)) continue;
+		if (openTag !== null && before.lastIndexOf(openTag) > before.lastIndexOf(opener)) continue;
+		const [prev, next] = [text[at - 1] ?? '', text[at + opener.length] ?? ''];
+		if (prev !== '' && prev === next && '`"\''.includes(prev)) continue;
+		return true;
+	}
+	return false;
+}
+
 /** A reply or user turn came back without the markup the template says it carries. */
 export class StrippedMarkupError extends AppError {
 	constructor(message: string, recovery: string) {
@@ -165,7 +183,8 @@ const facts = new Map<string, { channels: boolean; opener: string | null }>();
 /**
  * Stop the run when a generated text has the shape of markup a server dropped: gpt-oss channel
  * names glued to the text ("analysisWe need…", "…assistantfinal5"), or, in a user turn, what is
- * left of the assistant's header once its special tokens are gone (GLM's "</think>").
+ * left of the assistant's header once its special tokens are gone (GLM's "</think>"), where it is
+ * not kept markup (a `<think>…</think>` block, "<|assistant|></think>") or quoted prose.
  * @throws StrippedMarkupError saying what was seen and what to do.
  */
 export function checkMarkupKept(
@@ -187,7 +206,12 @@ export function checkMarkupKept(
 	if (f.channels && !text.includes(CHANNEL) && !text.includes('<|message|>')) {
 		seen = STRIPPED_HARMONY.exec(text)?.[0].trim() ?? null;
 	}
-	if (seen === null && stage === 'user_turn' && f.opener !== null && text.includes(f.opener)) {
+	if (
+		seen === null &&
+		stage === 'user_turn' &&
+		f.opener !== null &&
+		hasStrippedOpener(text, f.opener)
+	) {
 		seen = f.opener;
 	}
 	if (seen === null) return;

@@ -33,6 +33,44 @@ export class TemplateLimitError extends TemplateError {
 	}
 }
 
+/**
+ * An input longer than any render may build: the conversation, not the template, is at fault (a
+ * server that sent a 10 MB answer, a 5 MB question in a dataset).
+ */
+export class RenderInputTooLongError extends TemplateError {
+	constructor(what: string, chars: number) {
+		super(
+			`The ${what} is ${chars.toLocaleString('en')} characters; with it the prompt would pass the ` +
+				`${RENDER_MAX_CHARS.toLocaleString('en')} characters a chat template may build per render, ` +
+				`so it was not rendered (the template is not at fault).`
+		);
+		this.name = 'RenderInputTooLongError';
+	}
+}
+
+/** What each turn of a probe conversation is, for people: the question, the answer, a user turn. */
+function inputName(role: string, index: number, firstUser: number): string {
+	if (role === 'system') return 'system prompt';
+	if (role === 'assistant') return 'answer';
+	return index === firstUser ? 'question' : 'user turn';
+}
+
+/**
+ * Refuse, before rendering, a conversation whose texts alone pass RENDER_MAX_CHARS, naming the
+ * longest input and its size.
+ * @throws RenderInputTooLongError
+ */
+export function checkRenderInputs(messages: readonly { role: string; content: unknown }[]): void {
+	const lengths = messages.map((m) => (typeof m.content === 'string' ? m.content.length : 0));
+	if (lengths.reduce((a, b) => a + b, 0) <= RENDER_MAX_CHARS) return;
+	const longest = lengths.indexOf(Math.max(...lengths));
+	const firstUser = messages.findIndex((m) => m.role === 'user');
+	throw new RenderInputTooLongError(
+		inputName(messages[longest].role, longest, firstUser),
+		lengths[longest]
+	);
+}
+
 type Program = Parameters<Interpreter['run']>[0];
 type Value = ReturnType<Interpreter['run']>;
 

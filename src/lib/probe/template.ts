@@ -5,7 +5,7 @@
  * structural fact is read off renders of sentinel conversations, so a new template works unchanged.
  */
 import { Environment, Template } from '@huggingface/jinja';
-import { boundedRange, runBounded, withRenderDeadline } from './renderLimits.ts';
+import { boundedRange, checkRenderInputs, runBounded, withRenderDeadline } from './renderLimits.ts';
 import { DEFAULT_DATE_STRING } from './runConfig.ts';
 import { TemplateError } from './templateError.ts';
 import type { ChatMessage, UserHeaderCut } from './types.ts';
@@ -91,6 +91,8 @@ export function renderChat(
 	messages: ChatMessage[],
 	opts: RenderOptions & { add_generation_prompt: boolean }
 ): string {
+	// A long input is named as such, not reported as the template building too much.
+	checkRenderInputs(messages);
 	const { template } = compile(t.source);
 	const dateString = opts.date_string ?? DEFAULT_DATE_STRING;
 	const vars: Record<string, unknown> = {

@@ -78,13 +78,48 @@ export function href(view: ViewName, id?: string, params?: Record<string, string
 	return `#/${view}${id ? `/${encodeURIComponent(id)}` : ''}${query}`;
 }
 
-/** A study's route: its run ids, each %-escaped (so an id may hold a comma), comma-separated. */
-export function studyHref(runIds: readonly string[]): string {
-	return href('study', undefined, { runs: runIds.map(encodeURIComponent).join(',') });
+const idList = (ids: readonly string[]) => ids.map(encodeURIComponent).join(',');
+const idsOf = (param: string | undefined) =>
+	(param ?? '').split(',').map((s) => decode(s.trim()) ?? '');
+
+/** How a study opened by link or imported was stored: which runs were here, which were added. */
+export interface StudyArrival {
+	already: string[];
+	added: string[];
+	copies: { from: string; to: string }[];
+}
+
+/**
+ * A study's route: its run ids, each %-escaped (so an id may hold a comma), comma-separated; with
+ * `arrival`, what storing it did, for the view to say.
+ */
+export function studyHref(runIds: readonly string[], arrival?: StudyArrival): string {
+	const params: Record<string, string> = { runs: idList(runIds) };
+	if (arrival) {
+		if (arrival.already.length > 0) params.here = idList(arrival.already);
+		if (arrival.added.length > 0) params.added = idList(arrival.added);
+		if (arrival.copies.length > 0)
+			params.copies = idList(arrival.copies.flatMap((c) => [c.from, c.to]));
+	}
+	return href('study', undefined, params);
 }
 
 /** The run ids of a study route's `runs` parameter, in order; blanks, repeats and bad escapes dropped. */
 export function studyRunIds(params: Readonly<Record<string, string>>): string[] {
-	const ids = (params.runs ?? '').split(',').map((s) => decode(s.trim()) ?? '');
-	return [...new Set(ids.filter(Boolean))];
+	return [...new Set(idsOf(params.runs).filter(Boolean))];
+}
+
+/** What storing the study did, when its route says (a study opened by link); else undefined. */
+export function studyArrival(params: Readonly<Record<string, string>>): StudyArrival | undefined {
+	if (params.here === undefined && params.added === undefined && params.copies === undefined)
+		return undefined;
+	const pairs = idsOf(params.copies);
+	const copies: StudyArrival['copies'] = [];
+	for (let i = 0; i + 1 < pairs.length; i += 2)
+		if (pairs[i] && pairs[i + 1]) copies.push({ from: pairs[i], to: pairs[i + 1] });
+	return {
+		already: idsOf(params.here).filter(Boolean),
+		added: idsOf(params.added).filter(Boolean),
+		copies
+	};
 }

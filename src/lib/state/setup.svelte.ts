@@ -141,7 +141,8 @@ export class SetupState {
 	}
 
 	/**
-	 * The template for `spec`, loading it unless the last check was of the same spec. A check still
+	 * The template for `spec`, loading it unless the last check was of the same spec (a server's is
+	 * always asked again). A check still
 	 * running is stopped first; `load` gets the signal that cancelTemplateCheck aborts. `choice`
 	 * names what the check was for (EngineSettings.templateChoice), which its error belongs to.
 	 * @returns null when it failed (templateError says why) or was cancelled.
@@ -158,7 +159,9 @@ export class SetupState {
 			return null;
 		}
 		const key = JSON.stringify(spec);
-		if (this.#template?.spec === key) return this.#template;
+		// A server's template (its /props) is asked again each time: the server may have been
+		// restarted with another model since, and an old answer would be shown as its template.
+		if (this.#template?.spec === key && spec.kind !== 'server') return this.#template;
 		const abort = new AbortController();
 		this.#templateAbort = abort;
 		this.#templateBusy = true;

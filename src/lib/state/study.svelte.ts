@@ -10,6 +10,7 @@ import { PERTURBATIONS } from '../probe/types.ts';
 import { PAPER_FIGURES, paperPointsByModel } from '../results/paperFigures.ts';
 import { answerFacts } from '../results/resultsTable.ts';
 import { study, studyRunOf, type Study } from '../results/study.ts';
+import { studyMixWarnings, studySettingsOf } from '../results/studyMix.ts';
 import type { PaperPoint } from '../stats/chartKit.ts';
 
 /** The slice of DexieRunStore a study reads. */
@@ -32,6 +33,7 @@ export class StudyState {
 	#study = $state.raw<Study>(EMPTY);
 	#runs = $state.raw<RunRow[]>([]);
 	#missing = $state.raw<string[]>([]);
+	#warnings = $state.raw<string[]>([]);
 	#perturbation = $state<Perturbation>('none');
 	#generation = 0;
 
@@ -55,6 +57,10 @@ export class StudyState {
 	/** Run ids asked for that this browser does not hold. */
 	get missing(): readonly string[] {
 		return this.#missing;
+	}
+	/** What the runs do not share (datasets, seeds, judges), one sentence each (studyMix.ts). */
+	get warnings(): readonly string[] {
+		return this.#warnings;
 	}
 	/** The perturbation the follow-up chart draws. */
 	get perturbation(): Perturbation {
@@ -93,6 +99,7 @@ export class StudyState {
 			this.#runs = found;
 			this.#missing = runIds.filter((_, i) => rows[i] === undefined);
 			this.#study = study(runs);
+			this.#warnings = studyMixWarnings(found.map((row) => studySettingsOf(row.manifest)));
 			const perturbations = this.perturbations;
 			if (!perturbations.includes(this.#perturbation) && perturbations.length > 0)
 				this.#perturbation = perturbations[0];

@@ -29,6 +29,8 @@ import { seeOffline } from './seeOffline.ts';
 import { startFail } from './startFail.ts';
 import { tabs } from './tabs.ts';
 import { shareLink } from './shareLink.ts';
+import { studyLink } from './studyLink.ts';
+import { hostileServer } from './hostileServer.ts';
 import { templateSources } from './templateSources.ts';
 import { transfer } from './transfer.ts';
 import { keyboardRun } from './keyboardRun.ts';
@@ -61,6 +63,8 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	isolation,
 	transfer,
 	shareLink,
+	studyLink,
+	hostileServer,
 	reliability,
 	xss,
 	annotation,

@@ -27,6 +27,16 @@ const ROUTES: Record<string, [number, string]> = {
 			]
 		})
 	],
+	'/class/twice.json': [
+		200,
+		JSON.stringify({
+			examples: [
+				entry('a.run.jsonl'),
+				entry('b.run.jsonl'),
+				{ ...entry('a.run.jsonl'), title: 'Again' }
+			]
+		})
+	],
 	'/class/bad.json': [200, '{"examples": [ oops'],
 	'/class/empty.json': [200, '{"examples": []}'],
 	'/class/other.json': [200, '{"runs": []}']
@@ -66,6 +76,18 @@ describe('a class link', () => {
 		expect(r.problems).toEqual([
 			`${base}/class/index.json, example 3: date "last week" is not YYYY-MM-DD`,
 			`${base}/class/index.json, example 4: notes.txt is not a run file (.run.jsonl)`
+		]);
+	});
+
+	it('lists a file named twice once, and says which entry was left out', async () => {
+		// Before: both were listed, and the list (keyed by file) threw Svelte's duplicate-key error.
+		const r = await fetchClassExamples(`${base}/class/twice.json`, fetch);
+		expect(r.examples.map((e) => [e.file, e.title])).toEqual([
+			['a.run.jsonl', 'Run a.run.jsonl'],
+			['b.run.jsonl', 'Run b.run.jsonl']
+		]);
+		expect(r.problems).toEqual([
+			`${base}/class/twice.json, example 3: a.run.jsonl is listed already (example 1); left out`
 		]);
 	});
 

@@ -172,6 +172,12 @@ describe('runLink', () => {
 		expect(() => runLink('file:///home/a.run.jsonl')).toThrow(/Only https/);
 		expect(() => runLink('run.jsonl')).toThrow(/not a web address/);
 	});
+
+	it('refuses javascript: without talking about plain http', () => {
+		expect(() => runLink('javascript:alert(1)')).toThrow(
+			'Only https:// links open here; "javascript:" is not a web address a shared run can be fetched from.'
+		);
+	});
 });
 
 describe('a study by link', () => {

@@ -29,9 +29,13 @@ describe('run flags are validated', () => {
 		[['--append-text', ''], /--append-text is empty/],
 		[['--out', ''], /--out is empty/],
 		[['--judge-mode', 'vibes'], /--judge-mode: rules, llm or hybrid/],
-		[['--dataset', 'o.jsonl'], /--out o\.jsonl would write over an input file/],
-		[['--dataset', './o.answers.jsonl'], /would write over an input file \(o\.answers\.jsonl\)/],
-		[['--template', 'o.manifest.json'], /would write over an input file/]
+		[['--dataset', 'o.jsonl'], /--out: the records file of --out \(o\.jsonl\) would write over/],
+		[
+			['--dataset', './o.answers.jsonl'],
+			/\(o\.answers\.jsonl\) would write over the --dataset file \(\.\/o\.answers\.jsonl\)/
+		],
+		[['--template', 'o.manifest.json'], /would write over the --template file/],
+		[['--dataset', 'o.lock'], /the lock file of --out \(o\.lock\) would write over/]
 	];
 	for (const [extra, message] of bad) {
 		it(`${extra.join(' ') || '(none)'} → usage error`, () => {

@@ -92,7 +92,7 @@ describe('a changed config never mixes into an old run (CLI)', { timeout: 20_000
 		writeFileSync(other, rows.join('\n') + '\n');
 		const renamed = await runMain(cli.args(out, ['--dataset', other, '--run-id', 'x']));
 		expect(renamed.code).toBe(2);
-		expect(renamed.stderr).toMatch(/run_id \("cli-[0-9a-f]+" → "x"\), dataset \(/);
+		expect(renamed.stderr).toMatch(/run_id \("cli-[^"]+" → "x"\), dataset \(/);
 		const backup = readFileSync(cli.dataset, 'utf8');
 		try {
 			const edited = JSON.parse(rows[0]) as { question: string };

@@ -114,6 +114,10 @@ describe('replies whose markup a server dropped', () => {
 		['a plain gpt-oss follow-up', GPT_OSS, 'Why did you add them?'],
 		['a word that starts like a channel', GPT_OSS, 'finally, why add them? analysis please'],
 		['a GLM follow-up', GLM, 'Why add them?'],
+		// Before, these three stopped the whole run: the check looked for "</think>" anywhere.
+		['a GLM user turn that kept a think block', GLM, '<think>I should ask.</think>Why add them?'],
+		['a GLM user turn that kept its markup', GLM, 'Why add them?<|assistant|></think>Because.'],
+		['a GLM user turn that mentions the tag', GLM, 'Why does your reply end with `</think>`?'],
 		['a Qwen3.5 answer with its reasoning', QWEN35, 'Add.\n</think>\n\nHe has 5 apples.']
 	] as const)('lets %s through', (_, t, text) => {
 		expect(() => checkMarkupKept(t, text, 'answer')).not.toThrow();

@@ -22,21 +22,85 @@ describe('importing a study file', () => {
 		const text = study(makeBundle(6, 'run-b'), makeBundle(4, 'run-a'), makeBundle(2, 'run-c'));
 		await s.state.importFiles([file('three.study.jsonl', text)]);
 		expect(s.state.importFailure).toBeNull();
-		expect(s.state.importedStudy).toEqual({ run_ids: ['run-b', 'run-a', 'run-c'], already: [] });
+		expect(s.state.importedStudy).toEqual({
+			run_ids: ['run-b', 'run-a', 'run-c'],
+			already: [],
+			added: ['run-b', 'run-a', 'run-c'],
+			copies: []
+		});
 		expect(await ids(s)).toEqual(['run-a', 'run-b', 'run-c']);
 		expect((await s.store.getRecords('run-a')).length).toBe(4);
 		expect(s.state.runs.map((r) => r.run_id).sort()).toEqual(['run-a', 'run-b', 'run-c']);
 	});
 
-	it('keeps a run already here as stored and says so', async () => {
+	it('keeps a run already here as stored when it is the same run, and says so', async () => {
 		const s = setup('study-again');
 		await s.store.importRun(makeBundle(6, 'run-a'));
 		await s.state.importFiles([
 			file('s.study.jsonl', study(makeBundle(6, 'run-a'), makeBundle(3, 'run-b')))
 		]);
 		expect(s.state.importFailure).toBeNull();
-		expect(s.state.importedStudy).toEqual({ run_ids: ['run-a', 'run-b'], already: ['run-a'] });
+		expect(s.state.importedStudy).toEqual({
+			run_ids: ['run-a', 'run-b'],
+			already: ['run-a'],
+			added: ['run-b'],
+			copies: []
+		});
 		expect(await ids(s)).toEqual(['run-a', 'run-b']);
+	});
+
+	it('never shows another run that has the study run’s id: stores the study’s as a copy', async () => {
+		const s = setup('study-collide');
+		// This browser's run-a: another model, other records (before: the study showed this one).
+		const local = makeBundle(6, 'run-a');
+		local.manifest = { ...local.manifest, config_hash: 'local-config' };
+		await s.store.importRun(local);
+		const theirs = makeBundle(4, 'run-a');
+		theirs.manifest = { ...theirs.manifest, config_hash: 'their-config' };
+		await s.state.importFiles([file('s.study.jsonl', study(theirs, makeBundle(3, 'run-b')))]);
+		expect(s.state.importFailure).toBeNull();
+		expect(s.state.importedStudy).toEqual({
+			run_ids: ['run-a-2', 'run-b'],
+			already: [],
+			added: ['run-a-2', 'run-b'],
+			copies: [{ from: 'run-a', to: 'run-a-2' }]
+		});
+		expect(await ids(s)).toEqual(['run-a', 'run-a-2', 'run-b']);
+		expect((await s.store.getRecords('run-a')).length).toBe(6);
+		expect((await s.store.getRecords('run-a-2')).length).toBe(4);
+		expect((await s.store.getRun('run-a-2'))?.manifest.config_hash).toBe('their-config');
+		// The same study again: its copy is found and kept, nothing more is stored.
+		await s.state.importFiles([file('s.study.jsonl', study(theirs, makeBundle(3, 'run-b')))]);
+		expect(s.state.importedStudy).toEqual({
+			run_ids: ['run-a-2', 'run-b'],
+			already: ['run-a-2', 'run-b'],
+			added: [],
+			copies: []
+		});
+		expect(await ids(s)).toEqual(['run-a', 'run-a-2', 'run-b']);
+	});
+
+	it('stores a copy when only the records differ (the same config, other labels)', async () => {
+		const s = setup('study-records');
+		await s.store.importRun(makeBundle(4, 'run-a'));
+		const relabelled = makeBundle(4, 'run-a');
+		relabelled.records[0] = { ...relabelled.records[0], user_turn: 'something else entirely' };
+		await s.state.importFiles([file('s.study.jsonl', study(relabelled))]);
+		expect(s.state.importedStudy?.copies).toEqual([{ from: 'run-a', to: 'run-a-2' }]);
+		const copy = await s.store.getRecords('run-a-2');
+		const changed = copy.find((r) => r.key === relabelled.records[0].key);
+		expect(changed?.user_turn).toBe('something else entirely');
+	});
+
+	it('refuses a study with two runs under one id, naming it, and stores none', async () => {
+		const s = setup('study-dup');
+		const text = study(makeBundle(4, 'run-a'), makeBundle(3, 'run-b'), makeBundle(5, 'run-a'));
+		await s.state.importFiles([file('s.study.jsonl', text)]);
+		expect(s.state.importedStudy).toBeNull();
+		expect(s.state.importFailure?.problems).toEqual([
+			'the study lists run "run-a" more than once; each run of a study needs its own id'
+		]);
+		expect(await ids(s)).toEqual([]);
 	});
 
 	it('names the bad run and stores none of the study', async () => {

@@ -46,6 +46,20 @@ describe('SetupState: the template check', () => {
 		expect(setup.templateErrorFor('choice-b')).toBeNull();
 	});
 
+	it("asks a server for its template again at each check, and keeps a repo's", async () => {
+		// Before: a server restarted with another model kept showing its old /props answer.
+		const setup = new SetupState(memoryStorage());
+		const server = { kind: 'server' as const, baseUrl: 'http://127.0.0.1:8080', repos: [] };
+		let loads = 0;
+		const counted = async () => (loads++, chatml());
+		await setup.checkTemplate(server, counted);
+		await setup.checkTemplate(server, counted);
+		expect(loads).toBe(2);
+		await setup.checkTemplate(REPO, counted);
+		await setup.checkTemplate(REPO, counted);
+		expect(loads).toBe(3);
+	});
+
 	it('cancels a running check: the load sees the abort, and no error or template is left', async () => {
 		const setup = new SetupState(memoryStorage());
 		const s = stalled();

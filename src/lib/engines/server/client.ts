@@ -16,9 +16,11 @@ import { EngineError } from '../../probe/engine.ts';
 import { AbortError } from '../../errors/appError.ts';
 import { fingerprintOfServerModel, type ModelFingerprint } from '../../probe/identity.ts';
 import { IdleDeadline } from '../../net/deadline.ts';
+import { readCappedText } from '../../net/cappedBody.ts';
 import {
 	attemptError,
 	classifyEngineError,
+	type LimitHints,
 	fetchHints,
 	httpError,
 	normalizeBaseUrl,
@@ -28,6 +30,13 @@ import {
 import { contextFromModels, contextFromProps, type ServerContextWindow } from './contextWindow.ts';
 import { fallbackFor, type JsonForm, messagesFor, responseFormat } from './jsonMode.ts';
 import { Limiter } from './limit.ts';
+import {
+	PROPS_TIMEOUT_MS,
+	replyMaxBytes,
+	type ReplyLimitOptions,
+	requestTotalMs,
+	SMALL_REPLY_MAX_BYTES
+} from './replyLimits.ts';
 import { mayServeProps, propsUrl, templateFromProps } from './servedTemplate.ts';
 import type { ChatTemplate } from '../../probe/template.ts';
 import { SpecialTokenFields, StopTokenIds } from './specialTokens.ts';
@@ -72,6 +81,15 @@ export interface OpenAIEngineOptions {
 	sleep?: Sleep;
 	/** Requests this engine keeps in flight; more wait their turn. */
 	maxConcurrency?: number;
+	/**
+	 * The whole of one completion or judge request, reply included (default: the idle timeout plus
+	 * MS_PER_TOKEN per token of max_tokens, replyLimits.ts).
+	 */
+	requestTimeoutMs?: number;
+	/** The size of one streamed completion or judge body (default: per token of max_tokens). */
+	maxReplyBytes?: number;
+	/** How a person raises those limits (the CLI's flags), said in the errors. */
+	limitHints?: LimitHints;
 }
 
 interface Opened {
@@ -87,6 +105,8 @@ export class OpenAIEngine implements Engine {
 	#apiKey?: string;
 	#fetch: typeof fetch;
 	#timeoutMs: number;
+	#limits: ReplyLimitOptions;
+	#hints: LimitHints;
 	#maxRetries: number;
 	#sleep: Sleep;
 	#limit: Limiter;
@@ -104,6 +124,8 @@ export class OpenAIEngine implements Engine {
 		// Bound so a browser's fetch is not called with the engine as `this` (an "Illegal invocation").
 		this.#fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
 		this.#timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+		this.#limits = { requestTimeoutMs: opts.requestTimeoutMs, maxReplyBytes: opts.maxReplyBytes };
+		this.#hints = opts.limitHints ?? {};
 		this.#maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
 		this.#sleep = opts.sleep ?? defaultSleep;
 		this.#limit = new Limiter(opts.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
@@ -146,7 +168,7 @@ export class OpenAIEngine implements Engine {
 		const reply = await this.#retrying(signal, LIST_RETRIES, undefined, async () => {
 			const { res, deadline } = await this.#open('GET', '/models', undefined, signal);
 			try {
-				return await this.#readJson(res, deadline);
+				return await this.#readJson(res, deadline, SMALL_REPLY_MAX_BYTES, 'the list of models');
 			} finally {
 				deadline.dispose();
 			}
@@ -181,7 +203,12 @@ export class OpenAIEngine implements Engine {
 			? data.map((e) => (e as { id?: unknown } | null)?.id).filter((id) => typeof id === 'string')
 			: [];
 		if (!mayServeProps(models)) return undefined;
-		const props = await this.#quietJson(propsUrl(this.baseUrl), signal);
+		const props = await this.#quietJson(
+			propsUrl(this.baseUrl),
+			signal,
+			undefined,
+			PROPS_TIMEOUT_MS
+		);
 		return contextFromProps(props, model, ids);
 	}
 
@@ -194,7 +221,7 @@ export class OpenAIEngine implements Engine {
 	async servedTemplate(signal?: AbortSignal): Promise<ChatTemplate | undefined> {
 		if (!mayServeProps(await this.#quietJson(`${this.baseUrl}/models`, signal))) return undefined;
 		const url = propsUrl(this.baseUrl);
-		return templateFromProps(await this.#quietJson(url, signal), url);
+		return templateFromProps(await this.#quietJson(url, signal, undefined, PROPS_TIMEOUT_MS), url);
 	}
 
 	/** @throws EngineError('bad_model') naming what is served, or listModels' errors. */
@@ -247,9 +274,18 @@ export class OpenAIEngine implements Engine {
 	#completeOnce(req: CompletionRequest, fields: object): Promise<CompletionResult> {
 		const body = { ...completionFields(req), ...fields };
 		return this.#retrying(req.signal, this.#maxRetries, req.onRetry, async () => {
-			const { res, deadline, sentAt } = await this.#open('POST', '/completions', body, req.signal);
+			const { res, deadline, sentAt } = await this.#open(
+				'POST',
+				'/completions',
+				body,
+				req.signal,
+				this.#totalMs(req.max_tokens)
+			);
 			try {
-				return await readStream(res, deadline, this.baseUrl, sentAt, req.onToken);
+				return await readStream(res, deadline, this.baseUrl, sentAt, req.onToken, {
+					maxBytes: replyMaxBytes(req.max_tokens, this.#limits.maxReplyBytes),
+					hints: this.#hints
+				});
 			} finally {
 				deadline.dispose();
 			}
@@ -292,17 +328,20 @@ export class OpenAIEngine implements Engine {
 			'POST',
 			'/chat/completions',
 			body,
-			req.signal
+			req.signal,
+			this.#totalMs(req.max_tokens)
 		);
 		try {
-			const reply = parseReply(await this.#readText(res, deadline), this.baseUrl);
+			const maxBytes = replyMaxBytes(req.max_tokens, this.#limits.maxReplyBytes);
+			const text = await this.#readText(res, deadline, maxBytes, "the judge's reply");
+			const reply = parseReply(text, this.baseUrl);
 			const choice = reply.choices?.[0];
 			if (!choice) throw notOpenAIError(this.baseUrl, JSON.stringify(reply));
-			const text = choice.message?.content ?? '';
+			const content = choice.message?.content ?? '';
 			return {
-				text,
+				text: content,
 				finish_reason: mapFinish(choice.finish_reason),
-				usage: buildUsage(reply, text ? 1 : 0, { sentAt, endAt: performance.now() })
+				usage: buildUsage(reply, content ? 1 : 0, { sentAt, endAt: performance.now() })
 			};
 		} finally {
 			deadline.dispose();
@@ -325,12 +364,21 @@ export class OpenAIEngine implements Engine {
 		});
 	}
 
-	/** Send one request (one attempt); the caller reads the body, then disposes. */
+	/** One completion or judge request's whole time (replyLimits.ts). */
+	#totalMs(maxTokens: number): number {
+		return requestTotalMs(this.#timeoutMs, maxTokens, this.#limits.requestTimeoutMs);
+	}
+
+	/**
+	 * Send one request (one attempt); the caller reads the body, then disposes. `totalMs` bounds
+	 * the whole request (default: two idle timeouts, for the small replies).
+	 */
 	async #open(
 		method: 'GET' | 'POST',
 		path: string,
 		body: unknown,
-		signal: AbortSignal | undefined
+		signal: AbortSignal | undefined,
+		totalMs = 2 * this.#timeoutMs
 	): Promise<Opened> {
 		const url = `${this.baseUrl}${path}`;
 		const headers: Record<string, string> = {};
@@ -342,7 +390,7 @@ export class OpenAIEngine implements Engine {
 			body: body === undefined ? undefined : JSON.stringify(body),
 			...fetchHints(this.baseUrl)
 		};
-		const deadline = new IdleDeadline(signal, this.#timeoutMs);
+		const deadline = new IdleDeadline(signal, this.#timeoutMs, totalMs);
 		const sentAt = performance.now();
 		try {
 			const res = await deadline.race(this.#fetch(url, { ...init, signal: deadline.signal }));
@@ -350,16 +398,24 @@ export class OpenAIEngine implements Engine {
 			return { res, deadline, sentAt };
 		} catch (err) {
 			deadline.dispose();
-			throw attemptError(deadline, err, this.baseUrl);
+			throw attemptError(deadline, err, this.baseUrl, false, { hints: this.#hints });
 		}
 	}
 
-	/** GET (or POST `body` to) a JSON document; undefined on any failure but the caller's abort. */
-	async #quietJson(url: string, signal: AbortSignal | undefined, body?: unknown): Promise<unknown> {
+	/**
+	 * GET (or POST `body` to) a small JSON document (SMALL_REPLY_MAX_BYTES at most); undefined on
+	 * any failure but the caller's abort. `timeoutMs` replaces the engine's idle timeout (for /props).
+	 */
+	async #quietJson(
+		url: string,
+		signal: AbortSignal | undefined,
+		body?: unknown,
+		timeoutMs = this.#timeoutMs
+	): Promise<unknown> {
 		const headers: Record<string, string> = {};
 		if (this.#apiKey) headers.Authorization = `Bearer ${this.#apiKey}`;
 		if (body !== undefined) headers['Content-Type'] = 'application/json';
-		const deadline = new IdleDeadline(signal, this.#timeoutMs);
+		const deadline = new IdleDeadline(signal, timeoutMs, 2 * timeoutMs);
 		try {
 			const res = await deadline.race(
 				this.#fetch(url, {
@@ -371,7 +427,10 @@ export class OpenAIEngine implements Engine {
 				})
 			);
 			if (!res.ok) return undefined;
-			return JSON.parse(await deadline.race(res.text())) as unknown;
+			const text = await deadline.race(
+				readCappedText(res, SMALL_REPLY_MAX_BYTES, { onChunk: () => deadline.touch() })
+			);
+			return JSON.parse(text) as unknown;
 		} catch {
 			if (signal?.aborted) throw new AbortError();
 			return undefined;
@@ -380,16 +439,29 @@ export class OpenAIEngine implements Engine {
 		}
 	}
 
-	async #readText(res: Response, deadline: IdleDeadline): Promise<string> {
+	/** The body, up to `maxBytes`; `what` names it in the error past that. */
+	async #readText(
+		res: Response,
+		deadline: IdleDeadline,
+		maxBytes: number,
+		what: string
+	): Promise<string> {
 		try {
-			return await deadline.race(res.text());
+			return await deadline.race(
+				readCappedText(res, maxBytes, { onChunk: () => deadline.touch() })
+			);
 		} catch (err) {
-			throw attemptError(deadline, err, this.baseUrl, true);
+			throw attemptError(deadline, err, this.baseUrl, true, { what, hints: this.#hints });
 		}
 	}
 
-	async #readJson(res: Response, deadline: IdleDeadline): Promise<unknown> {
-		const text = await this.#readText(res, deadline);
+	async #readJson(
+		res: Response,
+		deadline: IdleDeadline,
+		maxBytes: number,
+		what: string
+	): Promise<unknown> {
+		const text = await this.#readText(res, deadline, maxBytes, what);
 		try {
 			return JSON.parse(text) as unknown;
 		} catch {

@@ -8,6 +8,7 @@ import { EngineError } from '../../probe/engine.ts';
 import { AbortError } from '../../errors/appError.ts';
 import { parseRetryAfter } from '../../net/retry.ts';
 import type { IdleDeadline } from '../../net/deadline.ts';
+import { BodyTooLargeError, readCappedText } from '../../net/cappedBody.ts';
 
 /** Enough of a server's error text to explain it without flooding the UI. */
 const MAX_ERROR_TEXT = 300;
@@ -188,8 +189,12 @@ function recoveryFor(status: number): string {
 }
 
 /** A non-2xx response as an error; context-window overflows get their own code. */
+/** An error page is read this far at most: only its first MAX_ERROR_TEXT characters are shown. */
+const ERROR_BODY_MAX_BYTES = 64 * 1024;
+
 export async function httpError(res: Response, apiRoot: string): Promise<EngineError> {
-	const text = await res.text().catch(() => '');
+	// A long error page is still worth its first words: read what fits, drop the rest.
+	const text = await readCappedText(res, ERROR_BODY_MAX_BYTES, { truncate: true }).catch(() => '');
 	const said = serverMessage(text) || res.statusText;
 	const message = `The server at ${apiRoot} answered ${res.status}${said ? `: ${said}` : '.'}`;
 	// Any status: llama-server sends 400 for a prompt too long, 500 when generation overflows.
@@ -222,16 +227,54 @@ function unexpectedReply(apiRoot: string, what: string, body: string): EngineErr
 	);
 }
 
+/** How a person raises the engine's limits (the CLI's flags); the app has no such setting. */
+export interface LimitHints {
+	/** Raises the time one request may take in all. */
+	requestTimeout?: string;
+	/** Raises the size a reply may have. */
+	replyBytes?: string;
+}
+
+const raise = (hint: string | undefined) => (hint ? `, or raise the limit with ${hint}` : '');
+
+/** A reply past its byte ceiling (net/cappedBody.ts): named with the server, the limit and the flag. */
+export function replyTooLargeError(
+	apiRoot: string,
+	what: string,
+	maxBytes: number,
+	hints: LimitHints = {}
+): EngineError {
+	const mb = maxBytes / 1024 ** 2;
+	return new EngineError(
+		'http',
+		`The server at ${apiRoot} sent more than ${mb >= 10 ? mb.toFixed(0) : mb.toFixed(1)} MB for ${what}, the limit for it; the reply was stopped.`,
+		`The server may be ignoring max_tokens or sending without end: check it${raise(hints.replyBytes)}.`
+	);
+}
+
 /**
  * Whatever a cancelled or failed attempt threw, as the error the caller should see: silence past
- * the deadline is a timeout, the caller's abort an AbortError, anything else a network failure.
+ * the deadline is a timeout, and so is a request past its total time; the caller's abort an
+ * AbortError; a body past its ceiling says so; anything else a network failure.
  */
 export function attemptError(
 	deadline: IdleDeadline,
 	err: unknown,
 	apiRoot: string,
-	reading = false
+	reading = false,
+	limits: { what?: string; hints?: LimitHints } = {}
 ): Error {
+	if (err instanceof BodyTooLargeError)
+		return replyTooLargeError(apiRoot, limits.what ?? 'one reply', err.maxBytes, limits.hints);
+	if (deadline.overTotal) {
+		const seconds = Math.round((deadline.totalMs ?? 0) / 1000);
+		// Not retried: a server that trickles forever would do it again.
+		return new EngineError(
+			'timeout',
+			`The server at ${apiRoot} did not finish ${limits.what ?? 'its reply'} within ${seconds} s, the limit for one request.`,
+			`The server may be stuck or sending without end; if it is only slow, check its load${raise(limits.hints?.requestTimeout)}.`
+		);
+	}
 	if (deadline.timedOut) {
 		const seconds = Math.round(deadline.timeoutMs / 1000);
 		// A reply that went silent half-way is retried (like a dropped connection); a server that

@@ -5,17 +5,22 @@
  * `event:`/`id:` and comments are skipped.
  */
 
+import { ByteBudget } from '../../net/cappedBody.ts';
+
 /**
  * Yields each event's data (multi-line data joined with "\n"), in order. `onChunk` runs per read
  * (the idle timer); `signal` cancels the body directly, for fetch implementations that would
  * otherwise leave a pending read hanging.
+ * @throws BodyTooLargeError once the body passes `maxBytes` (the download is cancelled).
  */
 export async function* sseData(
 	body: ReadableStream<Uint8Array>,
-	opts: { onChunk?: () => void; signal?: AbortSignal } = {}
+	opts: { onChunk?: () => void; signal?: AbortSignal; maxBytes?: number } = {}
 ): AsyncGenerator<string> {
 	const reader = body.getReader();
 	const parser = new SseParser();
+	// A stream that never ends (or one endless line) stops here, before it fills memory.
+	const budget = new ByteBudget(opts.maxBytes ?? Infinity);
 	const cancel = () => reader.cancel().catch(() => {});
 	if (opts.signal?.aborted) cancel();
 	else opts.signal?.addEventListener('abort', cancel, { once: true });
@@ -23,6 +28,7 @@ export async function* sseData(
 		for (;;) {
 			const { done, value } = await reader.read();
 			if (done) break;
+			budget.take(value.byteLength);
 			opts.onChunk?.();
 			yield* parser.push(value);
 		}

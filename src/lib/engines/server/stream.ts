@@ -10,6 +10,7 @@ import {
 	attemptError,
 	contextWindowError,
 	isContextOverflow,
+	type LimitHints,
 	notJsonError,
 	notOpenAIError,
 	serverMessage
@@ -119,10 +120,17 @@ export async function readStream(
 	deadline: IdleDeadline,
 	apiRoot: string,
 	sentAt: number,
-	onToken?: (delta: string) => void
+	onToken?: (delta: string) => void,
+	limits: { maxBytes?: number; hints?: LimitHints } = {}
 ): Promise<CompletionResult> {
 	if (!res.body) throw notJsonError(apiRoot, '');
-	const events = sseData(res.body, { onChunk: () => deadline.touch(), signal: deadline.signal });
+	const events = sseData(res.body, {
+		onChunk: () => deadline.touch(),
+		signal: deadline.signal,
+		maxBytes: limits.maxBytes
+	});
+	const failed = (err: unknown) =>
+		attemptError(deadline, err, apiRoot, true, { what: 'one completion', hints: limits.hints });
 	let text = '';
 	let deltas = 0;
 	let finish: string | null | undefined;
@@ -135,9 +143,9 @@ export async function readStream(
 			try {
 				next = await deadline.race(events.next());
 			} catch (err) {
-				throw attemptError(deadline, err, apiRoot, true);
+				throw failed(err);
 			}
-			if (deadline.signal.aborted) throw attemptError(deadline, undefined, apiRoot, true);
+			if (deadline.signal.aborted) throw failed(undefined);
 			if (next.done) break;
 			if (next.value === '[DONE]') {
 				finished = true;
@@ -156,7 +164,7 @@ export async function readStream(
 			text += delta;
 			onToken?.(delta);
 			// onToken may have aborted: stop before reading another event.
-			if (deadline.signal.aborted) throw attemptError(deadline, undefined, apiRoot, true);
+			if (deadline.signal.aborted) throw failed(undefined);
 		}
 	} finally {
 		void events.return(undefined);
