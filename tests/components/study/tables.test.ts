@@ -12,6 +12,7 @@ import type { Column } from '../../../src/components/dataTable.ts';
 import { study } from '../../../src/lib/results/study.ts';
 import { percent, points } from '../../../src/components/results/format.ts';
 import { makeSyntheticRun } from '../../helpers/factories.ts';
+import { rated } from '../../helpers/rate.ts';
 
 afterEach(cleanup);
 
@@ -47,7 +48,7 @@ describe('the shared data table', () => {
 			const header = row.querySelector('th[scope="row"]');
 			expect(header?.textContent?.trim()).toBe(r.model);
 			const cells = cellTexts(row);
-			expect(cells[5]).toBe(percent(r.followup.p));
+			expect(cells[5]).toBe(percent(rated(r.followup).p));
 			expect(cells[7]).toBe(r.effect ? points(r.effect.diff) : '');
 		});
 	});

@@ -42,7 +42,7 @@ const countsOf = (s: Study): RowCounts[] =>
 		r.perturbation,
 		String(r.n),
 		`${r.accuracy.k}/${r.accuracy.n}`,
-		`${r.followup.k}/${r.followup.n}`
+		r.followup ? `${r.followup.k}/${r.followup.n}` : 'no rate'
 	]);
 
 /** The study table's rows, the same cells by their column heads. */
@@ -121,7 +121,7 @@ export const cliStudy: Scenario<E2EContext> = {
 		ctx.note(`the CLI's sweep and summarize took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 		check(expected.length === 3 * 4, `summarize has ${expected.length} rows, expected 12`);
 		check(
-			summary.rows.some((r) => r.followup.n > 0 && r.accuracy.n > 0),
+			summary.rows.some((r) => (r.followup?.n ?? 0) > 0 && r.accuracy.n > 0),
 			'the sweep labelled and scored nothing'
 		);
 

@@ -20,6 +20,7 @@ const rec = (item: number, perturbation: 'none' | 'truncate', sample: number, ge
 		sample,
 		label: genuine ? 'genuine_followup' : 'degenerate',
 		verdict: genuine ? 'genuine' : 'not_genuine',
+		label_source: 'judge',
 		correct: null
 	}) satisfies CountedRecord;
 
