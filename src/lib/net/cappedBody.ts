@@ -5,11 +5,13 @@
  * whatever the server sends.
  */
 
+import { AppError } from '../errors/appError.ts';
+
 /** The body went past its ceiling; the reader is cancelled and what was read is dropped. */
-export class BodyTooLargeError extends Error {
+export class BodyTooLargeError extends AppError {
 	readonly maxBytes: number;
 	constructor(maxBytes: number) {
-		super(`the reply is larger than ${maxBytes} bytes`);
+		super(`the reply is larger than ${maxBytes} bytes`, { code: 'too-large' });
 		this.name = 'BodyTooLargeError';
 		this.maxBytes = maxBytes;
 	}

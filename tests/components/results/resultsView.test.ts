@@ -149,10 +149,14 @@ describe('results view', () => {
 				.every((l) => l.includes('GSM8K'))
 		).toBe(true);
 		expect(screen.getByText(/arXiv:2604\.02315/)).toBeTruthy();
-		// Qwen3.5-2B base's GSM8K accuracy, listed with its follow-up rates on the other benchmarks.
-		expect(screen.getByTestId('paper-accuracy-only').textContent).toMatch(
+		// The post-training table's GSM8K accuracies (base, SFT, RL), each listed with its follow-up
+		// rates on the other benchmarks, since the table has no GSM8K follow-up rate to draw.
+		const accuracyOnly = screen.getAllByTestId('paper-accuracy-only').map((e) => e.textContent);
+		expect(accuracyOnly).toHaveLength(3);
+		expect(accuracyOnly[0]).toMatch(
 			/Qwen3\.5-2B \(base\)\s+GSM8K accuracy 62\.9%.*IFBench 1\.0%, GPQA-Diamond 2\.0%/s
 		);
+		expect(accuracyOnly[1]).toMatch(/Qwen3\.5-2B \(SFT\)\s+GSM8K accuracy 40\.3%/);
 
 		// The generator is none of the paper's models: every number is context, none compared.
 		expect(screen.getByTestId('paper-no-own').textContent).toContain('Qwen3-0.6B-q4f16_1-MLC');

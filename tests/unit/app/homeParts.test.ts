@@ -60,11 +60,11 @@ describe('listExamples', () => {
 					entry,
 					{ ...entry, device: '' },
 					{ ...entry, file: 'x.jsonl' },
-					{ ...entry, date: 'last week' },
+					{ ...entry, file: 'y.run.jsonl', date: 'last week' },
 					null
 				]
 			},
-			{ 'qwen3-gsm8k.run.jsonl': 'a', 'x.jsonl': 'b' }
+			{ 'qwen3-gsm8k.run.jsonl': 'a', 'x.jsonl': 'b', 'y.run.jsonl': 'c' }
 		);
 		expect(examples).toHaveLength(1);
 		expect(problems).toEqual([

@@ -4,7 +4,7 @@
  * scripted server whose judge picks a side by the turn's text; `summarize` (JSON, text, CSV) and
  * the app's results view state read the same files and must give the same share, ties apart.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DexieRunStore } from '../../../src/lib/db/runs.ts';
@@ -152,7 +152,11 @@ describe('the reference share in summarize and the results view', () => {
 
 	it('gives each run of a study its share, the single run’s numbers', async () => {
 		const one = JSON.parse(await summarize(['--json'])) as ResultsTable;
-		const r = await runMain(['summarize', '--json', file, file]);
+		// A copy of the run under another name: the same file listed twice would count once.
+		const copy = join(cli.dir, 'threads-copy.jsonl');
+		for (const ext of ['.jsonl', '.manifest.json', '.answers.jsonl'])
+			copyFileSync(file.replace(/\.jsonl$/, ext), copy.replace(/\.jsonl$/, ext));
+		const r = await runMain(['summarize', '--json', file, copy]);
 		expect(r.code, r.stderr).toBe(0);
 		const study = JSON.parse(r.stdout) as Study;
 		expect(study.models.map((m) => m.reference)).toEqual([

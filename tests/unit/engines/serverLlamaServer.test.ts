@@ -169,13 +169,13 @@ describe('a CLI run against llama-server with a small context', () => {
 		mock = await startMockOpenAI({
 			script,
 			// Room for the judge prompt (its labels, precedence and verdict), not for the long item.
-			llamaServer: { modelPath: GGUF, alias: 'm', contextSize: 1100 }
+			llamaServer: { modelPath: GGUF, alias: 'm', contextSize: 1700 }
 		});
 		const dir = mkdtempSync(join(tmpdir(), 'utp-llama-ctx-'));
 		const dataset = join(dir, 'items.jsonl');
 		const rows = [
 			{ question: 'What is 2 + 2?', answer: '#### 4' },
-			{ question: `Add these: ${'one plus '.repeat(600)}one.`, answer: '#### 601' },
+			{ question: `Add these: ${'one plus '.repeat(1000)}one.`, answer: '#### 1001' },
 			{ question: 'What is 3 + 1?', answer: '#### 4' }
 		];
 		writeFileSync(dataset, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
@@ -218,7 +218,7 @@ describe('a CLI run against llama-server with a small context', () => {
 		expect(new Set(records.map((r) => r.item_id)).size).toBe(2);
 		expect(errors.join('')).toMatch(/done: 4 records; 1 item skipped/);
 		expect(errors.join('')).toMatch(
-			/skipped: .*exceeds the available context size \(1100 tokens\)/
+			/skipped: .*exceeds the available context size \(1700 tokens\)/
 		);
 	});
 });

@@ -172,7 +172,12 @@ describe('importing several runs’ files at once', () => {
 			...cliFiles('sweep.m-c', c)
 		]);
 		expect(s.state.importFailure).toBeNull();
-		expect(s.state.importedStudy).toEqual({ run_ids: ['run-b', 'run-a', 'run-c'], already: [] });
+		expect(s.state.importedStudy).toEqual({
+			run_ids: ['run-b', 'run-a', 'run-c'],
+			already: [],
+			added: ['run-b', 'run-a', 'run-c'],
+			copies: []
+		});
 		expect((await s.store.getRecords('run-b')).length).toBe(3);
 		expect(await ids(s)).toEqual(['run-a', 'run-b', 'run-c']);
 	});
