@@ -113,8 +113,11 @@ describe('a verdict of its own', () => {
 		]);
 		expect(app.table.overall.verdict_conflicts).toBe(1);
 		// A run with only 'none' has no paired effect (null); the table is the app's, to the field.
-		expect(json.conditions.map((c) => (c as { effect?: unknown }).effect)).toEqual([null]);
-		const conditions = json.conditions.map(({ effect: _e, ...c }: Record<string, unknown>) => c);
+		const withEffect = json.conditions as (ResultsTable['conditions'][number] & {
+			effect?: unknown;
+		})[];
+		expect(withEffect.map((c) => c.effect)).toEqual([null]);
+		const conditions = withEffect.map(({ effect: _e, ...c }) => c);
 		expect(JSON.parse(JSON.stringify(app.table))).toEqual({ ...json, conditions });
 	});
 
