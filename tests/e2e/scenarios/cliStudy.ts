@@ -45,7 +45,10 @@ const countsOf = (s: Study): RowCounts[] =>
 		r.followup ? `${r.followup.k}/${r.followup.n}` : 'no rate'
 	]);
 
-/** The study table's rows, the same cells by their column heads. */
+/**
+ * The study table's rows, the same cells: the model and condition by their column heads, the
+ * counts from each row's "More" fold (dt/dd by name), where the table keeps them.
+ */
 async function tableCounts(page: Page): Promise<RowCounts[]> {
 	const table = page.getByTestId('study-table');
 	const heads = (await table.locator('thead th').allInnerTexts()).map((h) => h.trim());
@@ -55,21 +58,33 @@ async function tableCounts(page: Page): Promise<RowCounts[]> {
 			throw new E2EFailure(`the study table has no column "${head}" (${heads.join(' | ')})`);
 		return i;
 	};
-	const wanted = [
-		'Model',
-		'Temperature',
-		'Perturbation',
-		'Turns',
-		'Items',
-		'Genuine / with verdict'
-	].map(col);
+	const wanted = ['Model', 'Temperature', 'Perturbation'].map(col);
+	const folded = ['Turns', 'Items', 'Genuine / with verdict'];
 	const rows = await page.getByTestId('study-row').all();
-	return Promise.all(
-		rows.map(async (row) => {
-			const cells = (await row.locator('th, td').allInnerTexts()).map((c) => c.trim());
-			return wanted.map((i) => cells[i]);
-		})
-	);
+	const out: RowCounts[] = [];
+	for (const row of rows) {
+		const cells = (await row.locator('th, td').allInnerTexts()).map((c) => c.trim());
+		const more = row.getByRole('button', { name: /^More/ });
+		if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+		const foldId = await more.getAttribute('aria-controls');
+		const named = await page
+			.locator(`[id="${foldId}"] dl > div`)
+			.evaluateAll((divs) =>
+				Object.fromEntries(
+					divs.map((d) => [
+						d.querySelector('dt')?.textContent?.trim() ?? '',
+						d.querySelector('dd')?.textContent?.trim() ?? ''
+					])
+				)
+			);
+		for (const name of folded)
+			if (!(name in named))
+				throw new E2EFailure(
+					`a study row's More has no "${name}" (${Object.keys(named).join(' | ')})`
+				);
+		out.push([...wanted.map((i) => cells[i]), ...folded.map((name) => named[name])]);
+	}
+	return out;
 }
 
 /** Picks `files` on the Runs page of a new browser profile and waits for the study to open. */

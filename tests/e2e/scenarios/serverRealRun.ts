@@ -21,6 +21,7 @@ import {
 } from '../app.ts';
 import type { E2EContext } from '../context.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
+import { JUDGE_MAX_TOKENS } from '../../../src/lib/probe/judge.ts';
 import { storedRecords } from '../idb.ts';
 
 const ITEMS = 3;
@@ -194,11 +195,20 @@ export const serverRealRun: Scenario<E2EContext> = {
 				);
 				check(t.label_source === 'judge' && t.label !== null, `${t.key} was not judged`);
 				check(t.judge_raw !== null, `no judge reply stored for ${t.key}`);
+				// Stored as the server sent it: whole JSON, or (random weights under llama.cpp's JSON-schema
+				// grammar, which allows runs of whitespace between fields) cut by the judge's own token limit.
+				let whole = true;
 				try {
 					JSON.parse(t.judge_raw);
 				} catch {
-					throw new E2EFailure(`the judge reply for ${t.key} is not JSON: ${t.judge_raw}`);
+					whole = false;
 				}
+				check(
+					whole ||
+						(t.judge_raw.trimStart().startsWith('{') &&
+							(t.judge_usage?.completion_tokens ?? 0) >= JUDGE_MAX_TOKENS),
+					`the judge reply for ${t.key} is not JSON and was not cut at its ${JUDGE_MAX_TOKENS}-token limit (${JSON.stringify(t.judge_usage)}): ${t.judge_raw}`
+				);
 				check(
 					(t.judge_usage?.prompt_tokens ?? 0) > 0,
 					`judge usage not counted for ${t.key}: ${JSON.stringify(t.judge_usage)}`
