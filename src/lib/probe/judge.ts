@@ -169,8 +169,7 @@ export function buildJudgeMessages(input: {
 	];
 }
 
-/** The judge reply's token limit: a label, a verdict and a short rationale fit with room to spare. */
-export const JUDGE_MAX_TOKENS = 300;
+const JUDGE_MAX_TOKENS = 300;
 /** Retries reuse the judge prompt, so they sample a little to escape a repeated bad reply. */
 const JUDGE_RETRY_TEMPERATURE = 0.7;
 

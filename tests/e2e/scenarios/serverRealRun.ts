@@ -21,15 +21,18 @@ import {
 } from '../app.ts';
 import type { E2EContext } from '../context.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
-import { JUDGE_MAX_TOKENS } from '../../../src/lib/probe/judge.ts';
 import { storedRecords } from '../idb.ts';
 
 const ITEMS = 3;
 /** 3 items × T 0 × {none} × 1: one greedy user turn per item. */
 const PLANNED = ITEMS;
 const ALIAS = 'tiny-qwen2';
-/** The server's slot context (llama-server -c): /props tells it, and the answer limit follows. */
-const CONTEXT = 2048;
+/**
+ * The server's slot context (llama-server -c): /props tells it, and the answer limit follows. The
+ * judge's v4 prompt (three criteria, conflicts) plus a question and answer takes ~2,030 tokens: at
+ * 2,048 the server ended the judge reply after 14 tokens, its context full.
+ */
+const CONTEXT = 3072;
 /** answerTokenLimit: the context less the user turn (48) and room for the question (512). */
 const ANSWER_LIMIT = CONTEXT - 48 - 512;
 
@@ -195,20 +198,11 @@ export const serverRealRun: Scenario<E2EContext> = {
 				);
 				check(t.label_source === 'judge' && t.label !== null, `${t.key} was not judged`);
 				check(t.judge_raw !== null, `no judge reply stored for ${t.key}`);
-				// Stored as the server sent it: whole JSON, or (random weights under llama.cpp's JSON-schema
-				// grammar, which allows runs of whitespace between fields) cut by the judge's own token limit.
-				let whole = true;
 				try {
 					JSON.parse(t.judge_raw);
 				} catch {
-					whole = false;
+					throw new E2EFailure(`the judge reply for ${t.key} is not JSON: ${t.judge_raw}`);
 				}
-				check(
-					whole ||
-						(t.judge_raw.trimStart().startsWith('{') &&
-							(t.judge_usage?.completion_tokens ?? 0) >= JUDGE_MAX_TOKENS),
-					`the judge reply for ${t.key} is not JSON and was not cut at its ${JUDGE_MAX_TOKENS}-token limit (${JSON.stringify(t.judge_usage)}): ${t.judge_raw}`
-				);
 				check(
 					(t.judge_usage?.prompt_tokens ?? 0) > 0,
 					`judge usage not counted for ${t.key}: ${JSON.stringify(t.judge_usage)}`
