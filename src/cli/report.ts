@@ -16,7 +16,7 @@ import {
 	type ProbeRecord
 } from '../lib/probe/types.ts';
 import { collectLabelings, pairwiseAgreement } from '../lib/stats/agreement.ts';
-import type { Condition, Tally } from '../lib/stats/aggregate.ts';
+import type { Condition, CountedRecord, Tally } from '../lib/stats/aggregate.ts';
 import type { ReferenceTally } from '../lib/results/referenceShare.ts';
 import type { RunSummary } from '../lib/results/study.ts';
 import { pValueText } from '../lib/display/format.ts';
@@ -48,22 +48,8 @@ export function table(header: string[], rows: string[][]): string {
 }
 
 /** What `summarize` and `agreement` read of a record; each line keeps only these fields. */
-export type ReportRecord = Pick<
-	ProbeRecord,
-	| 'run_id'
-	| 'key'
-	| 'item_id'
-	| 'temperature'
-	| 'perturbation'
-	| 'sample'
-	| 'label'
-	| 'verdict'
-	| 'label_source'
-	| 'correct'
-	| 'rule_label'
-	| 'judge_label'
-	| 'reference_grounding'
->;
+export type ReportRecord = CountedRecord &
+	Pick<ProbeRecord, 'run_id' | 'key' | 'rule_label' | 'judge_label' | 'reference_grounding'>;
 
 /** The manifest's part `summarize` reads: who generated the run, on what, with which seed. */
 export interface ReportManifest {
