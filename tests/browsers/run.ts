@@ -232,7 +232,9 @@ async function main(): Promise<number> {
 	const llama = await startLlamaCppServer({
 		modelPath: model.path,
 		alias: ALIAS,
-		contextSize: 2048
+		// The v4 judge prompt (three criteria, conflicts) with a question and answer takes ~2,030
+		// tokens: at 2,048 the server ended the judge's reply after a few tokens, its slot full.
+		contextSize: 3072
 	});
 	const gguf = await serveGguf({ 'tiny-qwen2.gguf': model.path });
 	const outcomes: Outcome[] = [];
