@@ -8,6 +8,8 @@
  *   npm run bench -- --strict          also fail when a metric could not be measured
  *   npm run bench -- --only longTasks  only the Chromium long-task run (prints it; no JSON, no budgets)
  *   npm run bench -- --only firstView  only the JS the home and set-up views wait for (likewise)
+ *   npm run bench -- --only firstVisit a first visit on a throttled profile: precache time, reloads
+ *                                      (prints it; no JSON, no budgets)
  *   npm run bench -- --only cpuThreads the CPU engine at 1 thread and isolated, decode and records/min
  *                                      (prints it; no JSON)
  *   npm run bench -- --dist DIR        measure the build in DIR instead of dist/ (e.g. a private one)
@@ -36,6 +38,7 @@ import { LONG_TASK_METHOD } from './browser/longTasks.ts';
 import { RESULTS_METHOD } from './browser/results10k.ts';
 import { SERVER_RATIO_METHOD } from './browser/serverRatio.ts';
 import { FIRST_VIEW_METHOD } from './browser/firstView.ts';
+import { FIRST_VISIT_METHOD } from './browser/firstVisit.ts';
 import { CPU_THREADS_METHOD } from './browser/cpuThreads.ts';
 import { DEFAULT_MAX_CONCURRENCY } from '../../src/lib/engines/server/client.ts';
 import { failed, unavailable, type BrowserMetric } from './browser/metric.ts';
@@ -94,6 +97,17 @@ async function firstViewOnly(): Promise<number> {
 	return Object.values(metrics).some((m) => m.status === 'error') ? 1 : 0;
 }
 
+/** A first visit on the throttled profile alone: a quick loop while trimming the precache. */
+async function firstVisitOnly(): Promise<number> {
+	if (args.build || !hasBuild(DIST)) step('building dist/', build);
+	const { measureFirstVisitOnly } = await import('./browser/index.ts');
+	const metrics = await step('three first visits on a throttled profile (about 2 minutes)', () =>
+		measureFirstVisitOnly(DIST)
+	);
+	console.log(JSON.stringify({ ...metrics, loadavg: loadavg() }, null, '\t'));
+	return Object.values(metrics).some((m) => m.status === 'error') ? 1 : 0;
+}
+
 /** The CPU engine's thread speed-up alone. */
 async function cpuThreadsOnly(): Promise<number> {
 	const metric = await step('the CPU engine at 1 thread and isolated, in Chromium', () =>
@@ -119,8 +133,11 @@ async function main(): Promise<number> {
 	if (args.only === 'longTasks') return longTasksOnly();
 	if (args.only === 'firstView') return firstViewOnly();
 	if (args.only === 'cpuThreads') return cpuThreadsOnly();
+	if (args.only === 'firstVisit') return firstVisitOnly();
 	if (args.only !== undefined) {
-		throw new Error(`--only knows "longTasks", "firstView" and "cpuThreads", not "${args.only}"`);
+		throw new Error(
+			`--only knows "longTasks", "firstView", "firstVisit" and "cpuThreads", not "${args.only}"`
+		);
 	}
 	const started = Date.now();
 	const startLoad = loadavg()[0];
@@ -174,11 +191,14 @@ async function main(): Promise<number> {
 	let serverRatio: BrowserMetric;
 	let firstView: BrowserMetric;
 	let setupView: BrowserMetric;
+	let visitPrecache: BrowserMetric;
+	let visitReloads: BrowserMetric;
 	// Reported, not budgeted: the speed-up threads give depends on the machine's cores and load.
 	let cpuThreads: BrowserMetric;
 	if (args['skip-browser']) {
 		longestTask = results10k = serverRatio = unavailable('skipped (--skip-browser)');
 		firstView = setupView = cpuThreads = unavailable('skipped (--skip-browser)');
+		visitPrecache = visitReloads = unavailable('skipped (--skip-browser)');
 	} else {
 		const { measureBrowser } = await import('./browser/index.ts');
 		const browser = await step('measuring the production build in Chromium', () =>
@@ -189,6 +209,8 @@ async function main(): Promise<number> {
 		serverRatio = browser.serverRatio;
 		firstView = browser.firstViewJsGzipKB;
 		setupView = browser.setupViewJsGzipKB;
+		visitPrecache = browser.firstVisitPrecacheMs;
+		visitReloads = browser.firstVisitReloadBeforeClick;
 		cpuThreads = await step('the CPU engine at 1 thread and isolated, in Chromium', () =>
 			measureCpuThreadsSafely()
 		);
@@ -208,6 +230,8 @@ async function main(): Promise<number> {
 		initialJsGzipKB: bundle?.initialJsGzipKB ?? null,
 		firstViewJsGzipKB: firstView.value,
 		setupViewJsGzipKB: setupView.value,
+		firstVisitPrecacheMs: visitPrecache.value,
+		firstVisitReloadBeforeClick: visitReloads.value,
 		webllmChunkGzipKB: bundle?.webllmChunkGzipKB ?? null,
 		longestTaskMs: longestTask.value,
 		browserVsCliServerRatio: serverRatio.value,
@@ -246,6 +270,10 @@ async function main(): Promise<number> {
 	if (serverRatio.status !== 'measured') reasons.browserVsCliServerRatio = serverRatio.reason;
 	if (firstView.status !== 'measured') reasons.firstViewJsGzipKB = firstView.reason;
 	if (setupView.status !== 'measured') reasons.setupViewJsGzipKB = setupView.reason;
+	if (visitPrecache.status !== 'measured') reasons.firstVisitPrecacheMs = visitPrecache.reason;
+	if (visitReloads.status !== 'measured') {
+		reasons.firstVisitReloadBeforeClick = visitReloads.reason;
+	}
 	const outcomes = checkBudgets(metrics, reasons);
 
 	const broken = [
@@ -254,6 +282,8 @@ async function main(): Promise<number> {
 		{ m: serverRatio, name: 'browserVsCliServerRatio' },
 		{ m: firstView, name: 'firstViewJsGzipKB' },
 		{ m: setupView, name: 'setupViewJsGzipKB' },
+		{ m: visitPrecache, name: 'firstVisitPrecacheMs' },
+		{ m: visitReloads, name: 'firstVisitReloadBeforeClick' },
 		{ m: cpuThreads, name: 'cpuThreadsSpeedup' }
 	]
 		.filter(({ m }) => m.status === 'error')
@@ -307,6 +337,8 @@ async function main(): Promise<number> {
 			browserVsCliServerRatio: detailOf(serverRatio),
 			firstViewJsGzipKB: detailOf(firstView),
 			setupViewJsGzipKB: detailOf(setupView),
+			firstVisitPrecacheMs: detailOf(visitPrecache),
+			firstVisitReloadBeforeClick: detailOf(visitReloads),
 			cpuThreadsSpeedup: detailOf(cpuThreads)
 		},
 		cpuThreadsSpeedup: cpuThreads.value,
@@ -323,6 +355,7 @@ async function main(): Promise<number> {
 			browserVsCliServerRatio: SERVER_RATIO_METHOD,
 			firstViewJsGzipKB: FIRST_VIEW_METHOD,
 			setupViewJsGzipKB: FIRST_VIEW_METHOD,
+			firstVisit: FIRST_VISIT_METHOD,
 			cpuThreadsSpeedup: CPU_THREADS_METHOD,
 			cli100k: CLI_100K_METHOD,
 			cliLoad: CLI_LOAD_METHOD,
@@ -382,6 +415,8 @@ async function main(): Promise<number> {
 			},
 			row('firstViewJsGzipKB', noteOf(firstView)),
 			row('setupViewJsGzipKB', noteOf(setupView)),
+			row('firstVisitPrecacheMs', noteOf(visitPrecache)),
+			row('firstVisitReloadBeforeClick', noteOf(visitReloads)),
 			row('initialJsGzipKB', 'entry scripts and their static imports only'),
 			row('webllmChunkGzipKB', bundle?.webllmChunk ?? reasons.webllmChunkGzipKB),
 			row('longestTaskMs', noteOf(longestTask)),

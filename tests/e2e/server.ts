@@ -10,6 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { readFixture } from '../helpers/fixtures.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -83,7 +84,21 @@ function fixtureRoute(pathname: string): { name: string; json: boolean } | null 
 	return pathname.startsWith(TOKENIZER_ROUTE) && m ? { name: m[1], json: true } : null;
 }
 
-export async function serveBuild(root: string = BUILD_DIR): Promise<StaticServer> {
+export interface ServeOptions {
+	/**
+	 * Gzip text files for a client that accepts it, as GitHub Pages does: what a throttled network
+	 * carries is the compressed size (the first-visit bench). Off by default.
+	 */
+	gzip?: boolean;
+}
+
+/** Text types a host compresses; images and wasm here are sent as they are. */
+const COMPRESSIBLE = /^(text\/|application\/(json|manifest\+json))/;
+
+export async function serveBuild(
+	root: string = BUILD_DIR,
+	opts: ServeOptions = {}
+): Promise<StaticServer> {
 	const requests: string[] = [];
 	const server: Server = createServer(async (req, res) => {
 		const pathname = new URL(req.url ?? '/', 'http://x').pathname;
@@ -108,8 +123,19 @@ export async function serveBuild(root: string = BUILD_DIR): Promise<StaticServer
 			res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
 			return;
 		}
-		const type = MIME[extname(pathname === '/' ? 'index.html' : pathname)];
-		res.writeHead(200, { 'content-type': type ?? 'application/octet-stream' });
+		const type =
+			MIME[extname(pathname === '/' ? 'index.html' : pathname)] ?? 'application/octet-stream';
+		const accepts = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+		if (opts.gzip && accepts && COMPRESSIBLE.test(type)) {
+			res.writeHead(200, {
+				'content-type': type,
+				'content-encoding': 'gzip',
+				vary: 'Accept-Encoding'
+			});
+			res.end(gzipSync(body));
+			return;
+		}
+		res.writeHead(200, { 'content-type': type });
 		res.end(body);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
