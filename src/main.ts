@@ -1,6 +1,7 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { reloadOnceWhenIsolatable } from './lib/app/isolation.ts';
+import { cacheEarlyLoads } from './lib/app/offlineCache.ts';
 import { useTemplateChecker } from './lib/probe/templateChecker.ts';
 import './app.css';
 
@@ -12,5 +13,8 @@ useTemplateChecker(async (t, signal) =>
 
 // A first visit reloads once when the service worker can isolate it (the CPU engine's threads).
 reloadOnceWhenIsolatable();
+// The service worker precaches the shell only: what this visit loaded before it took over is
+// handed to it then, so this visit's view opens offline too.
+cacheEarlyLoads();
 
 mount(App, { target: document.getElementById('app') as HTMLElement });
