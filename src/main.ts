@@ -1,6 +1,6 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
-import { reloadOnceWhenIsolatable } from './lib/app/isolation.ts';
+import { noteLoad } from './lib/app/isolation.ts';
 import { cacheEarlyLoads } from './lib/app/offlineCache.ts';
 import { useTemplateChecker } from './lib/probe/templateChecker.ts';
 import './app.css';
@@ -11,8 +11,9 @@ useTemplateChecker(async (t, signal) =>
 	(await import('./lib/setup/templateChecker.ts')).webWorkerTemplateChecker(t, signal)
 );
 
-// A first visit reloads once when the service worker can isolate it (the CPU engine's threads).
-reloadOnceWhenIsolatable();
+// Whether this load came through the service worker, before one can take over: a first visit is
+// isolated (the CPU engine's threads) by one reload as a CPU run starts, never while it is read.
+noteLoad();
 // The service worker precaches the shell only: what this visit loaded before it took over is
 // handed to it then, so this visit's view opens offline too.
 cacheEarlyLoads();
