@@ -90,6 +90,8 @@ export interface ServeOptions {
 	 * carries is the compressed size (the first-visit bench). Off by default.
 	 */
 	gzip?: boolean;
+	/** Send Cache-Control: max-age with every file, as GitHub Pages does (600 s). */
+	maxAgeS?: number;
 }
 
 /** Text types a host compresses; images and wasm here are sent as they are. */
@@ -126,16 +128,18 @@ export async function serveBuild(
 		const type =
 			MIME[extname(pathname === '/' ? 'index.html' : pathname)] ?? 'application/octet-stream';
 		const accepts = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+		const cache = opts.maxAgeS === undefined ? {} : { 'cache-control': `max-age=${opts.maxAgeS}` };
 		if (opts.gzip && accepts && COMPRESSIBLE.test(type)) {
 			res.writeHead(200, {
 				'content-type': type,
 				'content-encoding': 'gzip',
-				vary: 'Accept-Encoding'
+				vary: 'Accept-Encoding',
+				...cache
 			});
 			res.end(gzipSync(body));
 			return;
 		}
-		res.writeHead(200, { 'content-type': type });
+		res.writeHead(200, { 'content-type': type, ...cache });
 		res.end(body);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

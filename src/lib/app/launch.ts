@@ -34,7 +34,6 @@ import type { SkippedModel } from '../setup/sweeps.ts';
 import { servedTemplateSpec } from '../setup/sweepPlan.ts';
 import { readTemplateCheck, type TemplateCheck } from '../setup/templateCheck.ts';
 import { errorText } from '../errors/describe.ts';
-import { href } from '../routing/routes.ts';
 import { reloadToIsolate } from './isolation.ts';
 
 export interface EngineChoice {
@@ -218,7 +217,8 @@ async function start(
 	// into its view, which starts it there with the engine's threads.
 	if (
 		providerOf(choice.engine).threadsNeedIsolation === true &&
-		(await reloadToIsolate(config.run_id, href('run', config.run_id)))
+		// The run view's address (routing/routes.ts href, which imports this folder's context).
+		(await reloadToIsolate(config.run_id, `#/run/${encodeURIComponent(config.run_id)}`))
 	) {
 		return;
 	}

@@ -3,7 +3,6 @@
  * Anything that stops a measurement becomes a reason beside a null, never a silent gap.
  */
 import { existsSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
 import type { RunBundle } from '../../../src/lib/probe/exchange.ts';
 import { CHROMIUM, launchBrowser } from '../../e2e/browser.ts';
 import { serveBuild } from '../../e2e/server.ts';
@@ -51,7 +50,7 @@ export async function measureBrowser(dist: string, bundle: RunBundle): Promise<B
 	const app = await serveBuild(dist);
 	const browser = await launchBrowser();
 	try {
-		const visit = await firstVisit(browser, dist);
+		const visit = await firstVisit(dist);
 		return {
 			...visit,
 			// First, on a cold profile and an idle page: nothing else loads while they are measured.
@@ -70,11 +69,10 @@ export async function measureBrowser(dist: string, bundle: RunBundle): Promise<B
 
 /** The first-visit rows, or why they could not be measured (both). */
 async function firstVisit(
-	browser: Browser,
 	dist: string
 ): Promise<Pick<BrowserMetrics, 'firstVisitPrecacheMs' | 'firstVisitReloadBeforeClick'>> {
 	try {
-		const { precacheMs, reloads } = await measureFirstVisit(browser, dist);
+		const { precacheMs, reloads } = await measureFirstVisit(dist);
 		return { firstVisitPrecacheMs: precacheMs, firstVisitReloadBeforeClick: reloads };
 	} catch (err) {
 		const why = failed(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
@@ -90,12 +88,7 @@ export async function measureFirstVisitOnly(
 		const reason = unavailable(`no Chromium at ${CHROMIUM}`);
 		return { firstVisitPrecacheMs: reason, firstVisitReloadBeforeClick: reason };
 	}
-	const browser = await launchBrowser();
-	try {
-		return await firstVisit(browser, dist);
-	} finally {
-		await browser.close();
-	}
+	return firstVisit(dist);
 }
 
 /** Only the long-task run, for tuning the live run view without the rest of the bench. */
