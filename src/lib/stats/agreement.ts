@@ -51,7 +51,7 @@ export function hybridLabel(r: Pick<ProbeRecord, 'rule_label' | 'judge_label'>):
  * turns agree with nobody, rather than passing for follow-ups.
  */
 export function collectLabelings(
-	records: readonly Pick<ProbeRecord, 'key' | 'rule_label' | 'judge_label'>[],
+	records: Iterable<Pick<ProbeRecord, 'key' | 'rule_label' | 'judge_label'>>,
 	annotations: readonly Annotation[] = [],
 	opts: CollectOptions = {}
 ): Labelings {
@@ -71,7 +71,7 @@ export function collectLabelings(
 		}
 		out.set(HYBRID, hybrid);
 	}
-	const keys = new Set(records.map((r) => r.key));
+	const keys = new Set(Array.from(records, (r) => r.key));
 	// Later annotations by the same person replace earlier ones (relabeling after an undo).
 	const sorted = [...annotations].sort((a, b) => a.created_at.localeCompare(b.created_at));
 	for (const a of sorted) {
