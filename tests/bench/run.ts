@@ -10,6 +10,8 @@
  *   npm run bench -- --only firstView  only the JS the home and set-up views wait for (likewise)
  *   npm run bench -- --only cpuThreads the CPU engine at 1 thread and isolated, decode and records/min
  *                                      (prints it; no JSON)
+ *   npm run bench -- --only serverRatio the browser's server engine over the CLI, 3 times (prints
+ *                                      each with the load average; no JSON)
  *   npm run bench -- --dist DIR        measure the build in DIR instead of dist/ (e.g. a private one)
  *
  * Prints a table, writes bench-results.json at the repository root, exits 1 when a budget
@@ -94,6 +96,23 @@ async function firstViewOnly(): Promise<number> {
 	return Object.values(metrics).some((m) => m.status === 'error') ? 1 : 0;
 }
 
+/** The browser's server engine over the CLI alone, a few times over: it moves with the load. */
+async function serverRatioOnly(): Promise<number> {
+	if (args.build || !hasBuild(DIST)) step('building dist/', build);
+	const { measureServerRatioOnly } = await import('./browser/serverRatio.ts');
+	let failures = 0;
+	for (let i = 0; i < SERVER_RATIO_ROUNDS; i++) {
+		const metric = await step('the browser server engine against the CLI', () =>
+			measureServerRatioOnly(DIST)
+		);
+		console.log(JSON.stringify({ browserVsCliServerRatio: metric, loadavg: loadavg() }));
+		if (metric.status === 'error') failures++;
+	}
+	return failures > 0 ? 1 : 0;
+}
+
+const SERVER_RATIO_ROUNDS = 3;
+
 /** The CPU engine's thread speed-up alone. */
 async function cpuThreadsOnly(): Promise<number> {
 	const metric = await step('the CPU engine at 1 thread and isolated, in Chromium', () =>
@@ -119,8 +138,11 @@ async function main(): Promise<number> {
 	if (args.only === 'longTasks') return longTasksOnly();
 	if (args.only === 'firstView') return firstViewOnly();
 	if (args.only === 'cpuThreads') return cpuThreadsOnly();
+	if (args.only === 'serverRatio') return serverRatioOnly();
 	if (args.only !== undefined) {
-		throw new Error(`--only knows "longTasks", "firstView" and "cpuThreads", not "${args.only}"`);
+		throw new Error(
+			`--only knows "longTasks", "firstView", "cpuThreads" and "serverRatio", not "${args.only}"`
+		);
 	}
 	const started = Date.now();
 	const startLoad = loadavg()[0];
