@@ -77,14 +77,30 @@ export function collectLabelings(
 		}
 		out.set(HYBRID, hybrid);
 	}
+	return withHumans(out, records, annotations, (a) => a.label);
+}
+
+/**
+ * Adds each human's labeling (what `pick` reads of a label; undefined: none) and drops labelers
+ * without a label. Later annotations by the same person replace earlier ones (relabeling after an
+ * undo), one without a value too.
+ */
+function withHumans<T extends string>(
+	out: Labelings<T>,
+	records: readonly Pick<ProbeRecord, 'key'>[],
+	annotations: readonly Annotation[],
+	pick: (a: Annotation) => T | undefined
+): Labelings<T> {
 	const keys = new Set(records.map((r) => r.key));
-	// Later annotations by the same person replace earlier ones (relabeling after an undo).
 	const sorted = [...annotations].sort((a, b) => a.created_at.localeCompare(b.created_at));
 	for (const a of sorted) {
 		if (!keys.has(a.key)) continue;
 		const name = `${HUMAN_PREFIX}${a.annotator}`;
-		if (!out.has(name)) out.set(name, new Map());
-		out.get(name)?.set(a.key, a.label);
+		const labels = out.get(name) ?? new Map<string, T>();
+		out.set(name, labels);
+		const value = pick(a);
+		if (value === undefined) labels.delete(a.key);
+		else labels.set(a.key, value);
 	}
 	for (const [name, labels] of out) if (labels.size === 0) out.delete(name);
 	return out;
@@ -136,17 +152,7 @@ export function collectVerdicts(
 		}
 		out.set(HYBRID, hybrid);
 	}
-	const keys = new Set(records.map((r) => r.key));
-	const sorted = [...annotations].sort((a, b) => a.created_at.localeCompare(b.created_at));
-	for (const a of sorted) {
-		if (!keys.has(a.key)) continue;
-		const name = `${HUMAN_PREFIX}${a.annotator}`;
-		if (!out.has(name)) out.set(name, new Map());
-		if (a.verdict === undefined) out.get(name)?.delete(a.key);
-		else out.get(name)?.set(a.key, a.verdict);
-	}
-	for (const [name, labels] of out) if (labels.size === 0) out.delete(name);
-	return out;
+	return withHumans(out, records, annotations, (a) => a.verdict);
 }
 
 export interface PairAgreement {
