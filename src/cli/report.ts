@@ -15,7 +15,7 @@ import {
 	type ModelRef,
 	type ProbeRecord
 } from '../lib/probe/types.ts';
-import { collectLabelings, pairwiseAgreement } from '../lib/stats/agreement.ts';
+import { collectLabelings, collectVerdicts, pairwiseAgreement } from '../lib/stats/agreement.ts';
 import type { Condition, CountedRecord, Tally } from '../lib/stats/aggregate.ts';
 import type { ReferenceTally } from '../lib/results/referenceShare.ts';
 import type { RunSummary } from '../lib/results/study.ts';
@@ -575,27 +575,33 @@ function notes(t: ResultsTable): string[] {
 }
 
 export function agreementText(records: Iterable<ReportRecord>, annotations: Annotation[]): string {
-	const pairs = pairwiseAgreement(collectLabelings(records, annotations));
+	const pairs = pairwiseAgreement(
+		collectLabelings(records, annotations),
+		collectVerdicts(records, annotations)
+	);
 	if (pairs.length === 0) return 'No two labelers labeled the same records.\n';
+	// The verdict first: the paper's validated decision (docs/methodology.md).
 	const rows = pairs.map((p) => [
 		`${p.a} vs ${p.b}`,
+		String(p.binary.n),
+		`${num(p.binary.kappa)} [${num(p.binary.lo)}, ${num(p.binary.hi)}]`,
 		String(p.full.n),
 		`${num(p.full.kappa)} [${num(p.full.lo)}, ${num(p.full.hi)}]`,
-		`${num(p.binary.kappa)} [${num(p.binary.lo)}, ${num(p.binary.hi)}]`,
 		pct(p.full.po)
 	]);
 	const warnings = pairs.flatMap((p) => {
-		const w = kappaWarning(p.full.n);
+		const w = kappaWarning(Math.min(p.binary.n, p.full.n));
 		return w ? [`${p.a} vs ${p.b}: ${w}\n`] : [];
 	});
 	return (
 		table(
 			[
 				'labelers',
-				'n',
-				"Cohen's κ, all labels (95% CI)",
-				'κ, genuine vs not (95% CI)',
-				'raw agreement'
+				'n verdicts',
+				"Cohen's κ, genuine vs not (95% CI)",
+				'n labels',
+				'κ, all labels (95% CI)',
+				'raw agreement, labels'
 			],
 			rows
 		) + warnings.join('')
