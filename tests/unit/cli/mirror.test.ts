@@ -163,7 +163,7 @@ describe('user-turn-probe mirror: a WebGPU (MLC) model', () => {
 	const REPO = `mlc-ai/${MLC}/resolve/main`;
 	const LIB = mirrorPath(record.model_lib) as string;
 	const shards = [randomBytes(70_000), randomBytes(50_000)];
-	const mlcFiles = (cache: 'tensor-cache.json' | 'ndarray-cache.json') => ({
+	const mlcFiles = (cache: 'tensor-cache.json' | 'ndarray-cache.json'): Record<string, Buffer> => ({
 		[`${REPO}/mlc-chat-config.json`]: Buffer.from(
 			JSON.stringify({
 				model_type: 'qwen2',
