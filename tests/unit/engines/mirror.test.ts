@@ -198,7 +198,7 @@ describe("the CPU worker's fetch through a mirror", () => {
 
 	it('a copy cut short by a host that sends no Content-Length fails naming the file', async () => {
 		// A chunked reply (no length header) that ends early: only counting the bytes can tell.
-		const short = () =>
+		const short = async () =>
 			new Response(
 				new ReadableStream<Uint8Array>({
 					start(c) {
@@ -236,7 +236,7 @@ describe("the CPU engine's check of a mirror download's sha256", () => {
 	function cached(bytes: Uint8Array) {
 		const copy = {
 			removed: false,
-			open: async () => [new Blob([bytes])],
+			open: async () => [new Blob([Uint8Array.from(bytes)])],
 			remove: async () => void (copy.removed = true)
 		};
 		return copy;
