@@ -298,6 +298,56 @@ describe('SetupPlan: the classroom preset', () => {
 		expect(plan({ settings, values: { judge_mode: 'hybrid' } }).plan.phased).toBe(false);
 	});
 
+	it("with a model mirror, shows each engine's classroom model at the size its index.json lists, before any download", async () => {
+		const settings = new EngineSettings(memoryStorage());
+		settings.engine.current = 'webgpu';
+		const gpuModel = plan({ settings }).plan.classroom?.id ?? '';
+		settings.engine.current = 'cpu';
+		const cpuModel = settings.cpu.classroom()?.id ?? '';
+		// index.json as user-turn-probe mirror writes it; the kit holds no other model.
+		const manifest = {
+			format: 'user-turn-probe-mirror/1',
+			files: {},
+			models: {
+				[gpuModel]: { bytes: 289_000_000, files: [] },
+				[cpuModel]: { bytes: 398_000_000, files: [] }
+			}
+		};
+		const asked: string[] = [];
+		settings.mirror.set('http://school.test/kit');
+		await settings.mirror.check([], async (url) => {
+			asked.push(url);
+			return { ok: true, status: 200, json: async () => manifest };
+		});
+		expect(asked).toEqual(['http://school.test/kit/index.json']);
+
+		const { plan: p } = plan({ settings });
+		expect(p.classroomEstimate('same-model')).toMatchObject({
+			download_MB: Math.round(398_000_000 / 2 ** 20),
+			unknown_sizes: []
+		});
+		settings.engine.current = 'webgpu';
+		expect(p.classroomEstimate('same-model')).toMatchObject({
+			download_MB: Math.round(289_000_000 / 2 ** 20),
+			unknown_sizes: []
+		});
+		// Set-up's own estimate takes the listed size for the chosen models too.
+		p.classroom?.apply();
+		expect(p.downloads[0]).toEqual({
+			id: gpuModel,
+			download_MB: Math.round(289_000_000 / 2 ** 20),
+			cached: undefined
+		});
+
+		// A model the kit does not list stays "not known": no size is made up.
+		settings.webgpu.generatorKey.current = 'qwen3-0.6b';
+		expect(p.downloads[0]).toMatchObject({ download_MB: null });
+		expect(p.estimate.unknown_sizes).toContain(p.downloads[0].id);
+		// Back to Hugging Face: the mirror's sizes are no longer its word.
+		settings.mirror.set('');
+		expect(p.classroomEstimate('same-model')?.unknown_sizes).toEqual([gpuModel]);
+	});
+
 	it('a server suggests no classroom model', () => {
 		const { plan: p, settings } = plan();
 		settings.engine.current = 'server';

@@ -32,6 +32,7 @@ import { isWorkerRequest } from '../protocol.ts';
 import { SerialQueue } from '../queue.ts';
 import { completionFields, samplingFields, STREAMED } from '../../requestFields.ts';
 import { mergeAppConfig, mirroredRecord } from '../custom.ts';
+import { normalizeMirrorBase } from '../../mirror.ts';
 import { diagnoseCustomLoad, type DiagnoseFetch } from './diagnose.ts';
 import { EnginePool, type EngineFactory } from './pool.ts';
 import { collect, type StreamControl } from './stream.ts';
@@ -204,7 +205,7 @@ export function createHandler(
 				}
 			});
 		} catch (err) {
-			throw (!ctl.aborted && (await explainCustom(unique, config ?? appConfig))) || err;
+			throw (!ctl.aborted && (await explainCustom(unique, config ?? appConfig, mirror))) || err;
 		}
 		return null;
 	}
@@ -214,12 +215,13 @@ export function createHandler(
 	 * cached config and library go (web-llm keeps a malformed config it fetched), so fixed files
 	 * are read on the next load instead of the broken copy; downloaded weights stay.
 	 */
-	async function explainCustom(models: string[], config: AppConfig | undefined) {
+	async function explainCustom(models: string[], config: AppConfig | undefined, mirror?: string) {
 		const custom = models
 			.map((id) => config?.model_list.find((r) => r.model_id === id))
 			.filter((r) => r !== undefined);
 		if (custom.length === 0 || !opts.fetch) return undefined;
-		const problem = await diagnoseCustomLoad(custom, opts.fetch).catch(() => undefined);
+		const base = mirror ? normalizeMirrorBase(mirror) : undefined;
+		const problem = await diagnoseCustomLoad(custom, opts.fetch, base).catch(() => undefined);
 		if (problem?.code === 'bad_model' && cache.forgetConfig) {
 			for (const r of custom) {
 				await cache.forgetConfig(r.model_id, withBase(config)).catch(() => {});
