@@ -15,6 +15,11 @@ export interface BenchMetrics {
 	modelLoads: number;
 	overheadMsPerRecordMedian: number;
 	overheadMsPerRecordP95: number;
+	/**
+	 * The overhead's CPU-time median over the reference's (tests/bench/reference.ts, sampled between
+	 * the records): what the app adds per record in units of a bare clone-and-put, on any host.
+	 */
+	overheadCpuPerReference: number;
 	/** Entry scripts and their static imports only (tests/build/bundleReport.ts). */
 	initialJsGzipKB: number | null;
 	/** All JS requested before the home view's first paint, in Chromium (browser/firstView.ts). */
@@ -22,12 +27,12 @@ export interface BenchMetrics {
 	/** The same for a first visit straight to set-up. */
 	setupViewJsGzipKB: number | null;
 	webllmChunkGzipKB: number | null;
-	longestTaskMs: number | null;
+	longestTaskCpuMs: number | null;
 	/** The browser's server engine over the CLI, one run each on the same mock (browser/serverRatio.ts). */
 	browserVsCliServerRatio: number | null;
 	/** Requests in flight the browser's server engine asks for by default. */
 	browserServerConcurrency: number;
-	results10kRenderMs: number | null;
+	results10kRenderCpuMs: number | null;
 	/** The CLI on a fully stored 100,000-record run (tests/bench/cli100k.ts), own process each. */
 	cliResume100kCpuMs: number;
 	cliResume100kPeakRssMB: number;
@@ -81,12 +86,14 @@ export interface BudgetOutcome {
 }
 
 /**
- * Was 0.5 ms. A judged record is now stored twice, pending before the judge answers and then
- * labelled, so a crash redoes only the judge call (issue 14): one more IndexedDB transaction for
- * each judged record. Measured with measureOverhead() on an idle machine: 0.29–0.31 ms before that
- * change, 0.41–0.44 ms after; 0.6 keeps the gate about 35% above today's figure.
+ * The per-record overhead in reference units (CPU time over CPU time, both sampled in the same run).
+ * A budget in milliseconds flaked with the host: the same code read 0.45 ms per record on one CI
+ * host and 0.93–1.12 ms on a quiet machine of the same kind, and under load its wall time doubled
+ * again. In reference units it read 1.12–1.17 with a load average of 10–16 on 2 cores (three runs);
+ * docs/testing.md has the quiet figures. 1.5 keeps the gate about 30% above today's figure, as the
+ * millisecond budget did.
  */
-export const OVERHEAD_MEDIAN_BUDGET_MS = 0.6;
+export const OVERHEAD_PER_REFERENCE_BUDGET = 1.5;
 export const INITIAL_JS_BUDGET_KB = 100;
 /** What the first screen fetches before it shows, all chunks counted. */
 export const FIRST_VIEW_JS_BUDGET_KB = 60;
@@ -95,10 +102,10 @@ export const SETUP_VIEW_JS_BUDGET_KB = 100;
 /** The limits the timed unit test held (loose, as machines vary); it was moved here. */
 export const DB_10K_BULK_BUDGET_MS = 15_000;
 export const DB_10K_PAGE_BUDGET_MS = 1_500;
-export const LONGEST_TASK_BUDGET_MS = 50;
+export const LONGEST_TASK_CPU_BUDGET_MS = 50;
 /** HTTP/1.1 connections a browser opens per host (Chromium, Firefox): more requests only queue. */
 export const BROWSER_CONNECTIONS_PER_HOST = 6;
-export const RESULTS_10K_RENDER_BUDGET_MS = 300;
+export const RESULTS_10K_RENDER_CPU_BUDGET_MS = 300;
 export const CLI_RESUME_100K_CPU_BUDGET_MS = 5000;
 export const CLI_100K_RSS_BUDGET_MB = 300;
 /** CPU at 300k records over CPU at 100k: 3 is linear (less, as start-up is shared), 9 quadratic. */
@@ -138,10 +145,10 @@ export const BUDGETS: Budget[] = [
 	),
 	budget('modelLoads', '<=', 2, 'a phased run loads the generator once and the judge once'),
 	budget(
-		'overheadMsPerRecordMedian',
+		'overheadCpuPerReference',
 		'<=',
-		OVERHEAD_MEDIAN_BUDGET_MS,
-		'the app must add next to nothing to each record'
+		OVERHEAD_PER_REFERENCE_BUDGET,
+		'the app must add next to nothing to each record (in bare clone-and-puts, so any host)'
 	),
 	budget(
 		'initialJsGzipKB',
@@ -162,9 +169,9 @@ export const BUDGETS: Budget[] = [
 		'set-up paints before the database, the probe core and the template renderer load'
 	),
 	budget(
-		'longestTaskMs',
+		'longestTaskCpuMs',
 		'<=',
-		LONGEST_TASK_BUDGET_MS,
+		LONGEST_TASK_CPU_BUDGET_MS,
 		'the page stays responsive while a run streams'
 	),
 	budget(
@@ -174,9 +181,9 @@ export const BUDGETS: Budget[] = [
 		'the server engine asks for no more requests in flight than a browser opens connections'
 	),
 	budget(
-		'results10kRenderMs',
+		'results10kRenderCpuMs',
 		'<=',
-		RESULTS_10K_RENDER_BUDGET_MS,
+		RESULTS_10K_RENDER_CPU_BUDGET_MS,
 		'a 10,000-record run opens without a wait'
 	),
 	budget(

@@ -21,6 +21,7 @@ import { fixtureTemplate } from '../helpers/fixtures.ts';
 import { ScriptedEngine } from '../helpers/scriptedEngine.ts';
 import { realisticConfig } from './items.ts';
 import { median, quantile, round } from './stats.ts';
+import { ReferenceSampler } from './reference.ts';
 import { TimedEngine } from './timedEngine.ts';
 
 /**
@@ -28,6 +29,10 @@ import { TimedEngine } from './timedEngine.ts';
  * T=1)) = 10,017 records: the smallest run of this shape with at least 10,000.
  */
 export const OVERHEAD_ITEMS = 477;
+
+/** A reference burst after every 100th record, 20 units each: 2,000 reference samples per run. */
+const REFERENCE_EVERY = 100;
+const REFERENCE_UNITS = 5;
 
 export const OVERHEAD_METHOD =
 	'Per record: gap between consecutive `record` events at the consumer, minus the scripted ' +
@@ -43,6 +48,12 @@ export interface OverheadResult {
 	overheadCpuMsPerRecordMedian: number;
 	/** The IndexedDB write alone (await putRecord), median. */
 	storeWriteMsMedian: number;
+	/** The reference (reference.ts): a bare clone-and-put, median wall ms, sampled during the run. */
+	referenceMsMedian: number;
+	/** The same in process CPU time. */
+	referenceCpuMsMedian: number;
+	/** overheadCpuMsPerRecordMedian / referenceCpuMsMedian: the app's cost in bare writes, on any host. */
+	overheadCpuPerReference: number;
 	/** Fake-model CPU excluded from the figures above, per record. */
 	engineMsPerRecordMean: number;
 	wallMs: number;
@@ -91,9 +102,12 @@ export async function measureOverhead(
 	/** Process CPU time per record (same subtraction): unlike wall time, a busy machine barely moves it. */
 	const cpuGaps: number[] = [];
 	let lastCpuMs = cpuMs();
+	const reference = new ReferenceSampler();
+	await reference.open();
 	const t0 = performance.now();
 	let last = t0;
 	let lastEngineMs = 0;
+	let referenceMs = 0;
 	try {
 		for await (const e of runProbe(config, {
 			engine,
@@ -108,12 +122,17 @@ export async function measureOverhead(
 			const cpu = cpuMs();
 			gaps.push(now - last - (engine.engineMs - lastEngineMs));
 			cpuGaps.push(cpu - lastCpuMs - (engine.engineMs - lastEngineMs));
+			if (gaps.length % REFERENCE_EVERY === 0) {
+				const r0 = performance.now();
+				await reference.burst(e.record, REFERENCE_UNITS);
+				referenceMs += performance.now() - r0;
+			}
 			// The next gap starts after our own stamping, so the cpuUsage() call is nobody's overhead.
 			last = performance.now();
-			lastCpuMs = cpu;
+			lastCpuMs = cpuMs();
 			lastEngineMs = engine.engineMs;
 		}
-		const wallMs = performance.now() - t0;
+		const wallMs = performance.now() - t0 - referenceMs;
 		const expected = config.items.length * planConditions(config).length;
 		if (gaps.length !== expected)
 			throw new Error(`expected ${expected} records, got ${gaps.length}`);
@@ -124,12 +143,16 @@ export async function measureOverhead(
 			overheadMsPerRecordMean: round((wallMs - engine.engineMs) / gaps.length),
 			overheadCpuMsPerRecordMedian: round(median(cpuGaps)),
 			storeWriteMsMedian: round(median(store.writesMs)),
+			referenceMsMedian: round(reference.wallMedian),
+			referenceCpuMsMedian: round(reference.cpuMedian),
+			overheadCpuPerReference: round(median(cpuGaps) / reference.cpuMedian),
 			engineMsPerRecordMean: round(engine.engineMs / gaps.length),
 			wallMs: Math.round(wallMs),
 			method: OVERHEAD_METHOD,
 			bundle: await dexie.exportRun(config.run_id)
 		};
 	} finally {
+		reference.close();
 		db.close();
 	}
 }

@@ -68,6 +68,25 @@ export function mulberry32(seed: number): Rng {
 	};
 }
 
+/**
+ * mulberry32's draws as integers in [0, n), a batch at a time: each call fills `out` with exactly the
+ * numbers `randomInt(mulberry32(seed), n)` would give next, `out.length` of them. The generator is
+ * written out inline (no call per draw), which makes a paired bootstrap's ~2 million draws 2–5×
+ * faster; tests/unit/probe/random.test.ts holds the two sequences equal.
+ */
+export function mulberry32Ints(seed: number): (out: Uint32Array, n: number) => void {
+	let state = seed >>> 0;
+	return (out, n) => {
+		for (let i = 0; i < out.length; i++) {
+			state = (state + 0x6d2b79f5) >>> 0;
+			let t = state;
+			t = Math.imul(t ^ (t >>> 15), t | 1);
+			t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+			out[i] = Math.floor((((t ^ (t >>> 14)) >>> 0) / UINT32_RANGE) * n);
+		}
+	};
+}
+
 /** A uniform integer in [0, n). */
 export function randomInt(rng: Rng, n: number): number {
 	return Math.floor(rng() * n);

@@ -2,7 +2,7 @@
  * Confidence intervals: Wilson for a single proportion, a seeded percentile bootstrap for anything
  * else (κ, paired differences, clustered rates).
  */
-import { mulberry32, randomInt } from '../probe/random.ts';
+import { mulberry32, mulberry32Ints, randomInt } from '../probe/random.ts';
 
 /** A proportion k/n with its confidence interval. */
 export interface Rate {
@@ -116,14 +116,16 @@ export function ratioBootstrapCI(
 	if (n === 0) return { estimate: Number.NaN, lo: Number.NaN, hi: Number.NaN };
 	const s = Float64Array.from(sums);
 	const c = Float64Array.from(counts);
-	const rng = mulberry32(opts.seed);
+	const draw = mulberry32Ints(opts.seed);
+	const picks = new Uint32Array(n);
 	const stats = new Float64Array(reps);
 	let kept = 0;
 	for (let r = 0; r < reps; r++) {
+		draw(picks, n);
 		let num = 0;
 		let den = 0;
 		for (let i = 0; i < n; i++) {
-			const k = randomInt(rng, n);
+			const k = picks[i];
 			num += s[k];
 			den += c[k];
 		}

@@ -1,8 +1,13 @@
 /**
  * The longest main-thread task while the production app runs 1,000 records against the mock
- * server: set-up view → start → run view, with a PerformanceObserver("longtask", buffered)
- * installed before the app's first script. The mock answers with no token delay, so the page gets
+ * server: set-up view → start → run view. The mock answers with no token delay, so the page gets
  * events as fast as it can take them: the worst case for the main thread.
+ *
+ * The figure is the task's thread CPU time from Chromium's trace (trace.ts): a task's wall time
+ * on a loaded machine is mostly waiting for a core (59 long tasks of up to 191 ms wall in one run
+ * at load average 18.75 on 2 cores, the same code that shows none on a quiet one). The Long Tasks
+ * API's wall-time entries (a PerformanceObserver installed before the app's first script) stay
+ * in the detail.
  */
 import { cpus, loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';
@@ -13,7 +18,7 @@ import { newContext } from '../../e2e/browser.ts';
 import { MOCK_MODEL } from '../../e2e/context.ts';
 import { plannedRecords } from '../../e2e/flows.ts';
 import type { StaticServer } from '../../e2e/server.ts';
-import { LONGEST_TASK_BUDGET_MS } from '../budgets.ts';
+import { LONGEST_TASK_CPU_BUDGET_MS } from '../budgets.ts';
 import { failed, measured, unavailable, type BrowserMetric } from './metric.ts';
 import {
 	LONG_TASK_OBSERVER,
@@ -23,6 +28,7 @@ import {
 	showsPlaceholder,
 	type RunProgress
 } from './page.ts';
+import { traceMainThread } from './trace.ts';
 
 /**
  * 20 demo items × 5 temperatures × {none, truncate} × 5 samples = 1,000 records, hybrid judge. No
@@ -40,7 +46,7 @@ const RUN_TIMEOUT_MS = 300_000;
 const POLL_MS = 500;
 
 export const LONG_TASK_METHOD =
-	'Longest PerformanceObserver("longtask") entry (buffered, installed before the app loads) between the start-run click and the run stored as done; 0 means no task reached the API\'s 50 ms threshold. Production build, 1,000 records (20 demo items × T{.2,.4,.6,.8,1} × {none,truncate} × 5 samples, hybrid), OpenAI engine against the mock server with no token delay. When that run has a task over the budget it runs once more and the lower longest task counts (both are in the detail).';
+	"Longest main-thread task in thread CPU time (Chromium trace, category toplevel, CrRendererMain RunTask tdur) between the start-run click and the run stored as done; the Long Tasks API's wall-time entries (buffered observer installed before the app loads) are in the detail. Production build, 1,000 records (20 demo items × T{.2,.4,.6,.8,1} × {none,truncate} × 5 samples, hybrid), OpenAI engine against the mock server with no token delay. When that run has a task over the budget it runs once more and the lower longest task counts (both are in the detail).";
 
 /**
  * One run, and a second only when the first has a task over the budget: a single task just over
@@ -52,7 +58,7 @@ export async function measureLongTasks(
 	app: StaticServer
 ): Promise<BrowserMetric> {
 	const first = await measureLongTasksOnce(browser, app);
-	if (first.status !== 'measured' || first.value <= LONGEST_TASK_BUDGET_MS) return first;
+	if (first.status !== 'measured' || first.value <= LONGEST_TASK_CPU_BUDGET_MS) return first;
 	const second = await measureLongTasksOnce(browser, app);
 	if (second.status !== 'measured') return first;
 	const best = second.value < first.value ? second : first;
@@ -76,6 +82,7 @@ async function measureLongTasksOnce(browser: Browser, app: StaticServer): Promis
 			// Qwen's tokenizer_config.json from the loopback server, as the e2e default run uses.
 			template: { url: app.tokenizerConfigUrl(TEMPLATE_FILE) }
 		});
+		const trace = await traceMainThread(page);
 		const start = await pageNow(page);
 		const runId = await startRun(page);
 		if (await showsPlaceholder(page)) return unavailable('the run view is not built yet');
@@ -101,11 +108,18 @@ async function measureLongTasksOnce(browser: Browser, app: StaticServer): Promis
 			);
 		}
 		const tasks = await longTasksBetween(page, start, end);
-		if (tasks === null) return failed('this Chromium does not report longtask entries');
-		const longest = tasks.reduce((max, t) => Math.max(max, t.duration), 0);
+		const traced = await trace.stop();
+		if (traced.length === 0) return failed('the trace held no main-thread task');
+		if (traced.some((t) => t.cpuMs === null)) {
+			return failed("this Chromium's trace gives no thread CPU time (tdur) for its tasks");
+		}
+		const longest = traced.reduce((a, b) => ((b.cpuMs ?? 0) > (a.cpuMs ?? 0) ? b : a));
+		const cpu = longest.cpuMs ?? 0;
+		const overCpu = traced.filter((t) => (t.cpuMs ?? 0) > LONGEST_TASK_CPU_BUDGET_MS).length;
+		const wallLongest = (tasks ?? []).reduce((max, t) => Math.max(max, t.duration), 0);
 		return measured(
-			Math.round(longest),
-			`${tasks.length} long task(s) during a ${planned}-record run of ${(runMs / 1000).toFixed(1)} s (${progress.records} records stored; load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores)`
+			Math.round(cpu),
+			`longest task ${cpu.toFixed(1)} ms CPU (${longest.wallMs.toFixed(1)} ms wall); ${overCpu} of ${traced.length} traced tasks over ${LONGEST_TASK_CPU_BUDGET_MS} ms CPU; Long Tasks API: ${tasks === null ? 'not supported' : `${tasks.length} task(s) over 50 ms wall, longest ${Math.round(wallLongest)} ms`}; a ${planned}-record run of ${(runMs / 1000).toFixed(1)} s (${progress.records} records stored; load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores)`
 		);
 	} finally {
 		await profile.close().catch(() => {});

@@ -19,18 +19,18 @@ describe('formatTable', () => {
 			{ metric: 'initialJsGzipKB', value: 14.96, budget: outcome({}) },
 			{ metric: 'modelLoads', value: 3, budget: outcome({ op: '<=', limit: 2, status: 'fail' }) },
 			{
-				metric: 'longestTaskMs',
+				metric: 'longestTaskCpuMs',
 				value: null,
 				budget: outcome({ value: null, limit: 50, status: 'unavailable', reason: 'no view' })
 			}
 		]);
 		expect(table.split('\n')).toEqual([
-			'metric           value  budget  status  note',
-			'---------------  -----  ------  ------  -------',
-			'items               50',
-			'initialJsGzipKB  14.96  <= 100  ok',
-			'modelLoads           3  <= 2    FAIL',
-			'longestTaskMs     null  <= 50   n/a     no view'
+			'metric            value  budget  status  note',
+			'----------------  -----  ------  ------  -------',
+			'items                50',
+			'initialJsGzipKB   14.96  <= 100  ok',
+			'modelLoads            3  <= 2    FAIL',
+			'longestTaskCpuMs   null  <= 50   n/a     no view'
 		]);
 	});
 });

@@ -4,6 +4,7 @@ import {
 	fnv1a32,
 	hashSeed,
 	mulberry32,
+	mulberry32Ints,
 	randomInt,
 	sampleWithoutReplacement,
 	seededShuffle,
@@ -87,6 +88,24 @@ describe('mulberry32', () => {
 		}
 		expect(outside).toBe(0);
 		for (const count of bins) expect(Math.abs(count - draws / 10)).toBeLessThan(500);
+	});
+
+	it('mulberry32Ints gives the very draws of randomInt over mulberry32, batch after batch', () => {
+		for (const [seed, n, batch] of [
+			[1, 7, 5],
+			[hashSeed('bootstrap', 3), 477, 477],
+			[0xffffffff, 1, 3],
+			[42, 1_000_003, 64]
+		]) {
+			const rng = mulberry32(seed);
+			const fill = mulberry32Ints(seed);
+			const out = new Uint32Array(batch);
+			for (let round = 0; round < 40; round++) {
+				fill(out, n);
+				const expected = Array.from({ length: batch }, () => randomInt(rng, n));
+				expect(Array.from(out)).toEqual(expected);
+			}
+		}
 	});
 
 	it('randomInt stays in [0, n)', () => {
