@@ -16,12 +16,12 @@ import {
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../../../src/lib/engines/webgpu/catalog.ts';
 import { mirroredRecord } from '../../../src/lib/engines/webgpu/custom.ts';
+import type { WorkerRequest } from '../../../src/lib/engines/webgpu/protocol.ts';
 import type {
 	ErrorReply,
 	ResultReply,
-	WorkerReply,
-	WorkerRequest
-} from '../../../src/lib/engines/webgpu/protocol.ts';
+	WorkerReply
+} from '../../../src/lib/engines/worker/protocol.ts';
 import {
 	createHandler,
 	type CacheSurface

@@ -8,7 +8,7 @@ import { compatMode, supportsMemory64 } from './compat.ts';
 import { hasOpfs, MemoryBackend } from './memoryBackend.ts';
 import { hasWritableOpfs, OpfsBackend } from './opfsBackend.ts';
 import { WasmCompatFromCDN as COMPAT, WLLAMA_WASM_URL } from './wllamaAssets.ts';
-import type { CpuCompletionParams, CpuModel, CpuRuntime } from './handler.ts';
+import type { CpuCompletionParams, CpuModel, CpuRuntime } from './surface.ts';
 import { mirroredFetch, verifyMirrorCopy, type MirrorSource } from './mirrorFetch.ts';
 
 const quiet = {
