@@ -40,6 +40,50 @@ const DB_TYPES_ONLY = {
 	message:
 		'Only src/lib/db queries IndexedDB: add a method to a store there and get the store from app/services.ts.'
 };
+/**
+ * Each engine folder is its own: what two engines share (the worker protocol, wire errors, queue
+ * and request host) lives in engines/worker, which belongs to none of them and imports none.
+ */
+const ENGINE_FOLDERS = ['webgpu', 'cpu', 'server'];
+/**
+ * @param {string[]} folders
+ * @param {string} message
+ */
+const notFrom = (folders, message) => ({
+	group: folders.flatMap((f) => [`**/engines/${f}/*`, `../${f}/*`, `../../${f}/*`]),
+	message
+});
+/** @type {import('eslint').Linter.Config[]} */
+const ENGINE_BOUNDARIES = [
+	{
+		files: ['src/lib/engines/worker/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [{ name: '@mlc-ai/web-llm', message: 'engines/worker knows no engine library.' }],
+					patterns: [notFrom(ENGINE_FOLDERS, 'engines/worker is shared: it imports no engine.')]
+				}
+			]
+		}
+	},
+	...ENGINE_FOLDERS.map((kind) => ({
+		files: [`src/lib/engines/${kind}/**/*.ts`],
+		rules: {
+			'no-restricted-imports': /** @type {import('eslint').Linter.RuleEntry} */ ([
+				'error',
+				{
+					patterns: [
+						notFrom(
+							ENGINE_FOLDERS.filter((f) => f !== kind),
+							'An engine does not reach into another: move what they share to engines/worker.'
+						)
+					]
+				}
+			])
+		}
+	}))
+];
 const DOM_GLOBALS = [
 	'window',
 	'document',
@@ -91,6 +135,7 @@ export default ts.config(
 			'@typescript-eslint/no-restricted-imports': ['error', { paths: [WEBLLM_ONLY_IN_WORKER] }]
 		}
 	},
+	...ENGINE_BOUNDARIES,
 	{
 		files: ['src/lib/probe/**/*.ts'],
 		rules: {

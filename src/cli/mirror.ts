@@ -1,7 +1,9 @@
 /**
  * `user-turn-probe mirror`: a class's model kit, made once where the Hub is reachable. It copies
  * the files of chosen catalog models into the Hub's layout (`<owner>/<repo>/resolve/main/<file>`)
- * under --out, and writes `index.json`: each file's size and sha256, and each model's total, which
+ * under --out: a GGUF for the CPU engine; for the WebGPU engine, an MLC repo's files as its own
+ * manifests list them (mlc-chat-config.json, tensor-cache.json's shards, the tokenizer files) and
+ * the model library from GitHub in the same layout. It writes `index.json`: each file's size and sha256, and each model's total, which
  * the app reads (engines/mirror.ts) to show sizes before any download and to check what it
  * downloads. An interrupted download resumes (HTTP Range) from its `.part` file; a file already
  * there is kept only when its size and checksum hold, else it is fetched again. A class's
@@ -22,6 +24,8 @@ import {
 	ggufUrl,
 	type GgufEntry
 } from '../lib/engines/cpu/catalog.ts';
+import { findVariant, getCatalog, type CatalogVariant } from '../lib/engines/webgpu/catalog.ts';
+import { SUGGESTED } from '../lib/engines/webgpu/models.ts';
 import {
 	HF_HUB,
 	MIRROR_FORMAT,
@@ -32,6 +36,9 @@ import {
 } from '../lib/engines/mirror.ts';
 import { UsageError } from './args.ts';
 
+/** The classroom preset's models on both engines: the CPU engine's GGUF, the WebGPU engine's. */
+export const DEFAULT_MIRROR_MODELS = [DEFAULT_CPU_GENERATOR, SUGGESTED.generator.key];
+
 export const MIRROR_USAGE = `Usage: user-turn-probe mirror --out DIR [--model ID[,ID…]] [--from URL]
 
   Copies catalog models into DIR in the Hugging Face layout, with an index.json of each file's
@@ -39,15 +46,36 @@ export const MIRROR_USAGE = `Usage: user-turn-probe mirror --out DIR [--model ID
   docs/classroom.md). Run it again to resume a download or repair a damaged file.
 
   --out DIR     the mirror's folder (created if needed); host it with CORS
-  --model IDS   catalog model keys, comma-separated (default: the classroom preset's,
-                ${DEFAULT_CPU_GENERATOR}); one of: ${GGUF_CATALOG.map((e) => e.key).join(', ')}
-  --from URL    where to copy from (default ${HF_HUB}; another mirror, or a test's stand-in)
+  --model IDS   catalog models, comma-separated (default: the classroom preset's on both
+                engines, ${DEFAULT_MIRROR_MODELS.join(',')}):
+                CPU engine (GGUF): ${GGUF_CATALOG.map((e) => e.key).join(', ')}
+                WebGPU engine (MLC; a key is both its variants, or name one by its web-llm id):
+                ${getCatalog()
+									.models.map((e) => e.key)
+									.join(', ')}
+  --from URL    where to copy from (default ${HF_HUB}, and GitHub for WebGPU model libraries;
+                another mirror, or a test's stand-in)
 `;
+
+/** A catalog model to copy: the CPU engine's GGUF, or one WebGPU variant (web-llm model id). */
+export type MirrorModel =
+	| { engine: 'cpu'; entry: GgufEntry }
+	| { engine: 'webgpu'; label: string; variant: CatalogVariant };
 
 export interface MirrorOptions {
 	out: string;
-	models: GgufEntry[];
+	models: MirrorModel[];
 	from: string;
+}
+
+/** A --model name: a GGUF key, a WebGPU key (both variants) or one variant's web-llm id. */
+function modelsNamed(key: string): MirrorModel[] | undefined {
+	const gguf = GGUF_CATALOG.find((e) => e.key === key);
+	if (gguf) return [{ engine: 'cpu', entry: gguf }];
+	const mlc = getCatalog().models.find((e) => e.key === key);
+	if (mlc) return mlc.variants.map((variant) => ({ engine: 'webgpu', label: mlc.label, variant }));
+	const one = findVariant(key);
+	return one && [{ engine: 'webgpu', label: one.entry.label, variant: one.variant }];
 }
 
 export class MirrorDownloadError extends AppError {
@@ -69,19 +97,19 @@ export function parseMirrorArgs(argv: string[]): MirrorOptions {
 		throw new UsageError((err as Error).message, MIRROR_USAGE);
 	}
 	if (!values.out) throw new UsageError('mirror needs --out DIR', MIRROR_USAGE);
-	const keys = (values.model ?? DEFAULT_CPU_GENERATOR)
+	const keys = (values.model ?? DEFAULT_MIRROR_MODELS.join(','))
 		.split(',')
 		.map((k) => k.trim())
 		.filter(Boolean);
-	const models = keys.map((key) => {
-		const entry = GGUF_CATALOG.find((e) => e.key === key);
-		if (!entry) {
+	const models = keys.flatMap((key) => {
+		const named = modelsNamed(key);
+		if (!named) {
 			throw new UsageError(
-				`--model: "${key}" is not a catalog model (one of ${GGUF_CATALOG.map((e) => e.key).join(', ')})`,
+				`--model: "${key}" is not a catalog model (see user-turn-probe mirror --help for the list)`,
 				MIRROR_USAGE
 			);
 		}
-		return entry;
+		return named;
 	});
 	const from = (values.from ?? HF_HUB).replace(/\/+$/, '');
 	try {
@@ -149,15 +177,16 @@ function sizeOf(path: string): number | undefined {
  * `.part`, else fetched whole; checked before it takes its name.
  */
 async function syncFile(
-	from: string,
+	url: string,
 	out: string,
 	path: string,
 	known: MirrorFile | undefined,
 	io: MirrorIO
 ): Promise<{ outcome: FileOutcome; file?: MirrorFile }> {
-	const url = `${from}/${path}`;
 	const remote = await head(url, io);
 	if (!remote) return { outcome: 'missing' };
+	// A copy on disk must match what the source or our last index says; a fresh download only
+	// what the source says (a small file changed upstream is not damaged).
 	const want = remote.sha256 ?? known?.sha256;
 	const dest = join(out, path);
 	const part = `${dest}.part`;
@@ -192,10 +221,11 @@ async function syncFile(
 	);
 	const size = sizeOf(part) ?? 0;
 	const got = await fileSha256(part);
-	if (size !== remote.size || (want && got !== want)) {
+	const fresh = remote.sha256;
+	if (size !== remote.size || (fresh && got !== fresh)) {
 		await rm(part);
 		throw new MirrorDownloadError(
-			`${path}: got ${size} bytes with sha256 ${got}, expected ${remote.size}${want ? ` with ${want}` : ''}; run the command again`
+			`${path}: got ${size} bytes with sha256 ${got}, expected ${remote.size}${fresh ? ` with ${fresh}` : ''}; run the command again`
 		);
 	}
 	await rename(part, dest);
@@ -213,6 +243,71 @@ export function modelFiles(entry: GgufEntry): { id: string; weights: string; ext
 		weights: mirrorPath(id) as string,
 		extra: [`${entry.template_repo}/resolve/main/tokenizer_config.json`]
 	};
+}
+
+/** web-llm 0.2.86 reads tensor-cache.json; older MLC repos name the same list ndarray-cache.json. */
+export const MLC_TENSOR_CACHES = ['tensor-cache.json', 'ndarray-cache.json'] as const;
+/** A shard's path inside its repo, as a tensor cache lists it: no way out of the repo's folder. */
+const SHARD_PATH = /^(?!.*(^|\/)\.\.?(\/|$))[\w.-]+(\/[\w.-]+)*$/;
+
+/** Copies one file of the mirror; false when it is not there (said) or failed (said, counted). */
+type Copy = (path: string, opts?: { original?: string; optional?: boolean }) => Promise<boolean>;
+
+/**
+ * A WebGPU variant's files, in the order web-llm reads them: mlc-chat-config.json, the tensor
+ * cache and the shards it lists, the tokenizer files the config names, and the model library.
+ * @returns the files copied, and whether the model is whole (web-llm could load it from here).
+ */
+async function copyMlc(
+	variant: CatalogVariant,
+	copy: Copy,
+	readJson: (path: string) => Promise<unknown>
+): Promise<{ files: string[]; whole: boolean }> {
+	const base = `${variant.mlc_repo}/resolve/main`;
+	const files: string[] = [];
+	const take = async (path: string, opts?: Parameters<Copy>[1]) => {
+		const ok = await copy(path, opts);
+		if (ok) files.push(path);
+		return ok;
+	};
+	const configPath = `${base}/mlc-chat-config.json`;
+	if (!(await take(configPath))) return { files, whole: false };
+	const config = (await readJson(configPath)) as { tokenizer_files?: unknown } | undefined;
+	if (!config) return { files, whole: false };
+
+	let caches = 0;
+	const shards = new Set<string>();
+	for (const name of MLC_TENSOR_CACHES) {
+		const path = `${base}/${name}`;
+		if (!(await take(path, { optional: true }))) continue;
+		const doc = (await readJson(path)) as { records?: { dataPath?: unknown }[] } | undefined;
+		if (!doc) return { files, whole: false };
+		caches++;
+		for (const r of doc.records ?? []) {
+			if (typeof r?.dataPath === 'string' && SHARD_PATH.test(r.dataPath)) shards.add(r.dataPath);
+		}
+	}
+	let whole = caches > 0;
+	if (!whole) await copy(`${base}/${MLC_TENSOR_CACHES[0]}`);
+	for (const shard of shards) whole = (await take(`${base}/${shard}`)) && whole;
+
+	const named = Array.isArray(config.tokenizer_files)
+		? config.tokenizer_files.filter((f): f is string => typeof f === 'string' && SHARD_PATH.test(f))
+		: [];
+	const tokenizers: string[] = [];
+	for (const name of named) {
+		if (await take(`${base}/${name}`, { optional: true })) tokenizers.push(name);
+	}
+	// web-llm builds its tokenizer from tokenizer.json, else tokenizer.model; the rest it ignores.
+	if (!tokenizers.some((t) => t === 'tokenizer.json' || t === 'tokenizer.model')) {
+		await copy(`${base}/tokenizer.json`);
+		whole = false;
+	}
+	const lib = mirrorPath(variant.model_lib);
+	if (lib === null)
+		throw new MirrorDownloadError(`${variant.model_lib} is not on GitHub or the Hub`);
+	whole = (await take(lib, { original: variant.model_lib })) && whole;
+	return { files, whole };
 }
 
 async function readIndex(out: string): Promise<Record<string, unknown>> {
@@ -242,32 +337,58 @@ export async function mirrorCommand(opts: MirrorOptions, io: MirrorIO): Promise<
 			JSON.stringify({ ...index, ...manifest }, null, '\t') + '\n'
 		);
 	let failed = 0;
-	for (const entry of opts.models) {
-		const { id, weights, extra } = modelFiles(entry);
-		io.stderr.write(`${entry.key} (${entry.label} · ${entry.quant})\n`);
-		const files: string[] = [];
-		for (const path of [weights, ...extra]) {
-			try {
-				const { outcome, file } = await syncFile(opts.from, opts.out, path, old[path], io);
-				if (outcome === 'missing') {
-					// The weights are the model; a template config is only needed where none ships.
-					if (path === weights) throw new MirrorDownloadError(`${opts.from}/${path}: HTTP 404`);
-					io.stderr.write(`  ${path}: not on ${opts.from} (skipped)\n`);
-					continue;
-				}
-				io.stderr.write(`  ${path}: ${outcome} (${file?.size.toLocaleString('en')} bytes)\n`);
-				if (file) manifest.files[path] = file;
-				files.push(path);
-			} catch (err) {
-				if (io.signal?.aborted) throw err;
-				failed++;
-				io.stderr.write(`  ${path}: failed: ${(err as Error).message}\n`);
+	const copy: Copy = async (path, { original, optional = false } = {}) => {
+		// From the Hub itself, a model library comes from where web-llm names it (GitHub).
+		const url = opts.from === HF_HUB && original ? original : `${opts.from}/${path}`;
+		try {
+			const { outcome, file } = await syncFile(url, opts.out, path, old[path], io);
+			if (outcome === 'missing') {
+				if (!optional) throw new MirrorDownloadError(`${url}: HTTP 404`);
+				io.stderr.write(`  ${path}: not on ${opts.from} (skipped)\n`);
+				return false;
 			}
+			io.stderr.write(`  ${path}: ${outcome} (${file?.size.toLocaleString('en')} bytes)\n`);
+			if (file) manifest.files[path] = file;
+			return true;
+		} catch (err) {
+			if (io.signal?.aborted) throw err;
+			failed++;
+			io.stderr.write(`  ${path}: failed: ${(err as Error).message}\n`);
+			return false;
 		}
-		if (files.includes(weights)) {
-			// What a student's browser downloads: the weights (a template config is read only where
-			// none ships with the app, and is a few kB).
-			manifest.models[id] = { bytes: manifest.files[weights].size, files };
+	};
+	const readJson = async (path: string): Promise<unknown> => {
+		try {
+			return JSON.parse(await readFile(join(opts.out, path), 'utf8')) as unknown;
+		} catch (err) {
+			failed++;
+			io.stderr.write(`  ${path}: failed: not JSON (${(err as Error).message})\n`);
+			return undefined;
+		}
+	};
+	for (const model of opts.models) {
+		if (model.engine === 'cpu') {
+			const { entry } = model;
+			const { id, weights, extra } = modelFiles(entry);
+			io.stderr.write(`${entry.key} (CPU engine: ${entry.label} · ${entry.quant})\n`);
+			const files: string[] = [];
+			if (await copy(weights)) files.push(weights);
+			// A template config is only needed where none ships with the app.
+			for (const path of extra) if (await copy(path, { optional: true })) files.push(path);
+			if (files.includes(weights)) {
+				// What a student's browser downloads: the weights (a template config is read only where
+				// none ships with the app, and is a few kB).
+				manifest.models[id] = { bytes: manifest.files[weights].size, files };
+			}
+		} else {
+			const { variant, label } = model;
+			io.stderr.write(`${variant.id} (WebGPU engine: ${label} · ${variant.quant})\n`);
+			const { files, whole } = await copyMlc(variant, copy, readJson);
+			// web-llm downloads every one of these files to load the model.
+			if (whole) {
+				const bytes = files.reduce((sum, p) => sum + manifest.files[p].size, 0);
+				manifest.models[variant.id] = { bytes, files };
+			}
 		}
 		await save();
 	}

@@ -125,7 +125,9 @@ export async function main(
 			} catch (e) {
 				throw new UsageError((e as Error).message, usage);
 			}
-			const sources = (summary?.files ?? rest).flatMap(runSources);
+			// Only agreement pairs records by key: summarize holds none of a million keys.
+			const keys = !summary;
+			const sources = (summary?.files ?? rest).flatMap((f) => runSources(f, { keys }));
 			const reports = [];
 			for (const { file, read } of sources) {
 				const report = await read();

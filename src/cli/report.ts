@@ -15,7 +15,7 @@ import {
 	type ModelRef,
 	type ProbeRecord
 } from '../lib/probe/types.ts';
-import { collectLabelings, pairwiseAgreement } from '../lib/stats/agreement.ts';
+import { collectLabelings, collectVerdicts, pairwiseAgreement } from '../lib/stats/agreement.ts';
 import type { Condition, CountedRecord, Tally } from '../lib/stats/aggregate.ts';
 import type { ReferenceTally } from '../lib/results/referenceShare.ts';
 import type { RunSummary } from '../lib/results/study.ts';
@@ -31,6 +31,7 @@ import { NO_RATE, NO_RATE_REASON, tableSentences } from '../lib/results/plainWor
 import { count } from '../lib/display/plural.ts';
 import { kappaWarning } from '../lib/stats/smallSample.ts';
 import { KeyTable } from '../lib/probe/keyTable.ts';
+import { PackedRecords } from './packedRecords.ts';
 import { sidecarPaths } from './jsonlStore.ts';
 import { readLines, requireFile } from './lines.ts';
 
@@ -64,8 +65,14 @@ export interface ReportManifest {
 	};
 }
 
+/**
+ * A run's records, last write per key: packed columns when read from a records file (a million
+ * of them in ~30 MB), the bundle's own array when read from a study file.
+ */
+export type ReportRecords = Iterable<ReportRecord>;
+
 export interface RunReport {
-	records: ReportRecord[];
+	records: ReportRecords;
 	/** From the manifest beside the records, or a whole-run file's first line; undefined without. */
 	manifest: ReportManifest | undefined;
 	/**
@@ -140,14 +147,15 @@ async function readAnswers(file: string): Promise<Map<string, AnswerFacts> | und
 /**
  * Read a records file line by line (any size) and never write it: a run may be appending to it,
  * and a last line without its newline may be a whole record of a hand-edited or foreign file.
+ * `keys`: keep each record's key (agreement pairs by it); without, records carry key ''.
  * @throws MissingFileError when the file does not exist.
  */
-export async function readRun(file: string): Promise<RunReport> {
+export async function readRun(file: string, opts: { keys?: boolean } = {}): Promise<RunReport> {
 	requireFile(file, 'records file');
 	// Last write per key wins, in the order keys first came: a key's place in `records` is its
-	// index in `keys`. A million records hold their facts and a KeyTable, no string per key twice.
+	// index in `keys`. A million records hold packed facts and a KeyTable, no string per key.
 	const keys = new KeyTable();
-	const records: ReportRecord[] = [];
+	const records = new PackedRecords(opts.keys);
 	const intern = interner();
 	const answers = new Map<string, AnswerFacts>();
 	const problems: string[] = [];
@@ -203,7 +211,7 @@ export async function readRun(file: string): Promise<RunReport> {
 						) as ReportRecord['reference_grounding']
 					})
 		};
-		records[keys.add(`${r.run_id}\u0000${r.key}`)] = r;
+		records.set(keys.add(`${r.run_id}\u0000${r.key}`), r);
 		const answer = answerOfRecord(value);
 		if (answer) answers.set(answer.item_id, answer);
 	}
@@ -566,28 +574,34 @@ function notes(t: ResultsTable): string[] {
 	return out;
 }
 
-export function agreementText(records: readonly ReportRecord[], annotations: Annotation[]): string {
-	const pairs = pairwiseAgreement(collectLabelings(records, annotations));
+export function agreementText(records: Iterable<ReportRecord>, annotations: Annotation[]): string {
+	const pairs = pairwiseAgreement(
+		collectLabelings(records, annotations),
+		collectVerdicts(records, annotations)
+	);
 	if (pairs.length === 0) return 'No two labelers labeled the same records.\n';
+	// The verdict first: the paper's validated decision (docs/methodology.md).
 	const rows = pairs.map((p) => [
 		`${p.a} vs ${p.b}`,
+		String(p.binary.n),
+		`${num(p.binary.kappa)} [${num(p.binary.lo)}, ${num(p.binary.hi)}]`,
 		String(p.full.n),
 		`${num(p.full.kappa)} [${num(p.full.lo)}, ${num(p.full.hi)}]`,
-		`${num(p.binary.kappa)} [${num(p.binary.lo)}, ${num(p.binary.hi)}]`,
 		pct(p.full.po)
 	]);
 	const warnings = pairs.flatMap((p) => {
-		const w = kappaWarning(p.full.n);
+		const w = kappaWarning(Math.min(p.binary.n, p.full.n));
 		return w ? [`${p.a} vs ${p.b}: ${w}\n`] : [];
 	});
 	return (
 		table(
 			[
 				'labelers',
-				'n',
-				"Cohen's κ, all labels (95% CI)",
-				'κ, genuine vs not (95% CI)',
-				'raw agreement'
+				'n verdicts',
+				"Cohen's κ, genuine vs not (95% CI)",
+				'n labels',
+				'κ, all labels (95% CI)',
+				'raw agreement, labels'
 			],
 			rows
 		) + warnings.join('')

@@ -47,7 +47,8 @@ export function studyRunOfReport(
 	if (report.manifest) return studyRunOf(report.manifest, records, answers);
 	warn(`${file}: no manifest beside it; the file name stands for the model, and the seed is 0`);
 	const name = file.replace(/^.*[\\/]/, '').replace(/(\.run)?\.jsonl$/i, '');
-	const run_id = records[0]?.run_id ?? name;
+	const [first] = records;
+	const run_id = first?.run_id ?? name;
 	return { run_id, generator: { id: name }, dataset: '', seed: 0, records, answers };
 }
 
@@ -91,11 +92,11 @@ export function studyRunsOfReports(
  * A study file as its runs: a list (`.study.json`, what a sweep writes beside its runs) as its run
  * files, resolved beside it; a one-file study (`.study.jsonl`, the sweep's other file or the app's
  * Share) as the runs inside it, each checked as the app's Import checks it. Any other file is
- * itself.
+ * itself. `keys`: keep each record's key (readRun), for `agreement`.
  * @throws ExchangeError when the study file, or a run inside it, is not valid.
  */
-export function runSources(file: string): RunSource[] {
-	const itself = [{ file, read: () => readRun(file) }];
+export function runSources(file: string, opts: { keys?: boolean } = {}): RunSource[] {
+	const itself = [{ file, read: () => readRun(file, opts) }];
 	if (!file.endsWith('.study.json') && !file.endsWith(STUDY_FILE_SUFFIX)) return itself;
 	const text = readFileSync(file, 'utf8');
 	if (!isStudyFile(text)) return itself;
@@ -109,7 +110,7 @@ export function runSources(file: string): RunSource[] {
 			]);
 		return study.links.map((link) => {
 			const path = resolve(dirname(file), link);
-			return { file: path, read: () => readRun(path) };
+			return { file: path, read: () => readRun(path, opts) };
 		});
 	}
 	return studyRunBundles(study.runs, basename(file)).map((bundle, i) => ({

@@ -13,6 +13,8 @@
  *   npm run bench -- --only cpuThreads the CPU engine at 1 thread and isolated, decode and records/min
  *   npm run bench -- --only results10k the 10,000-record results view's open (after the overhead run)
  *                                      (prints it; no JSON)
+ *   npm run bench -- --only serverRatio the browser's server engine over the CLI, 3 times (prints
+ *                                      each with the load average; no JSON)
  *   npm run bench -- --dist DIR        measure the build in DIR instead of dist/ (e.g. a private one)
  *
  * Prints a table, writes bench-results.json at the repository root, exits 1 when a budget
@@ -109,6 +111,23 @@ async function firstVisitOnly(): Promise<number> {
 	return Object.values(metrics).some((m) => m.status === 'error') ? 1 : 0;
 }
 
+/** The browser's server engine over the CLI alone, a few times over: it moves with the load. */
+async function serverRatioOnly(): Promise<number> {
+	if (args.build || !hasBuild(DIST)) step('building dist/', build);
+	const { measureServerRatioOnly } = await import('./browser/serverRatio.ts');
+	let failures = 0;
+	for (let i = 0; i < SERVER_RATIO_ROUNDS; i++) {
+		const metric = await step('the browser server engine against the CLI', () =>
+			measureServerRatioOnly(DIST)
+		);
+		console.log(JSON.stringify({ browserVsCliServerRatio: metric, loadavg: loadavg() }));
+		if (metric.status === 'error') failures++;
+	}
+	return failures > 0 ? 1 : 0;
+}
+
+const SERVER_RATIO_ROUNDS = 3;
+
 /** The 10,000-record results view alone (after the overhead run that makes its records). */
 async function results10kOnly(): Promise<number> {
 	if (args.build || !hasBuild(DIST)) step('building dist/', build);
@@ -148,9 +167,10 @@ async function main(): Promise<number> {
 	if (args.only === 'cpuThreads') return cpuThreadsOnly();
 	if (args.only === 'firstVisit') return firstVisitOnly();
 	if (args.only === 'results10k') return results10kOnly();
+	if (args.only === 'serverRatio') return serverRatioOnly();
 	if (args.only !== undefined) {
 		throw new Error(
-			`--only knows "longTasks", "firstView", "firstVisit", "cpuThreads" and "results10k", not "${args.only}"`
+			`--only knows "longTasks", "firstView", "firstVisit", "cpuThreads", "results10k" and "serverRatio", not "${args.only}"`
 		);
 	}
 	const started = Date.now();

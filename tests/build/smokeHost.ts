@@ -30,17 +30,26 @@ export interface SmokePageOptions {
 	onPageError?: (err: Error) => void;
 	/** Serve with COOP/COEP, so the page is cross-origin isolated (threads) from its first load. */
 	isolated?: boolean;
+	/** More files the server answers, by path (e.g. a model mirror's "/mirror/…"); the rest 404. */
+	files?: Record<string, string>;
 }
 
 export interface SmokePage {
 	page: Page;
 	/** The page's origin, http://127.0.0.1:<port>. */
 	origin: string;
+	/** Every request the server answered, as "METHOD /path STATUS", in order. */
+	requests: string[];
 	/** Closes the browser and the server and removes the build. */
 	close(): Promise<void>;
 }
 
-function serve(root: string, isolated = false): Promise<Server> {
+function serve(
+	root: string,
+	isolated = false,
+	files: Record<string, string> = {},
+	requests: string[] = []
+): Promise<Server> {
 	const types: Record<string, string> = {
 		'.js': 'text/javascript',
 		'.html': 'text/html',
@@ -49,6 +58,12 @@ function serve(root: string, isolated = false): Promise<Server> {
 	const server = createServer(async (req, res) => {
 		const url = new URL(req.url ?? '/', 'http://x').pathname;
 		const path = url === '/' ? '/index.html' : url;
+		const log = (status: number) => requests.push(`${req.method} ${url} ${status}`);
+		if (path in files) {
+			log(200);
+			res.writeHead(200, { 'content-type': 'application/json' }).end(files[path]);
+			return;
+		}
 		try {
 			const body = await readFile(join(root, path));
 			res.writeHead(200, {
@@ -56,7 +71,9 @@ function serve(root: string, isolated = false): Promise<Server> {
 				...(isolated ? ISOLATION_HEADERS : {})
 			});
 			res.end(body);
+			log(200);
 		} catch {
+			log(404);
 			res.writeHead(404).end();
 		}
 	});
@@ -66,7 +83,8 @@ function serve(root: string, isolated = false): Promise<Server> {
 /** Builds, serves and opens the smoke page; the caller closes it. */
 export async function openSmokePage(opts: SmokePageOptions): Promise<SmokePage> {
 	const root = mkdtempSync(join(tmpdir(), opts.prefix));
-	const server = await serve(join(root, 'dist'), opts.isolated);
+	const requests: string[] = [];
+	const server = await serve(join(root, 'dist'), opts.isolated, opts.files, requests);
 	const browser = await launchBrowser(opts.webgpu);
 	const close = async () => {
 		await browser.close();
@@ -96,7 +114,7 @@ export async function openSmokePage(opts: SmokePageOptions): Promise<SmokePage> 
 		if (opts.onPageError) page.on('pageerror', opts.onPageError);
 		await page.goto(origin);
 		await page.waitForFunction(() => 'smokeReady' in window);
-		return { page, origin, close };
+		return { page, origin, requests, close };
 	} catch (e) {
 		await close();
 		throw e;

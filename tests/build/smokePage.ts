@@ -54,4 +54,19 @@ export async function runSmoke(origin: string) {
 	return out;
 }
 
+/**
+ * A catalog model through a school's model mirror on our own server (`<origin>/mirror`, which has
+ * the model's mlc-chat-config.json but not its model library): what is cached, and the load's error.
+ */
+export async function runMirrorSmoke(origin: string, model: string) {
+	const engine = createWebLLMEngine({ mirror: () => `${origin}/mirror` });
+	const out = {
+		cached: await engine.isCached(model),
+		load: await engine.load([model]).then(() => 'resolved', asData)
+	};
+	engine.terminate();
+	return out;
+}
+
 export type SmokeResult = Awaited<ReturnType<typeof runSmoke>>;
+export type MirrorSmokeResult = Awaited<ReturnType<typeof runMirrorSmoke>>;

@@ -3,15 +3,54 @@
  * it in headless Chromium (WebGPU via SwiftShader) and drives the real MLCEngine through our
  * protocol. No network: the model record points at a local server that answers 404, so loading
  * fails, and the worker names the file that is missing (its diagnosis of a model's own URLs).
+ * Then a catalog model through a model mirror on the same server, which holds the model's
+ * mlc-chat-config.json but not its model library: web-llm asks the mirror (never huggingface.co or
+ * GitHub) for the files its records name, and the load's error names the mirror's missing file.
  *   npx tsx tests/build/workerSmoke.ts    (needs /usr/bin/chromium or CHROMIUM_PATH)
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { findVariant } from '../../src/lib/engines/webgpu/catalog.ts';
+import { mirrorPath } from '../../src/lib/engines/mirror.ts';
 import { CHROMIUM, openSmokePage } from './smokeHost.ts';
-import type { SmokeResult } from './smokePage.ts';
+import type { MirrorSmokeResult, SmokeResult } from './smokePage.ts';
 
 const PAGE = fileURLToPath(new URL('./smokePage.ts', import.meta.url));
 const TIMEOUT_MS = 120_000;
+/** The classroom preset's WebGPU model, in the variant SwiftShader can run (no shader-f16). */
+const MIRROR_MODEL = 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC';
+const MIRROR_CONFIG = `/mirror/mlc-ai/${MIRROR_MODEL}/resolve/main/mlc-chat-config.json`;
+const MIRROR_LIB = `/mirror/${mirrorPath(findVariant(MIRROR_MODEL)?.variant.model_lib ?? '')}`;
+
+function checkMirror(out: MirrorSmokeResult, requests: string[], seen: string[], origin: string) {
+	const failures: string[] = [];
+	const expect = (ok: boolean, what: string) => ok || failures.push(what);
+	const message =
+		typeof out.load === 'object' && out.load ? String(out.load.message ?? '') : String(out.load);
+	expect(out.cached === false, 'the mirrored model is not cached in a fresh profile');
+	expect(
+		requests.includes(`GET ${MIRROR_CONFIG} 200`),
+		`web-llm read the model's config from the mirror (${MIRROR_CONFIG})`
+	);
+	expect(
+		requests.some((r) => r.startsWith(`GET ${MIRROR_LIB} 404`)),
+		`the model library was asked of the mirror (${MIRROR_LIB})`
+	);
+	expect(
+		typeof out.load === 'object' &&
+			out.load?.code === 'bad_model' &&
+			message.includes(`${origin}${MIRROR_LIB} answers HTTP 404`) &&
+			!/huggingface|Your model/i.test(message),
+		`the load's error names the mirror's missing model library: "${message}"`
+	);
+	const away = seen.filter((u) => !u.startsWith(origin));
+	expect(away.length === 0, `nothing but the mirror was asked: ${away.join(', ')}`);
+	expect(
+		seen.some((u) => u.endsWith(MIRROR_CONFIG)),
+		"the browser's own request log shows the worker's fetches (so the check above can fail)"
+	);
+	return failures;
+}
 
 function check(out: SmokeResult): string[] {
 	const failures: string[] = [];
@@ -41,9 +80,11 @@ async function main(): Promise<number> {
 		console.error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH.`);
 		return 1;
 	}
-	const { page, origin, close } = await openSmokePage({
+	const config = { model_type: 'qwen2', tokenizer_files: ['tokenizer.json'], vocab_size: 151936 };
+	const { page, origin, requests, close } = await openSmokePage({
 		module: PAGE,
-		exports: ['runSmoke'],
+		exports: ['runSmoke', 'runMirrorSmoke'],
+		files: { [MIRROR_CONFIG]: JSON.stringify(config) },
 		webgpu: true,
 		timeoutMs: TIMEOUT_MS,
 		prefix: 'webllm-smoke-'
@@ -52,7 +93,19 @@ async function main(): Promise<number> {
 		// A string, not a function: tsx's __name helpers do not exist in the page.
 		const out = (await page.evaluate(`runSmoke(${JSON.stringify(origin)})`)) as SmokeResult;
 		console.log(JSON.stringify(out, null, '\t'));
-		const failures = check(out);
+		const seen: string[] = [];
+		page.context().on('request', (r) => void seen.push(r.url()));
+		const mirrored = (await page.evaluate(
+			`runMirrorSmoke(${JSON.stringify(origin)}, ${JSON.stringify(MIRROR_MODEL)})`
+		)) as MirrorSmokeResult;
+		console.log(
+			JSON.stringify(
+				{ mirror: mirrored, requests: requests.filter((r) => r.includes('/mirror/')) },
+				null,
+				'\t'
+			)
+		);
+		const failures = [...check(out), ...checkMirror(mirrored, requests, seen, origin)];
 		for (const f of failures) console.error(`FAILED: ${f}`);
 		if (failures.length === 0) console.log('\nWorker smoke test passed.');
 		return failures.length === 0 ? 0 : 1;

@@ -88,3 +88,22 @@ describe('LabelTally', () => {
 		expect(getByTestId('label-tally').textContent).toContain('No labelled turns yet.');
 	});
 });
+
+describe("ModelPicker with a model mirror's sizes", () => {
+	it("shows the size the mirror's index.json lists before any download, and unknown where it lists none", () => {
+		const { container } = render(ModelPicker, {
+			legend: 'Generator',
+			name: 'generator-model',
+			options: [option('a', 3, false), option('c', 0.5, true)],
+			value: 'c',
+			measured: { 'a-q4f32_1-MLC': 999 },
+			listed: (id: string) => (id === 'c-q4f32_1-MLC' ? 276 : null)
+		});
+		const rows = [...container.querySelectorAll('label.row')];
+		const text = (key: string) =>
+			rows.find((r) => r.querySelector('.name')?.textContent === key)?.textContent ?? '';
+		expect(text('C')).toContain("276 MB download (the model mirror's index.json)");
+		// Not listed: the size measured here still counts; nothing is made up.
+		expect(text('A')).toContain('999 MB download (measured in this browser)');
+	});
+});

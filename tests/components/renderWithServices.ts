@@ -45,9 +45,12 @@ export function memoryDb(): ProbeDB {
 export function testServices(db?: ProbeDB, deps: AppServiceDeps = {}) {
 	return createAppServices({
 		openDb: () => db ?? memoryDb(),
-		makeWebgpuEngine: () => fakeDeviceEngine(),
-		makeCpuEngine: () => fakeDeviceEngine('wllama-test'),
-		...deps
+		...deps,
+		makeDevice: {
+			webgpu: () => fakeDeviceEngine(),
+			cpu: () => fakeDeviceEngine('wllama-test'),
+			...deps.makeDevice
+		}
 	});
 }
 

@@ -7,13 +7,13 @@
  */
 import { CpuEngine, type CpuEngineOptions } from '../../src/lib/engines/cpu/client.ts';
 import type { CpuWorkerRequest } from '../../src/lib/engines/cpu/protocol.ts';
-import {
-	createCpuHandler,
-	type CpuCompletionParams,
-	type CpuModel,
-	type CpuRuntime,
-	type OpenOptions
-} from '../../src/lib/engines/cpu/worker/handler.ts';
+import { createCpuHandler } from '../../src/lib/engines/cpu/worker/handler.ts';
+import type {
+	CpuCompletionParams,
+	CpuModel,
+	CpuRuntime,
+	OpenOptions
+} from '../../src/lib/engines/cpu/worker/surface.ts';
 import { applyScript, defaultScript, type ScriptFn } from './script.ts';
 
 /** Qwen2.5's chat template, shortened to what the judge path renders (system + user + generation). */

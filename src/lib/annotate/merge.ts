@@ -5,7 +5,7 @@
  * the stored one, is listed for a person to look at rather than decided silently.
  */
 import type { Annotation } from '../probe/exchange.ts';
-import type { Label } from '../probe/types.ts';
+import type { HumanVerdict, Label } from '../probe/types.ts';
 
 export interface LabelConflict {
 	key: string;
@@ -14,6 +14,9 @@ export interface LabelConflict {
 	stored: Label;
 	/** The label the merged file gives. */
 	incoming: Label;
+	/** Their verdicts (undefined: a label given before verdicts were asked). */
+	storedVerdict?: HumanVerdict;
+	incomingVerdict?: HumanVerdict;
 }
 
 export interface LabelMerge {
@@ -29,7 +32,8 @@ export interface LabelMerge {
 }
 
 /** One label event: a file merged twice adds nothing the second time. */
-const signature = (a: Annotation) => JSON.stringify([a.key, a.annotator, a.label, a.created_at]);
+const signature = (a: Annotation) =>
+	JSON.stringify([a.key, a.annotator, a.label, a.verdict ?? null, a.created_at]);
 
 /** Newest label per record and annotator, as the agreement view counts them. */
 function latest(list: readonly Annotation[]): Map<string, Annotation> {
@@ -68,12 +72,14 @@ export function mergeLabels(
 	const conflicts: LabelConflict[] = [];
 	for (const [id, mine] of latest(added)) {
 		const old = before.get(id);
-		if (old && old.label !== mine.label) {
+		if (old && (old.label !== mine.label || old.verdict !== mine.verdict)) {
 			conflicts.push({
 				key: mine.key,
 				annotator: mine.annotator,
 				stored: old.label,
-				incoming: mine.label
+				incoming: mine.label,
+				storedVerdict: old.verdict,
+				incomingVerdict: mine.verdict
 			});
 		}
 	}

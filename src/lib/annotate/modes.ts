@@ -8,12 +8,16 @@
  * since labels of one item are not independent. The resampled items are the same for every mode
  * (one seed), which keeps the comparison paired inside the bootstrap too.
  */
-import { binaryLabel } from '../probe/labels.ts';
 import { LABELS, VERDICTS } from '../probe/types.ts';
-import type { JudgeMode, Label } from '../probe/types.ts';
+import type { JudgeMode } from '../probe/types.ts';
 import { HYBRID, isHuman, JUDGE, RULES, type Labelings } from '../stats/agreement.ts';
 import { bootstrapCI } from '../stats/interval.ts';
-import { confusionMatrix, DEFAULT_KAPPA_REPS, DEFAULT_KAPPA_SEED } from '../stats/kappa.ts';
+import {
+	confusionMatrix,
+	DEFAULT_KAPPA_REPS,
+	DEFAULT_KAPPA_SEED,
+	kappaOf
+} from '../stats/kappa.ts';
 import { kappaWarning } from '../stats/smallSample.ts';
 
 /** κ and the like with two decimals; "–" for NaN (no items, or 0/0). */
@@ -21,7 +25,9 @@ export function decimal(x: number, digits = 2): string {
 	return Number.isFinite(x) ? x.toFixed(digits) : '–';
 }
 
-export type Scale = 'full' | 'binary';
+/** 'binary' is the verdict (the paper's validated decision), shown first; 'full' the categories. */
+export type Scale = 'binary' | 'full';
+export const SCALES: readonly Scale[] = ['binary', 'full'];
 
 export const MODE_LABELERS: readonly { mode: JudgeMode; labeler: string; title: string }[] = [
 	{ mode: 'rules', labeler: RULES, title: 'rules-only' },
@@ -50,10 +56,11 @@ interface Cluster {
 
 /**
  * κ against the pooled human labels for each mode present in `labelings` (hybrid only when
- * collectLabelings was asked for it). [] when no human labeled an item the modes labeled.
+ * collectLabelings was asked for it): the categories for 'full', the verdicts (collectVerdicts)
+ * for 'binary'. [] when no human labeled an item the modes labeled.
  */
 export function modeScores(
-	labelings: Labelings,
+	labelings: Labelings<string>,
 	scale: Scale = 'full',
 	opts: { seed?: number; reps?: number } = {}
 ): ModeScore[] {
@@ -66,17 +73,25 @@ export function modeScores(
 
 	// Rules-only leaves some turns undecided: a category that agrees with no human label.
 	const categories: string[] = scale === 'full' ? [...LABELS] : [...VERDICTS];
-	const view = (l: Label) => (scale === 'full' ? l : binaryLabel(l));
 	return present.map(({ mode, labeler, title }) => {
 		const labels = labelings.get(labeler);
 		const clusters: Cluster[] = keys.map((k) => ({
-			mode: view(labels?.get(k) as Label),
+			mode: labels?.get(k) as string,
 			humans: humans.flatMap((h) => {
 				const l = h.get(k);
-				return l === undefined ? [] : [view(l)];
+				return l === undefined ? [] : [l];
 			})
 		}));
-		const ci = bootstrapCI(clusters, (sample) => pooledKappa(sample, categories), {
+		// Every human label is one (mode, human) pair; κ itself is kappa.ts's.
+		const pooled = (sample: readonly Cluster[]) =>
+			kappaOf(
+				confusionMatrix(
+					sample.flatMap((c) => c.humans.map(() => c.mode)),
+					sample.flatMap((c) => c.humans),
+					categories
+				)
+			).kappa;
+		const ci = bootstrapCI(clusters, pooled, {
 			seed: opts.seed ?? DEFAULT_KAPPA_SEED,
 			reps: opts.reps ?? DEFAULT_KAPPA_REPS
 		});
@@ -91,28 +106,6 @@ export function modeScores(
 			hi: ci.hi
 		};
 	});
-}
-
-/** κ over every (mode, human) pair of the clusters; same conventions as kappa.ts (pe = 1 → 1). */
-function pooledKappa(clusters: readonly Cluster[], categories: readonly string[]): number {
-	const a = clusters.flatMap((c) => c.humans.map(() => c.mode));
-	const b = clusters.flatMap((c) => c.humans);
-	const matrix = confusionMatrix(a, b, categories);
-	const n = a.length;
-	if (n === 0) return Number.NaN;
-	// Integer sums, as in kappa.ts, so pe is exactly 1 when both sides used one shared category.
-	let diagonal = 0;
-	let chance = 0;
-	for (let i = 0; i < categories.length; i++) {
-		diagonal += matrix[i][i];
-		const row = matrix[i].reduce((s, x) => s + x, 0);
-		const col = matrix.reduce((s, r) => s + r[i], 0);
-		chance += row * col;
-	}
-	if (chance === n * n) return 1;
-	const po = diagonal / n;
-	const pe = chance / (n * n);
-	return (po - pe) / (1 - pe);
 }
 
 export function describeScore(s: ModeScore): string {

@@ -7,6 +7,7 @@ import { LABEL_INFO } from '../probe/labels.ts';
 import type { Label, ProbeRecord } from '../probe/types.ts';
 import {
 	collectLabelings,
+	collectVerdicts,
 	HYBRID,
 	HUMAN_PREFIX,
 	isHuman,
@@ -16,7 +17,8 @@ import {
 	pairwiseAgreement,
 	RULES,
 	type Labelings,
-	type PairAgreement
+	type PairAgreement,
+	type Verdicts
 } from '../stats/agreement.ts';
 import { DEFAULT_KAPPA_REPS } from '../stats/kappa.ts';
 import { decimal, modeScores, type ModeScore, type Scale } from './modes.ts';
@@ -30,6 +32,8 @@ export interface PairRow extends PairAgreement {
 
 export interface AgreementReport {
 	labelings: Labelings;
+	/** The binary verdicts, labeler by labeler (a human label without one is not in it). */
+	verdicts: Verdicts;
 	pairs: PairRow[];
 	modes: Record<Scale, ModeScore[]>;
 	/** Humans who labeled at least one record, by name. */
@@ -54,6 +58,7 @@ export function repsFor(n: number): number {
 export interface MachineAgreement {
 	/** judge, hybrid and rules only. */
 	labelings: Labelings;
+	verdicts: Verdicts;
 	pairs: PairRow[];
 }
 
@@ -63,9 +68,10 @@ export function machineAgreement(
 	opts: { seed?: number; reps?: number } = {}
 ): MachineAgreement {
 	const labelings = orderLabelings(collectLabelings(records, [], { hybrid: true }));
+	const verdicts = orderLabelings(collectVerdicts(records, [], { hybrid: true }));
 	const reps = opts.reps ?? repsFor(records.length);
-	const pairs = pairwiseAgreement(labelings, { ...opts, reps });
-	return { labelings, pairs: pairs.map((p) => ({ ...p, id: pairId(p.a, p.b) })) };
+	const pairs = pairwiseAgreement(labelings, verdicts, { ...opts, reps });
+	return { labelings, verdicts, pairs: pairs.map((p) => ({ ...p, id: pairId(p.a, p.b) })) };
 }
 
 /**
@@ -78,23 +84,25 @@ export function agreementReport(
 	machine: MachineAgreement = machineAgreement(records, opts)
 ): AgreementReport {
 	const labelings = orderLabelings(collectLabelings(records, annotations, { hybrid: true }));
+	const verdicts = orderLabelings(collectVerdicts(records, annotations, { hybrid: true }));
 	const names = [...labelings.keys()];
 	const humanPairs: PairRow[] = [];
 	names.forEach((a, i) => {
 		if (!isHuman(a)) return;
 		for (const b of names.slice(i + 1)) {
 			const two: Labelings = new Map([a, b].map((n) => [n, labelings.get(n) ?? new Map()]));
-			const [pair] = pairwiseAgreement(two, opts);
+			const [pair] = pairwiseAgreement(two, verdicts, opts);
 			if (pair) humanPairs.push({ ...pair, id: pairId(a, b) });
 		}
 	});
 	return {
 		labelings,
+		verdicts,
 		// Humans sort first, so this is pairwiseAgreement's order over all labelers.
 		pairs: [...humanPairs, ...machine.pairs],
 		modes: {
-			full: modeScores(labelings, 'full', opts),
-			binary: modeScores(labelings, 'binary', opts)
+			binary: modeScores(verdicts, 'binary', opts),
+			full: modeScores(labelings, 'full', opts)
 		},
 		annotators: names.filter(isHuman).map((n) => n.slice(HUMAN_PREFIX.length))
 	};

@@ -25,6 +25,7 @@ import { createCpuDevice, createWebgpuDevice, type DeviceEngine } from './device
 import { createWebLLMEngine } from '../engines/webgpu/client.ts';
 import { createCpuEngine } from '../engines/cpu/client.ts';
 import type { MirrorManifest } from '../engines/mirror.ts';
+import type { EngineKind } from '../engines/registry.ts';
 import { customAppConfig, type CustomMlcModel } from '../engines/webgpu/custom.ts';
 import type { TemplateSpec } from '../setup/templates.ts';
 import { shipsTemplate } from '../templates/packages.ts';
@@ -54,20 +55,16 @@ export interface AppServices {
 	annotationBackend(): AnnotationBackend;
 	templateCache(): StoreOf<'templates'>;
 	datasetCache(): DatasetCache;
-	/** The WebGPU engine: creating it starts the worker, which downloads web-llm once. */
-	webgpuEngine(): DeviceEngine;
-	/** Whether the WebGPU engine exists yet (so the cache badges need not start a worker). */
-	hasWebgpuEngine(): boolean;
-	/** Drop a broken WebGPU engine (GPU device lost, worker crashed); the next use makes a new one. */
-	resetWebgpuEngine(): void;
 	/**
-	 * The CPU engine: creating it starts its worker, which downloads wllama (and its wasm) once.
-	 * Never created together with the web-llm engine by the same run: each run uses one.
+	 * The engine of this kind on this device, made on first use: creating it starts its worker,
+	 * which downloads its library (web-llm, or wllama and its wasm) once. A run uses one kind.
+	 * @throws Error for a kind that does not run on this device (a server).
 	 */
-	cpuEngine(): DeviceEngine;
-	hasCpuEngine(): boolean;
-	/** Drop a broken CPU engine; the next use makes a new worker. */
-	resetCpuEngine(): void;
+	device(kind: EngineKind): DeviceEngine;
+	/** Whether that engine exists yet (so the cache badges need not start a worker). */
+	hasDevice(kind: EngineKind): boolean;
+	/** Drop a broken one (GPU device lost, worker crashed); the next use makes a new one. */
+	resetDevice(kind: EngineKind): void;
 	/**
 	 * One engine per server and key, so its concurrency limit and JSON-mode fallback are shared.
 	 * @throws EngineError('network') when the URL is not http(s).
@@ -84,14 +81,15 @@ export interface AppServices {
 	englishNlp(signal?: AbortSignal): Promise<LoadedNlp>;
 }
 
+/** How each engine on this device is made, by kind (those the registry's providers host there). */
+type DeviceMakers = Record<'webgpu' | 'cpu', () => DeviceEngine>;
+
 /** What the services are made from; each defaults to the browser's real one. */
 export interface AppServiceDeps {
 	/** Opens the database (IndexedDB through Dexie); called once, on first use. */
 	openDb?: () => ProbeDB | Promise<ProbeDB>;
-	/** Makes the web-llm engine (starts its worker). */
-	makeWebgpuEngine?: () => DeviceEngine;
-	/** Makes the wllama engine (starts its worker). */
-	makeCpuEngine?: () => DeviceEngine;
+	/** Makes the engine of a kind on this device (starts its worker); the real one when absent. */
+	makeDevice?: Partial<DeviceMakers>;
 	/** For chat templates and datasets. */
 	fetch?: typeof fetch;
 	/**
@@ -110,17 +108,17 @@ export interface AppServiceDeps {
 export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 	const customModels = deps.customModels ?? (() => []);
 	const modelMirror = deps.modelMirror ?? (() => undefined);
-	const makeWebgpu =
-		deps.makeWebgpuEngine ??
-		(() =>
+	const makers: DeviceMakers = {
+		webgpu: () =>
 			createWebgpuDevice(() =>
 				createWebLLMEngine({
 					appConfig: () => customAppConfig(customModels()),
 					mirror: () => modelMirror()?.base
 				})
-			));
-	const makeCpu =
-		deps.makeCpuEngine ?? (() => createCpuDevice(() => createCpuEngine({ mirror: modelMirror })));
+			),
+		cpu: () => createCpuDevice(() => createCpuEngine({ mirror: modelMirror })),
+		...deps.makeDevice
+	};
 	const fetchFn: typeof fetch = deps.fetch ?? ((url, init) => fetch(url, init));
 	let opened: Promise<{ db: ProbeDB; stores: BrowserStores }> | undefined;
 	/** The stores' module and the database, once; a failed load (a chunk offline) is tried again. */
@@ -145,8 +143,7 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 	const annotations = store('annotations', ANNOTATION_BACKEND_METHODS);
 	const templates = store('templates', TEMPLATE_CACHE_METHODS);
 	const datasets = datasetCacheOf(store('datasets', DATASET_CACHE_METHODS));
-	let webgpu: DeviceEngine | undefined;
-	let cpu: DeviceEngine | undefined;
+	const devices = new Map<EngineKind, DeviceEngine>();
 	const servers = new Map<string, OpenAIEngine>();
 	let nlp: Promise<LoadedNlp> | undefined;
 	const loadNlp = async (signal?: AbortSignal): Promise<LoadedNlp> => {
@@ -166,17 +163,20 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 		annotationBackend: () => annotations,
 		templateCache: () => templates,
 		datasetCache: () => datasets,
-		webgpuEngine: () => (webgpu ??= makeWebgpu()),
-		hasWebgpuEngine: () => webgpu !== undefined,
-		resetWebgpuEngine: () => {
-			webgpu?.dispose();
-			webgpu = undefined;
+		device: (kind) => {
+			let device = devices.get(kind);
+			if (!device) {
+				const make = makers[kind as keyof DeviceMakers] as (() => DeviceEngine) | undefined;
+				if (!make) throw new Error(`The ${kind} engine does not run on this device.`);
+				device = make();
+				devices.set(kind, device);
+			}
+			return device;
 		},
-		cpuEngine: () => (cpu ??= makeCpu()),
-		hasCpuEngine: () => cpu !== undefined,
-		resetCpuEngine: () => {
-			cpu?.dispose();
-			cpu = undefined;
+		hasDevice: (kind) => devices.has(kind),
+		resetDevice: (kind) => {
+			devices.get(kind)?.dispose();
+			devices.delete(kind);
 		},
 		serverEngine: (baseUrl, apiKey) => {
 			const key = `${baseUrl}\u0000${apiKey ?? ''}`;

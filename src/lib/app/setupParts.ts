@@ -16,7 +16,7 @@ import { createAppServices } from './services.ts';
 export const SETUP_DEFAULTS: Omit<AppDefaults, 'playground'> = {
 	services: (app) =>
 		createAppServices({
-			customModels: () => app.settings.webgpu.customModels,
+			customModels: () => app.settings.models.webgpu.customModels,
 			modelMirror: () => app.settings.mirror.source()
 		}),
 	settings: (app) => new EngineSettings(undefined, app.modelMirror),

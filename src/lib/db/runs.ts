@@ -1,7 +1,8 @@
 /**
  * The browser's RunStore: the pipeline writes through the RunStore methods, the views read through
- * the queries below. Every write outside importRun is its own IndexedDB transaction, and Dexie
- * resolves a write only once its transaction has committed, so a resolved put survives a reload.
+ * the queries below. Every write outside importRun is its own IndexedDB transaction (records
+ * arriving together share one), and Dexie resolves a write only once its transaction has
+ * committed, so a resolved put survives a reload.
  */
 import type { Annotation, RunBundle } from '../probe/exchange.ts';
 import type { RunStore } from '../probe/store.ts';
@@ -12,6 +13,7 @@ import { countRecords, firstRecords, recordsPage } from './query.ts';
 import type { PageRequest, RecordFilter, RecordPage } from './query.ts';
 import type { ProbeDB, RunRow, RunStatus } from './schema.ts';
 import { packFacts, recordFacts, unpackFacts } from './facts.ts';
+import { GroupCommit } from './groupCommit.ts';
 import type { RecordFacts } from './facts.ts';
 import { deleteRunRows, exportRun, importRun, mergeRunLabels, runTables } from './transfer.ts';
 import type { LabelMerge } from '../annotate/merge.ts';
@@ -62,17 +64,24 @@ export class DexieRunStore implements RunStore {
 	}
 
 	/**
-	 * The record and its facts in one transaction (a reader never sees one without the other); the
-	 * run's packed facts are dropped in it too, so they are never stale.
+	 * The records and their facts in one transaction (a reader never sees one without the other);
+	 * the runs' packed facts are dropped in it too, so they are never stale. Records that arrive
+	 * while one commits share the next transaction (groupCommit.ts); each promise resolves once
+	 * its own record is committed.
 	 */
-	async putRecord(record: ProbeRecord): Promise<void> {
+	readonly #records = new GroupCommit<ProbeRecord>((records) => {
 		const db = this.#db;
 		// Not awaited inside: a failed request aborts the transaction, which rejects the outer await.
-		await db.transaction('rw', [db.records, db.facts, db.factPacks], () => {
-			void db.records.put(record);
-			void db.facts.put(recordFacts(record));
-			void db.factPacks.delete(record.run_id);
+		return db.transaction('rw', [db.records, db.facts, db.factPacks], () => {
+			void db.records.bulkPut(records);
+			void db.facts.bulkPut(records.map(recordFacts));
+			for (const runId of new Set(records.map((r) => r.run_id))) void db.factPacks.delete(runId);
 		});
+	});
+
+	/** Copied now, as a put would: a change the caller makes while it waits is not stored. */
+	async putRecord(record: ProbeRecord): Promise<void> {
+		return this.#records.write(structuredClone(record));
 	}
 
 	async getRecords(runId: string): Promise<ProbeRecord[]> {

@@ -4,7 +4,7 @@
  * turn. Only display: the prompt comes from setup/conversationRun.ts and the label from the rules
  * (probe/rules.ts) and labels.ts, as in a run.
  */
-import { LABEL_INFO, PRECEDENCE } from '../probe/labels.ts';
+import { EXAMPLE_CONVERSATION, LABEL_INFO, PRECEDENCE } from '../probe/labels.ts';
 import { classifyRules, type RuleDecision } from '../probe/rules.ts';
 import { stopSequences, type ChatTemplate } from '../probe/template.ts';
 import type { Label } from '../probe/types.ts';
@@ -66,20 +66,55 @@ export interface ExampleTurn {
 	label: Label;
 	title: string;
 	text: string;
+	/**
+	 * For a kind the rules never give (a follow-up, a new task): why it is the judge's call, said
+	 * before the rules' "undecided". Absent for a failure the rules catch.
+	 */
+	judgesCall?: string;
+}
+
+/** Why a kind is the judge's: the rules see failures only (labels.ts, the undecided label). */
+const JUDGES_CALL: Partial<Record<Label, string>> = {
+	genuine_followup:
+		'A plausible follow-up is the judge’s call: the rules recognise failures only, and whether a turn reacts to something concrete in the answer (the verdict’s criteria) takes a model that reads it. The rules will say undecided.',
+	undecided:
+		'A new request is the judge’s call: no rule fires on it, and only a model that reads it can tell a follow-up from the start of a new task. The rules will say undecided.'
+};
+
+/**
+ * The restatements as models write them, built from the conversation shown so they stay
+ * restatements when the student edits it: the question asked again behind a preface that asks
+ * nothing new, and the assistant's answer written again, word for word, in the user's turn. Reworded restatements
+ * (the positive examples in labels.ts) are the judge's call; these are the near copies the rules
+ * catch (rules.ts, restatement).
+ */
+function restatements(question: string, answer: string): Partial<Record<Label, string>> {
+	return {
+		prompt_restatement: `Can you solve this? ${question}`,
+		assistant_restatement: answer
+	};
 }
 
 /**
- * One user turn per label, as labels.ts gives them (each written after EXAMPLE_CONVERSATION): the
- * quoted part of the label's positive example, in the order the rules check them.
+ * One user turn per label, in the order the rules check them (each written after the conversation
+ * shown; EXAMPLE_CONVERSATION by default): each failure is a turn the rules label as its button
+ * says, and the kinds only a judge can tell say so (judgesCall). The other texts are the quoted
+ * part of the label's positive example (labels.ts).
  */
-export function exampleTurns(): ExampleTurn[] {
+export function exampleTurns(
+	question: string = EXAMPLE_CONVERSATION.question,
+	answer: string = EXAMPLE_CONVERSATION.answer
+): ExampleTurn[] {
 	const labels: Label[] = ['genuine_followup', ...PRECEDENCE.map((p) => p.label), 'undecided'];
+	const built = restatements(question, answer);
 	const out: ExampleTurn[] = [];
 	for (const label of new Set(labels)) {
 		const info = LABEL_INFO[label];
 		const quoted = /^"([\s\S]*?)"(?:\s*\(|\s*labelled|\s*,|$)/.exec(info.positive);
-		if (!quoted) continue;
-		out.push({ label, title: info.title, text: quoted[1].replace(/\\n/g, '\n') });
+		const text = built[label] ?? quoted?.[1].replace(/\\n/g, '\n');
+		if (text === undefined) continue;
+		const why = JUDGES_CALL[label];
+		out.push({ label, title: info.title, text, ...(why ? { judgesCall: why } : {}) });
 	}
 	return out;
 }

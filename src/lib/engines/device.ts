@@ -4,7 +4,7 @@
  * that stops lets go of the memory or drops an engine that broke.
  */
 import { EngineError } from '../probe/engine.ts';
-import type { DeviceEngine, OpenedEngine } from './provider.ts';
+import type { DeviceEngine, EngineHosts, EngineProvider, OpenedEngine } from './provider.ts';
 
 /** Engine codes after which an engine on this device is broken and must be made anew. */
 const BROKEN_CODES = new Set(['device_lost', 'unknown']);
@@ -22,5 +22,13 @@ export function openOnDevice(device: DeviceEngine, reset: () => void): OpenedEng
 			if (why === 'cancel') await device.unload();
 			if (why === 'fatal' && error instanceof EngineError && BROKEN_CODES.has(error.code)) reset();
 		}
+	};
+}
+
+/** A provider's `open` and `device` for an engine the hosts keep on this device under its kind. */
+export function hostedOnDevice(kind: string): Pick<EngineProvider, 'open' | 'device'> {
+	return {
+		open: (hosts: EngineHosts) => openOnDevice(hosts.device(kind), () => hosts.resetDevice(kind)),
+		device: (hosts: EngineHosts) => hosts.device(kind)
 	};
 }

@@ -68,7 +68,7 @@ export function mirrorBaseProblem(raw: string, pageProtocol?: string): string | 
 		return `The model mirror's address must start with https:// or http://, not ${url.protocol}//.`;
 	}
 	if (pageProtocol === 'https:' && url.protocol === 'http:' && !isLoopback(url.hostname)) {
-		return `This page is https, so the browser refuses files from http://${url.host}: host the mirror on https (GitHub Pages, a school server with a certificate), or open the app itself over http from the same school server.`;
+		return `This page is https, so the browser refuses files from http://${url.host}: host the mirror on https (GitHub Pages, a school server with a certificate). Opening the app itself over http from the school server also works, but only on the CPU engine and without threads: browsers give WebGPU, the service worker and threads to https pages only.`;
 	}
 	return null;
 }

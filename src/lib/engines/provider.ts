@@ -130,10 +130,13 @@ export interface DeviceEngine {
  * worker, which is the only place web-llm or wllama is imported (never the page's first bundle).
  */
 export interface EngineHosts {
-	webgpuEngine(): DeviceEngine;
-	resetWebgpuEngine(): void;
-	cpuEngine(): DeviceEngine;
-	resetCpuEngine(): void;
+	/**
+	 * The engine of this kind on this device, made on first use: creating it starts its worker.
+	 * @throws Error for a kind that does not run on this device.
+	 */
+	device(kind: string): DeviceEngine;
+	/** Drop a broken one (GPU device lost, worker crashed); the next use makes a new worker. */
+	resetDevice(kind: string): void;
 	/** @throws EngineError('network') when the URL is not http(s). */
 	serverEngine(baseUrl: string, apiKey?: string): OpenAIEngine;
 }

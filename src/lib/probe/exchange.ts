@@ -22,7 +22,7 @@ import {
 	RECORD,
 	USAGE
 } from './exchangeShapes.ts';
-import type { AnswerRecord, Label, ProbeRecord, RunManifest } from './types.ts';
+import type { AnswerRecord, HumanVerdict, Label, ProbeRecord, RunManifest } from './types.ts';
 
 /** A human label on one generated user turn (the annotation view writes these). */
 export interface Annotation {
@@ -31,6 +31,13 @@ export interface Annotation {
 	key: string;
 	annotator: string;
 	label: Label;
+	/**
+	 * The annotator's binary decision, given with the category (a failure category is not genuine;
+	 * a plausible follow-up is either). Absent in labels given before it was asked: such a label's
+	 * verdict is unknown, and it is left out of the verdict's agreement, never guessed from the
+	 * category.
+	 */
+	verdict?: HumanVerdict;
 	created_at: string;
 	/** Groups one sitting, so undo and agreement can be scoped to it. */
 	session_id?: string;

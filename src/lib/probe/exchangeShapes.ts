@@ -3,6 +3,7 @@
  * validate what is read and to order the keys of what is written. Pure data and small helpers.
  */
 import {
+	HUMAN_VERDICTS,
 	LABELS,
 	PERTURBATIONS,
 	REASONING_EFFORTS,
@@ -122,6 +123,7 @@ export const ANNOTATION: Shape = {
 	key: ID,
 	annotator: ID,
 	label: LABEL,
+	verdict: optional(oneOf(HUMAN_VERDICTS)),
 	created_at: STRING,
 	session_id: optional(STRING)
 };

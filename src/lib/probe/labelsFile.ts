@@ -27,6 +27,7 @@ export function labelsToFile(f: LabelsFile): string {
 			key: a.key,
 			annotator: a.annotator,
 			label: a.label,
+			...(a.verdict !== undefined ? { verdict: a.verdict } : {}),
 			created_at: a.created_at,
 			...(a.session_id !== undefined ? { session_id: a.session_id } : {})
 		})

@@ -98,6 +98,9 @@ export type RuleLabel = Label;
  */
 export const VERDICTS = ['genuine', 'not_genuine', 'undecided'] as const;
 export type Verdict = (typeof VERDICTS)[number];
+/** What a human annotator decides: a person who reads the turn always decides. */
+export const HUMAN_VERDICTS = ['genuine', 'not_genuine'] as const;
+export type HumanVerdict = (typeof HUMAN_VERDICTS)[number];
 
 /** rules: classifier only; llm: judge only; hybrid: rules for clear cases, judge for the rest. */
 export type JudgeMode = 'rules' | 'llm' | 'hybrid';

@@ -80,21 +80,30 @@ class Counts {
 }
 
 /** The share, or undefined when no record has a reference turn (the table then has no such row). */
-export function referenceShare(records: readonly GroundedRecord[]): ReferenceShare | undefined {
-	const referenced = records.filter((r) => r.reference_grounding !== undefined);
-	if (referenced.length === 0) return undefined;
-	const unperturbed = referenced.filter((r) => r.perturbation === 'none');
+export function referenceShare(records: Iterable<GroundedRecord>): ReferenceShare | undefined {
+	// One pass that holds no records: the CLI hands a million of them, made one at a time.
+	let referenced = 0;
 	const overall = new Counts();
-	for (const r of unperturbed) overall.add(r.reference_grounding ?? null);
+	function* unperturbed() {
+		for (const r of records) {
+			if (r.reference_grounding === undefined) continue;
+			referenced++;
+			if (r.perturbation === 'none') yield r;
+		}
+	}
 	const groups = perCondition(
-		unperturbed,
+		unperturbed(),
 		() => new Counts(),
-		(counts, r) => counts.add(r.reference_grounding ?? null)
+		(counts, r) => {
+			counts.add(r.reference_grounding ?? null);
+			overall.add(r.reference_grounding ?? null);
+		}
 	);
+	if (referenced === 0) return undefined;
 	return {
 		measure: REFERENCE_MEASURE_NOTE,
 		overall: overall.tally(),
 		conditions: groups.map(({ condition, acc }) => ({ ...condition, ...acc.tally() })),
-		perturbed_left_out: referenced.length - unperturbed.length
+		perturbed_left_out: referenced - overall.records
 	};
 }

@@ -117,7 +117,7 @@ export interface ConditionPair {
 }
 
 /** Per temperature, each perturbation against 'none'; temperatures without 'none' give none. */
-export function perturbationPairs(records: readonly CountedRecord[]): ConditionPair[] {
+export function perturbationPairs(records: Iterable<CountedRecord>): ConditionPair[] {
 	const conditions = new Map<string, Condition>();
 	for (const r of records) {
 		const key = conditionKey(r);
@@ -138,7 +138,7 @@ export function perturbationPairs(records: readonly CountedRecord[]): ConditionP
  * leaving out the probes the results table leaves out.
  */
 export function pairedDelta(
-	records: readonly CountedRecord[],
+	records: Iterable<CountedRecord>,
 	pair: ConditionPair,
 	seed: number,
 	unprobed?: ReadonlySet<string>
@@ -158,7 +158,7 @@ export function withHolm(deltas: readonly Omit<PairedDelta, 'p_adjusted'>[]): Pa
  * them from here.
  */
 export function perturbationDeltas(
-	records: readonly CountedRecord[],
+	records: Iterable<CountedRecord>,
 	seed: number,
 	unprobed?: ReadonlySet<string>
 ): PairedDelta[] {

@@ -81,7 +81,7 @@ export interface ResultsTable {
  * @note Pure and linear in the records: the view recomputes it on every toggle.
  */
 export function resultsTable(
-	records: readonly (CountedRecord & Partial<GroundedRecord>)[],
+	records: Iterable<CountedRecord & Partial<GroundedRecord>>,
 	answers: readonly AnswerFacts[],
 	options: CountOptions = COUNT_DEFAULTS
 ): ResultsTable {

@@ -28,7 +28,8 @@ export interface StudyRun {
 	dataset: string;
 	/** The run's seed: its paired bootstrap uses it, as the results view does. */
 	seed: number;
-	records: readonly CountedRecord[];
+	/** Read several times over (an array, or the CLI's packed records). */
+	records: Iterable<CountedRecord>;
 	answers: readonly AnswerFacts[];
 }
 
@@ -38,7 +39,7 @@ export function studyRunOf(
 		run_id: string;
 		config: Pick<ProbeConfig, 'generator' | 'seed'> & { dataset: string };
 	},
-	records: readonly CountedRecord[],
+	records: Iterable<CountedRecord>,
 	answers: readonly AnswerFacts[]
 ): StudyRun {
 	const { generator, dataset, seed } = manifest.config;

@@ -25,7 +25,7 @@ import {
 } from '../annotate/session.ts';
 import { RunNotFoundError } from '../db/errors.ts';
 import type { Annotation } from '../probe/exchange.ts';
-import type { Label, ProbeRecord } from '../probe/types.ts';
+import type { HumanVerdict, Label, ProbeRecord } from '../probe/types.ts';
 
 export type SessionStatus = 'loading' | 'ready' | 'missing' | 'failed';
 
@@ -142,8 +142,8 @@ export class AnnotationSession {
 		this.#rebuild(draw);
 	}
 
-	/** Labels the current item. */
-	label(label: Label): void {
+	/** Labels the current item with a category and the annotator's verdict. */
+	label(label: Label, verdict: HumanVerdict): void {
 		const key = current(this.#queue);
 		const annotator = this.#annotator;
 		if (key === undefined || annotator === null) return;
@@ -152,6 +152,7 @@ export class AnnotationSession {
 			key,
 			annotator,
 			label,
+			verdict,
 			created_at: this.#now(),
 			session_id: this.#sessionId
 		};

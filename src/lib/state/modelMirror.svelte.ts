@@ -80,6 +80,12 @@ export class ModelMirror {
 		return this.manifest?.models[model]?.bytes;
 	}
 
+	/** The same in MB (what set-up shows); null: the mirror's index.json does not list it. */
+	listedMb(model: string): number | null {
+		const bytes = this.bytesOf(model);
+		return bytes === undefined ? null : Math.round(bytes / (1024 * 1024));
+	}
+
 	/**
 	 * Check the mirror once for these files (Hub URLs); again only when the address or the files
 	 * change. Never throws: a failure is the status's problem.

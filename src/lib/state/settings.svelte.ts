@@ -134,20 +134,9 @@ export class EngineSettings {
 		return this.models[this.engine.current];
 	}
 
-	/** The WebGPU engine's settings (its pickers and the user's own MLC models). */
-	get webgpu(): ModelsOf<'webgpu'> {
-		return this.models.webgpu;
-	}
-	get cpu(): ModelsOf<'cpu'> {
-		return this.models.cpu;
-	}
-	get server(): ModelsOf<'server'> {
-		return this.models.server;
-	}
-
 	/** How to reach the engine when it is a server: the URL as typed and the key in memory. */
 	connection(): Connection {
-		return { base_url: this.server.baseUrl.current.trim(), api_key: this.apiKey };
+		return { base_url: this.models.server.baseUrl.current.trim(), api_key: this.apiKey };
 	}
 
 	/**

@@ -112,8 +112,7 @@ export class SetupPlan {
 
 	/** A model's size as the model mirror's index.json lists it, in MB; null: it does not. */
 	listedMb(model: string): number | null {
-		const bytes = this.#deps.settings.mirror.bytesOf(model);
-		return bytes === undefined ? null : Math.round(bytes / (1024 * 1024));
+		return this.#deps.settings.mirror.listedMb(model);
 	}
 
 	/** This device's downloads, with sizes measured here where the catalog lists none. */

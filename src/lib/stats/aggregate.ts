@@ -188,7 +188,7 @@ function fullExclusions(ex: Exclusions): Required<Exclusions> {
  * in PERTURBATIONS order. Single pass; records of several runs are pooled (filter first if needed).
  */
 export function summarize(
-	records: readonly CountedRecord[],
+	records: Iterable<CountedRecord>,
 	exclusions: Exclusions = {}
 ): ConditionSummary[] {
 	const ex = fullExclusions(exclusions);
@@ -204,7 +204,7 @@ export function summarize(
  * returned in condition order (temperature, then PERTURBATIONS order).
  */
 export function perCondition<R extends Condition, A>(
-	records: readonly R[],
+	records: Iterable<R>,
 	make: () => A,
 	add: (acc: A, r: R) => void
 ): { condition: Condition; acc: A }[] {
@@ -225,7 +225,7 @@ export function perCondition<R extends Condition, A>(
 }
 
 /** The whole group pooled, with the same counting rules as summarize(). */
-export function tally(records: readonly CountedRecord[], exclusions: Exclusions = {}): Tally {
+export function tally(records: Iterable<CountedRecord>, exclusions: Exclusions = {}): Tally {
 	const ex = fullExclusions(exclusions);
 	const acc = new Accumulator();
 	for (const r of records) acc.add(r, ex);
@@ -266,7 +266,7 @@ function ratioOfSums(clusters: readonly Cluster[]): number {
  * pooled rate of `summarize`.
  */
 export function followupClusterCI(
-	records: readonly CountedRecord[],
+	records: Iterable<CountedRecord>,
 	condition: Condition,
 	opts: { seed: number; reps?: number; unprobed?: ReadonlySet<string> }
 ): Interval & { n_items: number } {
@@ -335,7 +335,7 @@ export interface PairedDifference {
  * resampled in id order, so the record order does not matter. No pairs → NaN.
  */
 export function pairedDifference(
-	records: readonly CountedRecord[],
+	records: Iterable<CountedRecord>,
 	a: Condition,
 	b: Condition,
 	opts: { seed: number; reps?: number; unprobed?: ReadonlySet<string> }

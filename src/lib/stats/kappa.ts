@@ -112,8 +112,12 @@ function indexPairs(a: readonly string[], b: readonly string[], categories: read
 	return { ia: a.map(lookup), ib: b.map(lookup) };
 }
 
-/** κ, po and pe from a square count matrix; integer sums keep pe exact for the pe = 1 case. */
-function kappaOf(matrix: number[][]): { kappa: number; po: number; pe: number } {
+/**
+ * κ, po and pe from a square count matrix (rows a, columns b), with cohenKappa's conventions
+ * (pe = 1 gives κ = 1; an empty matrix NaN). Integer sums keep pe exact for the pe = 1 case.
+ * For callers that resample their own way (the judge modes pool several humans per item).
+ */
+export function kappaOf(matrix: number[][]): { kappa: number; po: number; pe: number } {
 	const k = matrix.length;
 	let n = 0;
 	let diagonal = 0;

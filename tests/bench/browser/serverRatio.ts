@@ -5,7 +5,7 @@
  * length. The ratio is the tab's run time over the CLI's; the browser's connection limit per host
  * is what it measures when the default asks for more than the browser opens.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -14,13 +14,13 @@ import { fixturePath } from '../../helpers/fixtures.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { asksForUserTurn } from '../../helpers/mockScripts.ts';
 import { configureRun, openView, startRun, TEMPLATE_FILE, type RunPlan } from '../../e2e/app.ts';
-import { newContext } from '../../e2e/browser.ts';
+import { CHROMIUM, launchBrowser, newContext } from '../../e2e/browser.ts';
 import { MOCK_MODEL } from '../../e2e/context.ts';
 import { plannedRecords } from '../../e2e/flows.ts';
-import { REPO_ROOT, type StaticServer } from '../../e2e/server.ts';
+import { REPO_ROOT, serveBuild, type StaticServer } from '../../e2e/server.ts';
 import { cliCommand } from '../cli100k.ts';
 import { round } from '../stats.ts';
-import { failed, measured, type BrowserMetric } from './metric.ts';
+import { failed, measured, unavailable, type BrowserMetric } from './metric.ts';
 import { runProgress, showsPlaceholder } from './page.ts';
 
 const PLAN = {
@@ -147,5 +147,20 @@ async function cliRun(): Promise<number> {
 	} finally {
 		await mock.close();
 		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** The ratio alone, on its own server and browser (`npm run bench -- --only serverRatio`). */
+export async function measureServerRatioOnly(dist: string): Promise<BrowserMetric> {
+	if (!existsSync(CHROMIUM)) return unavailable(`no Chromium at ${CHROMIUM}`);
+	const app = await serveBuild(dist);
+	const browser = await launchBrowser();
+	try {
+		return await measureServerRatio(browser, app);
+	} catch (err) {
+		return failed(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+	} finally {
+		await browser.close();
+		await app.close();
 	}
 }

@@ -38,12 +38,15 @@ describe('AnnotationSession', () => {
 		const s = new AnnotationSession('run-a', backend, clock);
 		await s.load();
 		s.start('ana', 's1', { size: 8, seed: 0 });
-		s.label('degenerate');
-		s.label('meta_planning');
+		s.label('degenerate', 'not_genuine');
+		s.label('meta_planning', 'not_genuine');
 		s.undo();
-		s.label('genuine_followup');
+		s.label('genuine_followup', 'genuine');
 		await s.settled();
-		expect(stored.map((a) => a.label)).toEqual(['degenerate', 'genuine_followup']);
+		expect(stored.map((a) => [a.label, a.verdict])).toEqual([
+			['degenerate', 'not_genuine'],
+			['genuine_followup', 'genuine']
+		]);
 		expect(s.progress).toEqual({ done: 2, total: 8 });
 	});
 
@@ -52,10 +55,10 @@ describe('AnnotationSession', () => {
 		const s = new AnnotationSession('run-a', backend, clock);
 		await s.load();
 		s.start('ana', 's1', { size: 8, seed: 0 });
-		s.label('degenerate');
+		s.label('degenerate', 'not_genuine');
 		await s.settled();
 		state.failNextAdd = true;
-		s.label('meta_planning');
+		s.label('meta_planning', 'not_genuine');
 		expect(s.progress.done).toBe(2); // on screen at once…
 		await s.settled();
 		expect(s.error).toMatch(/not saved: QuotaExceededError/);
@@ -69,7 +72,7 @@ describe('AnnotationSession', () => {
 		const first = new AnnotationSession('run-a', backend, clock);
 		await first.load();
 		first.start('ana', 's1', { size: 8, seed: 0 });
-		first.label('degenerate');
+		first.label('degenerate', 'not_genuine');
 		await first.settled();
 
 		const again = new AnnotationSession('run-a', backend, clock);

@@ -66,6 +66,12 @@ afterEach(() => {
 	dbRef.current?.close();
 });
 
+/**
+ * The agreement tab bootstraps κ (1,000 resamples for every pair, on the verdicts and on the
+ * categories) in jsdom: about 1–2 s alone, but 5–15 s at a load average of 16 on two cores.
+ */
+const AGREEMENT_TIMEOUT_MS = 30_000;
+
 const press = (key: string, init: Partial<KeyboardEventInit> = {}) =>
 	fireEvent.keyDown(window, { key, ...init });
 
@@ -105,34 +111,38 @@ describe('AnnotateView, annotating', () => {
 		expect(screen.queryByTestId('kappa-table')).toBeNull();
 	});
 
-	it('labels with the keyboard alone, writes each label at once, and updates the κ table', async () => {
-		await startAs('ana');
-		expect(screen.getByTestId('annotate-progress').textContent).toBe('0 of 12 labeled');
-		const first = shownTurn();
-		await press('1');
-		await press('3');
-		await press('6');
-		expect(screen.getByTestId('annotate-progress').textContent).toBe('3 of 12 labeled');
-		expect(shownTurn()).not.toBe(first);
-		await waitFor(async () => expect(await stored()).toHaveLength(3));
-		expect((await stored()).map((a) => a.label)).toEqual([
-			'genuine_followup',
-			'assistant_restatement',
-			'degenerate'
-		]);
+	it(
+		'labels with the keyboard alone, writes each label at once, and updates the κ table',
+		async () => {
+			await startAs('ana');
+			expect(screen.getByTestId('annotate-progress').textContent).toBe('0 of 12 labeled');
+			const first = shownTurn();
+			await press('1');
+			await press('3');
+			await press('6');
+			expect(screen.getByTestId('annotate-progress').textContent).toBe('3 of 12 labeled');
+			expect(shownTurn()).not.toBe(first);
+			await waitFor(async () => expect(await stored()).toHaveLength(3));
+			expect((await stored()).map((a) => a.label)).toEqual([
+				'genuine_followup',
+				'assistant_restatement',
+				'degenerate'
+			]);
 
-		const n = (table: HTMLElement, pair: string) =>
-			table.querySelector(`[data-pair="${pair}"] [data-col="n"]`)?.textContent;
-		const table = await openAgreement();
-		expect(n(table, 'human:ana|judge')).toBe('3');
-		expect(n(table, 'judge|rules')).toBe('12');
+			const n = (table: HTMLElement, pair: string) =>
+				table.querySelector(`[data-pair="${pair}"] [data-col="n"]`)?.textContent;
+			const table = await openAgreement();
+			expect(n(table, 'human:ana|judge')).toBe('3');
+			expect(n(table, 'judge|rules')).toBe('12');
 
-		await fireEvent.click(screen.getByRole('link', { name: 'Annotate' }));
-		await screen.findByTestId('annotate-item');
-		await press('2');
-		await press('2');
-		expect(n(await openAgreement(), 'human:ana|judge')).toBe('5');
-	});
+			await fireEvent.click(screen.getByRole('link', { name: 'Annotate' }));
+			await screen.findByTestId('annotate-item');
+			await press('2');
+			await press('2');
+			expect(n(await openAgreement(), 'human:ana|judge')).toBe('5');
+		},
+		AGREEMENT_TIMEOUT_MS
+	);
 
 	it('never puts the human reference turn in the page, at any step, nor in the labels file', async () => {
 		const { container } = await startAs('ana');
@@ -235,48 +245,110 @@ describe('AnnotateView, annotating', () => {
 });
 
 describe('AnnotateView, agreement', () => {
-	it('opens from a link with a κ row per pair, a confusion matrix and disagreements', async () => {
+	it(
+		'opens from a link with a κ row per pair, a confusion matrix and disagreements',
+		async () => {
+			await dbRef.current?.annotations.bulkAdd(
+				run()
+					.slice(0, 6)
+					.map((r, i) => ({
+						run_id: 'run-a',
+						key: r.key,
+						annotator: 'ana',
+						// ana agrees with the judge on the first four, not on the last two.
+						label: i < 4 ? (r.judge_label as Label) : 'genuine_followup',
+						verdict: i === 0 || i >= 4 ? 'genuine' : 'not_genuine',
+						created_at: `2026-01-01T00:00:0${i}.000Z`
+					})) as never
+			);
+			renderAnnotate({ tab: 'agreement' });
+			const table = await screen.findByTestId('kappa-table');
+			const pairs = [...table.querySelectorAll('[data-testid="kappa-row"]')].map((r) =>
+				r.getAttribute('data-pair')
+			);
+			expect(pairs).toEqual([
+				'human:ana|judge',
+				'human:ana|hybrid',
+				'human:ana|rules',
+				'judge|hybrid',
+				'judge|rules',
+				'hybrid|rules'
+			]);
+			// The verdict's κ comes before the categories', and the verdict is the scale shown first.
+			const heads = [...table.querySelectorAll('th')].map((h) => h.textContent ?? '');
+			const at = (text: string) => heads.findIndex((h) => h.includes(text));
+			expect(at('genuine vs not')).toBeGreaterThan(-1);
+			expect(at('genuine vs not')).toBeLessThan(at('all labels'));
+			expect(screen.getByRole('radio', { name: /genuine vs not/ })).toHaveProperty('checked', true);
+			expect(screen.getByTestId('confusion-matrix')).toBeTruthy();
+			const list = screen.getByTestId('disagreements');
+			expect(list.textContent).toContain('2 disagreements');
+			// Items 4 and 5 (meta_planning, degenerate by the judge) with the judge's reasons.
+			expect(list.textContent).toContain('JUDGE-RATIONALE-4');
+			expect(list.textContent).toContain('RULE-REASON-5');
+			// Not blind here: item 4 shows the human's next turn and the judge's pairwise verdict beside
+			// the machine labels; item 5's conversation has none.
+			const card = (key: string) => list.querySelector(`article[data-key="${key}"]`) as HTMLElement;
+			const [four, five] = [run()[4].key, run()[5].key].map(card);
+			expect(within(four).getByTestId('reference-text').textContent).toBe('HUMAN-REFERENCE-4');
+			expect(within(four).getByTestId('reference-grounding').textContent).toContain(
+				'both turns are as grounded'
+			);
+			expect(within(five).queryByTestId('reference-turn')).toBeNull();
+			expect(five.textContent).not.toContain(REFERENCE_HEADING);
+			expect(screen.getByTestId('mode-advice').textContent).toMatch(/labels/);
+		},
+		AGREEMENT_TIMEOUT_MS
+	);
+
+	it("flags the judge's verdict conflict on a disagreement, as the sample view does", async () => {
+		// Item 5: the judge wrote degenerate with the verdict genuine; ana says not genuine and
+		// meta-planning on it, so the two disagree in both scales.
+		const records = run();
+		await dbRef.current?.records.update(
+			[records[5].run_id, records[5].key] as never,
+			{
+				verdict: 'genuine'
+			} as never
+		);
+		await dbRef.current?.annotations.add({
+			run_id: 'run-a',
+			key: records[5].key,
+			annotator: 'ana',
+			label: 'meta_planning',
+			verdict: 'not_genuine',
+			created_at: '2026-01-01T00:00:00.000Z'
+		} as never);
+		renderAnnotate({ tab: 'agreement' });
+		await screen.findByTestId('kappa-table');
+		await fireEvent.click(screen.getByRole('radio', { name: /all labels/ }));
+		const list = screen.getByTestId('disagreements');
+		const card = list.querySelector(`article[data-key="${records[5].key}"]`) as HTMLElement;
+		expect(within(card).getByTestId('verdict-conflict').textContent).toMatch(
+			/Conflict: the judge chose the failure category Degenerate short output and the verdict genuine/
+		);
+		expect(within(card).getByTestId('disagreement-verdict').textContent).toMatch(
+			/not a genuine follow-up/
+		);
+	});
+
+	it('opens labels given before verdicts were asked: categories compared, verdicts unknown', async () => {
 		await dbRef.current?.annotations.bulkAdd(
 			run()
-				.slice(0, 6)
+				.slice(0, 3)
 				.map((r, i) => ({
 					run_id: 'run-a',
 					key: r.key,
 					annotator: 'ana',
-					// ana agrees with the judge on the first four, not on the last two.
-					label: i < 4 ? (r.judge_label as Label) : 'genuine_followup',
+					label: r.judge_label as Label,
 					created_at: `2026-01-01T00:00:0${i}.000Z`
 				})) as never
 		);
 		renderAnnotate({ tab: 'agreement' });
 		const table = await screen.findByTestId('kappa-table');
-		const pairs = [...table.querySelectorAll('[data-testid="kappa-row"]')].map((r) =>
-			r.getAttribute('data-pair')
-		);
-		expect(pairs).toEqual([
-			'human:ana|judge',
-			'human:ana|hybrid',
-			'human:ana|rules',
-			'judge|hybrid',
-			'judge|rules',
-			'hybrid|rules'
-		]);
-		expect(screen.getByTestId('confusion-matrix')).toBeTruthy();
-		const list = screen.getByTestId('disagreements');
-		expect(list.textContent).toContain('2 disagreements');
-		// Items 4 and 5 (meta_planning, degenerate by the judge) with the judge's reasons.
-		expect(list.textContent).toContain('JUDGE-RATIONALE-4');
-		expect(list.textContent).toContain('RULE-REASON-5');
-		// Not blind here: item 4 shows the human's next turn and the judge's pairwise verdict beside
-		// the machine labels; item 5's conversation has none.
-		const card = (key: string) => list.querySelector(`article[data-key="${key}"]`) as HTMLElement;
-		const [four, five] = [run()[4].key, run()[5].key].map(card);
-		expect(within(four).getByTestId('reference-text').textContent).toBe('HUMAN-REFERENCE-4');
-		expect(within(four).getByTestId('reference-grounding').textContent).toContain(
-			'both turns are as grounded'
-		);
-		expect(within(five).queryByTestId('reference-turn')).toBeNull();
-		expect(five.textContent).not.toContain(REFERENCE_HEADING);
-		expect(screen.getByTestId('mode-advice').textContent).toMatch(/labels/);
+		const row = table.querySelector('[data-pair="human:ana|judge"]') as HTMLElement;
+		expect(row.querySelector('[data-col="n"]')?.textContent).toBe('3');
+		expect(row.querySelector('[data-col="n-binary"]')?.textContent).toBe('0');
+		expect(row.querySelector('[data-col="kappa-binary"]')?.textContent).toMatch(/^–/);
 	});
 });

@@ -86,7 +86,7 @@ describe('App routing', () => {
 		expect(contexts).toHaveLength(2);
 		expect(contexts[1]).toBe(contexts[0]);
 		// Reading the context made no database and no engine worker.
-		const app = contexts[0] as { services: { hasWebgpuEngine(): boolean } };
-		expect(app.services.hasWebgpuEngine()).toBe(false);
+		const app = contexts[0] as { services: { hasDevice(kind: string): boolean } };
+		expect(app.services.hasDevice('webgpu')).toBe(false);
 	});
 });

@@ -26,8 +26,8 @@ function settings(): EngineSettings {
 describe('CpuModels', () => {
 	it('shows the cache state of the chosen files and deletes one on request', async () => {
 		const s = settings();
-		const genEntry = findGguf(s.cpu.generatorKey.current);
-		const judgeEntry = findGguf(s.cpu.judgeKey.current);
+		const genEntry = findGguf(s.models.cpu.generatorKey.current);
+		const judgeEntry = findGguf(s.models.cpu.judgeKey.current);
 		if (!genEntry || !judgeEntry) throw new Error('the default CPU models are not in the catalog');
 		const gen = ggufUrl(genEntry);
 		const judge = ggufUrl(judgeEntry);

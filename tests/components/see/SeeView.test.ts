@@ -39,6 +39,30 @@ describe('SeeView', () => {
 		expect(screen.getByTestId('see-judge').textContent).toMatch(/judge needs a model/);
 	});
 
+	it('labels every example button as it says, or says first that it is the judge’s call', async () => {
+		render(SeeView, { params: { family: 'Qwen3' } });
+		await screen.findByTestId('see-prompt', {}, { timeout: 10_000 });
+		const buttons = screen
+			.getAllByRole('button')
+			.filter((b) => b.dataset.testid?.startsWith('see-example-'));
+		expect(buttons.length).toBe(7);
+		for (const button of buttons) {
+			const kind = button.dataset.testid?.replace('see-example-', '');
+			await fireEvent.click(button);
+			const label = await screen.findByTestId('see-label');
+			const judge = screen.queryByTestId('see-judge');
+			if (button.textContent?.includes('the judge')) {
+				// Said before the student reads "undecided": the note comes first in the box.
+				expect(label.dataset.label).toBe('undecided');
+				expect(judge?.textContent).toMatch(/judge’s call/);
+				expect(label.firstElementChild).toBe(judge);
+			} else {
+				expect([kind, label.dataset.label]).toEqual([kind, kind]);
+				expect(judge).toBeNull();
+			}
+		}
+	});
+
 	it('renders another family when it is picked, from its own shipped copy', async () => {
 		render(SeeView, { params: { family: 'Qwen3' } });
 		await screen.findByTestId('see-prompt', {}, { timeout: 10_000 });

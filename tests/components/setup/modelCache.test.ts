@@ -26,7 +26,7 @@ describe('set-up and the model cache', () => {
 				{
 					modelCache,
 					environment: new Environment({ probeGpu: () => probeGpu({}) }),
-					services: () => testServices(undefined, { makeCpuEngine: () => cpu })
+					services: () => testServices(undefined, { makeDevice: { cpu: () => cpu } })
 				}
 			);
 		const line = () => screen.getByTestId('cpu-generator-cache').textContent ?? '';

@@ -34,7 +34,7 @@ function fakeFetch() {
 async function renderSetup(fetchFn: typeof fetch) {
 	const settings = new EngineSettings(localStorage);
 	settings.engine.current = 'server';
-	settings.server.modelId.current = 'model-a';
+	settings.models.server.modelId.current = 'model-a';
 	renderWithServices(
 		SetupView,
 		{ params: {} },
@@ -67,7 +67,7 @@ describe("set-up's template check", () => {
 		await fireEvent.input(input('template-url'), { target: { value: TEMPLATE_URL } });
 		await fireEvent.click(screen.getByTestId('check-template'));
 		await waitFor(() => expect(status()).toMatch(/HTTP 404/));
-		settings.server.modelId.current = 'model-b';
+		settings.models.server.modelId.current = 'model-b';
 		await waitFor(() => expect(status()).not.toMatch(/HTTP 404/));
 	});
 

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import DataTable from '../../../src/components/DataTable.svelte';
 import StudyTable from '../../../src/components/study/StudyTable.svelte';
 import type { Column } from '../../../src/components/dataTable.ts';
+import { NO_RATE, NO_RATE_REASON } from '../../../src/lib/results/plainWords.ts';
 import { study } from '../../../src/lib/results/study.ts';
 import { percent, points } from '../../../src/components/results/format.ts';
 import { makeSyntheticRun } from '../../helpers/factories.ts';
@@ -34,6 +35,35 @@ function twoModelStudy() {
 	return study(runs);
 }
 
+/** The same sweep labelled by the rules alone: every turn no rule caught is undecided. */
+function rulesOnlyStudy() {
+	const runs = [1, 2].map((seed) => ({
+		run_id: `r${seed}`,
+		generator: { id: `m${seed}` },
+		dataset: 'gsm8k',
+		seed,
+		records: makeSyntheticRun({
+			seed,
+			items: 8,
+			samples: 1,
+			temperatures: [0],
+			perturbations: ['none', 'append']
+		}).map((r, i) => {
+			const label = i % 3 === 0 ? ('degenerate' as const) : ('undecided' as const);
+			return {
+				...r,
+				rule_label: label,
+				judge_label: null,
+				label,
+				verdict: label === 'undecided' ? ('undecided' as const) : ('not_genuine' as const),
+				label_source: 'rules' as const
+			};
+		}),
+		answers: []
+	}));
+	return study(runs);
+}
+
 const cellTexts = (row: HTMLElement) =>
 	[...row.querySelectorAll('th, td')].map((c) => c.textContent?.trim());
 
@@ -51,6 +81,19 @@ describe('the shared data table', () => {
 			expect(cells[5]).toBe(percent(rated(r.followup).p));
 			expect(cells[7]).toBe(r.effect ? points(r.effect.diff) : '');
 		});
+	});
+
+	it('says once, under the table, why a rules-only row has no rate; a judged study says nothing', () => {
+		const s = rulesOnlyStudy();
+		expect(s.rows.every((r) => r.followup === null)).toBe(true);
+		render(StudyTable, { study: s });
+		for (const row of within(document.body).getAllByTestId('study-row')) {
+			expect(cellTexts(row)[5]).toBe(NO_RATE);
+		}
+		expect(within(document.body).getByTestId('study-no-rate').textContent).toBe(NO_RATE_REASON);
+		cleanup();
+		render(StudyTable, { study: twoModelStudy() });
+		expect(within(document.body).queryByTestId('study-no-rate')).toBeNull();
 	});
 
 	it("folds each row's counts into its More, named, so the rates and effect fit a laptop", async () => {

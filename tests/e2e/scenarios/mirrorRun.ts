@@ -58,7 +58,9 @@ export const mirrorRun: Scenario<E2EContext> = {
 		const hub = await serveHub({ [weights]: bytes });
 		let log = '';
 		try {
-			const code = await mirrorCommand(parseMirrorArgs(['--out', kit, '--from', hub.base]), {
+			// The CPU engine's model only: the stand-in Hub has no MLC repo for the WebGPU one.
+			const args = ['--out', kit, '--from', hub.base, '--model', DEFAULT_CPU_GENERATOR];
+			const code = await mirrorCommand(parseMirrorArgs(args), {
 				stderr: { write: (s: string) => (log += s) }
 			});
 			check(code === 0, `user-turn-probe mirror exited ${code}: ${log}`);

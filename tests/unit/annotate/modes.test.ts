@@ -58,7 +58,21 @@ describe('modeScores', () => {
 		const partialJudge = labels(JUDGE_L.slice(0, 4));
 		const l = labelings();
 		l.set('judge', partialJudge);
-		expect(modeScores(l, 'binary', { reps: 10 }).map((s) => s.items)).toEqual([4, 4, 4]);
+		expect(modeScores(l, 'full', { reps: 10 }).map((s) => s.items)).toEqual([4, 4, 4]);
+	});
+
+	it('scores the verdicts on the binary scale, as given (not derived from a category)', () => {
+		// ana: genuine on k0–k2; the judge on k0, k2 and k7. Rows ana, columns judge: [[2, 1], [1, 6]],
+		// po = 0.8, pe = (3·3 + 7·7)/100 = 0.58, κ = 0.22/0.42.
+		const g = (keys: number[]) =>
+			new Map(KEYS.map((k, i) => [k, keys.includes(i) ? 'genuine' : 'not_genuine']));
+		const verdicts: Labelings<string> = new Map([
+			['judge', g([0, 2, 7])],
+			['human:ana', g([0, 1, 2])]
+		]);
+		const [judge] = modeScores(verdicts, 'binary', { reps: 50 });
+		expect(judge.mode).toBe('llm');
+		expect(judge.kappa).toBeCloseTo(0.22 / 0.42, 12);
 	});
 
 	it('is empty without human labels, and skips modes that labeled nothing', () => {

@@ -10,6 +10,7 @@ import {
 } from '../../../src/lib/annotate/report.ts';
 import {
 	collectLabelings,
+	collectVerdicts,
 	orderLabelings,
 	pairwiseAgreement
 } from '../../../src/lib/stats/agreement.ts';
@@ -52,7 +53,8 @@ describe('agreementReport', () => {
 	it('gives exactly pairwiseAgreement over all labelers, with the machine pairs cached', () => {
 		const notes = [note('bo', 'a'), note('ana', 'b'), note('ana', 'c'), note('bo', 'c')];
 		const all = orderLabelings(collectLabelings(records, notes, { hybrid: true }));
-		const expected = pairwiseAgreement(all, { reps: 30 });
+		const verdicts = orderLabelings(collectVerdicts(records, notes, { hybrid: true }));
+		const expected = pairwiseAgreement(all, verdicts, { reps: 30 });
 		const machine = machineAgreement(records, { reps: 30 });
 		const got = agreementReport(records, notes, { reps: 30 }, machine).pairs;
 		expect(got.map(({ id: _id, ...p }) => p)).toEqual(expected);

@@ -22,7 +22,7 @@ describe('deviceBenchBlocker', () => {
 		['the GPU still being checked', settings(), { ...GPU, checked: false }, /Checking/],
 		[
 			'no generator chosen',
-			settings((s) => (s.webgpu.generatorKey.current = 'no-such-model')),
+			settings((s) => (s.models.webgpu.generatorKey.current = 'no-such-model')),
 			GPU,
 			/generator/
 		]

@@ -27,7 +27,7 @@ const BIG_JUDGE = 'Phi-3.5-mini-instruct-q4f16_1-MLC';
 function harness() {
 	const made = fakeEngine();
 	const services = createAppServices({
-		makeWebgpuEngine: () => createWebgpuDevice(() => made.engine)
+		makeDevice: { webgpu: () => createWebgpuDevice(() => made.engine) }
 	});
 	return { ...made, services };
 }

@@ -42,8 +42,8 @@ describe('a server sweep’s further models', () => {
 	async function request(mockServer: MockOpenAI, asked: string[] = []) {
 		const settings = new EngineSettings(memoryStorage());
 		settings.engine.current = 'server';
-		settings.server.baseUrl.current = mockServer.url;
-		settings.server.modelId.current = 'Qwen/Qwen3.5-0.8B';
+		settings.models.server.baseUrl.current = mockServer.url;
+		settings.models.server.modelId.current = 'Qwen/Qwen3.5-0.8B';
 		return {
 			services: createAppServices({ fetch: hub(asked) }),
 			settings,

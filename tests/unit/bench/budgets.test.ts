@@ -87,6 +87,8 @@ describe('checkBudgets', () => {
 		{ change: { cliResumeCpuScale: 4.1 }, metric: 'cliResumeCpuScale' },
 		{ change: { cliSummarizeCpuScale: 4.1 }, metric: 'cliSummarizeCpuScale' },
 		{ change: { cliResume1mModelRequests: 1 }, metric: 'cliResume1mModelRequests' },
+		{ change: { cliSummarize1mPeakRssMB: 301 }, metric: 'cliSummarize1mPeakRssMB' },
+		{ change: { cliSummarizeStudy1mPeakRssMB: 301 }, metric: 'cliSummarizeStudy1mPeakRssMB' },
 		{ change: { cliLoadHeapGrowth: 1.51 }, metric: 'cliLoadHeapGrowth' },
 		{ change: { cliLoadPeakRssMB: 251 }, metric: 'cliLoadPeakRssMB' },
 		{ change: { cliLoadWarnings: 1 }, metric: 'cliLoadWarnings' },

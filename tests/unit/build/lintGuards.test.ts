@@ -50,6 +50,26 @@ describe('layer lint guards', { timeout: 60_000 }, () => {
 		expect(await rulesFired(code, 'src/workers/violation.ts')).toEqual([]);
 	});
 
+	it.each([
+		["import { toWireError } from '../../webgpu/errors.ts';\n", 'src/lib/engines/cpu/worker/x.ts'],
+		["import type { CpuLoadMessage } from '../cpu/protocol.ts';\n", 'src/lib/engines/webgpu/x.ts'],
+		["import { SseParser } from '../server/sse.ts';\n", 'src/lib/engines/cpu/x.ts'],
+		["import type { LoadMessage } from '../webgpu/protocol.ts';\n", 'src/lib/engines/worker/x.ts'],
+		["import type { AppConfig } from '@mlc-ai/web-llm';\n", 'src/lib/engines/worker/x.ts']
+	])(
+		'one engine never reaches into another, nor the shared worker into any: %j in %s',
+		async (code, file) => {
+			expect(await rulesFired(code, file)).toContain('no-restricted-imports');
+		}
+	);
+
+	it('engines import the shared worker plumbing freely', async () => {
+		const code =
+			"import { toWireError } from '../../worker/errors.ts';\nexport const t = toWireError;\n";
+		expect(await rulesFired(code, 'src/lib/engines/cpu/worker/x.ts')).toEqual([]);
+		expect(await rulesFired(code, 'src/lib/engines/webgpu/worker/x.ts')).toEqual([]);
+	});
+
 	it('keeps Dexie inside src/lib/db: elsewhere db modules give types and error classes only', async () => {
 		const value =
 			"import { DexieRunStore } from '../db/runs.ts';\nexport const s = DexieRunStore;\n";

@@ -4,14 +4,16 @@
  * layout and index.json it writes, a resumed download, a damaged file fetched again, and the
  * faults a teacher meets (a model the Hub does not have, a wrong --model).
  */
+import { prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mirrorCommand, parseMirrorArgs } from '../../../src/cli/mirror.ts';
-import { findGguf, ggufUrl } from '../../../src/lib/engines/cpu/catalog.ts';
-import { parseMirrorManifest } from '../../../src/lib/engines/mirror.ts';
+import { DEFAULT_CPU_GENERATOR, findGguf, ggufUrl } from '../../../src/lib/engines/cpu/catalog.ts';
+import { mirrorPath, parseMirrorManifest } from '../../../src/lib/engines/mirror.ts';
+import { mirroredRecord, modelFileUrl } from '../../../src/lib/engines/webgpu/custom.ts';
 import { serveHub, type HubServer } from '../../helpers/hubServer.ts';
 
 const entry = catalogEntry('qwen2.5-0.5b-instruct-q4_k_m');
@@ -38,7 +40,9 @@ afterEach(async () => {
 	rmSync(out, { recursive: true, force: true });
 });
 
-async function run(args: string[] = []): Promise<{ code: number; log: string }> {
+async function run(
+	args: string[] = ['--model', entry.key]
+): Promise<{ code: number; log: string }> {
 	let log = '';
 	const code = await mirrorCommand(parseMirrorArgs(['--out', out, '--from', hub.base, ...args]), {
 		stderr: { write: (s: string) => (log += s) }
@@ -134,11 +138,146 @@ describe('user-turn-probe mirror', () => {
 		expect(log).toMatch(/HTTP 404/);
 	});
 
+	it("copies the classroom preset's models on both engines by default", () => {
+		const { models } = parseMirrorArgs(['--out', out]);
+		expect(models.map((m) => (m.engine === 'cpu' ? m.entry.key : m.variant.id))).toEqual([
+			DEFAULT_CPU_GENERATOR,
+			'Qwen2.5-0.5B-Instruct-q4f16_1-MLC',
+			'Qwen2.5-0.5B-Instruct-q4f32_1-MLC'
+		]);
+	});
+
 	it('refuses a model the catalog does not have, and a missing --out', () => {
 		expect(() => parseMirrorArgs(['--out', out, '--model', 'gpt-9'])).toThrow(
 			/"gpt-9" is not a catalog model/
 		);
 		expect(() => parseMirrorArgs(['--model', entry.key])).toThrow(/needs --out/);
 		expect(() => parseMirrorArgs(['--out', out, '--from', 'ftp://x'])).toThrow(/not an http/);
+	});
+});
+
+describe('user-turn-probe mirror: a WebGPU (MLC) model', () => {
+	const MLC = 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC';
+	const record = prebuiltAppConfig.model_list.find((r) => r.model_id === MLC);
+	if (!record) throw new Error(`${MLC} is not in prebuiltAppConfig`);
+	const REPO = `mlc-ai/${MLC}/resolve/main`;
+	const LIB = mirrorPath(record.model_lib) as string;
+	const shards = [randomBytes(70_000), randomBytes(50_000)];
+	const mlcFiles = (cache: 'tensor-cache.json' | 'ndarray-cache.json'): Record<string, Buffer> => ({
+		[`${REPO}/mlc-chat-config.json`]: Buffer.from(
+			JSON.stringify({
+				model_type: 'qwen2',
+				tokenizer_files: ['tokenizer.json', 'vocab.json', 'tokenizer_config.json']
+			})
+		),
+		// A tensor cache as mlc_llm convert_weight writes it: its records name the shards.
+		[`${REPO}/${cache}`]: Buffer.from(
+			JSON.stringify({
+				metadata: { ParamSize: 2, ParamBytes: 120_000 },
+				records: shards.map((b, i) => ({
+					dataPath: `params_shard_${i}.bin`,
+					format: 'raw-shard',
+					nbytes: b.byteLength,
+					records: []
+				}))
+			})
+		),
+		[`${REPO}/params_shard_0.bin`]: shards[0],
+		[`${REPO}/params_shard_1.bin`]: shards[1],
+		[`${REPO}/tokenizer.json`]: Buffer.from('{"model":{"type":"BPE"}}'),
+		[`${REPO}/tokenizer_config.json`]: Buffer.from('{}'),
+		[LIB]: randomBytes(40_000)
+	});
+	let mlcHub: HubServer;
+
+	async function mirrorMlc(files: Record<string, Uint8Array>) {
+		mlcHub = await serveHub(files);
+		let log = '';
+		const code = await mirrorCommand(
+			parseMirrorArgs(['--out', out, '--from', mlcHub.base, '--model', MLC]),
+			{ stderr: { write: (s: string) => (log += s) } }
+		);
+		return { code, log };
+	}
+	afterEach(async () => {
+		await mlcHub?.close();
+	});
+
+	it("copies the repo's files as its tensor cache lists them, and the model library, into the paths web-llm reads", async () => {
+		const files = mlcFiles('tensor-cache.json');
+		const { code, log } = await mirrorMlc(files);
+		expect(code, log).toBe(0);
+		const copied = Object.keys(files).filter((p) => !p.endsWith('vocab.json'));
+		for (const path of copied) expect(readFileSync(join(out, path)).equals(files[path])).toBe(true);
+		// vocab.json is named by the config but not in the repo: web-llm does not read it.
+		expect(log).toMatch(/vocab\.json: not on .* \(skipped\)/);
+		const manifest = parseMirrorManifest(index());
+		for (const path of copied) {
+			expect(manifest.files[path]).toEqual({
+				size: files[path].byteLength,
+				sha256: sha(files[path])
+			});
+		}
+		// The size the app shows before any download: every file web-llm fetches.
+		const total = copied.reduce((n, p) => n + files[p].byteLength, 0);
+		expect(manifest.models[MLC]).toEqual({ bytes: total, files: expect.arrayContaining(copied) });
+		// What the app hands web-llm with this mirror names exactly these files.
+		const base = 'http://school.example/kit';
+		const mirrored = mirroredRecord(record, base);
+		const at = (url: string) => url.slice(base.length + 1);
+		expect(at(modelFileUrl({ model_url: mirrored.model }, 'mlc-chat-config.json'))).toBe(
+			`${REPO}/mlc-chat-config.json`
+		);
+		expect(at(modelFileUrl({ model_url: mirrored.model }, 'tensor-cache.json'))).toBe(
+			`${REPO}/tensor-cache.json`
+		);
+		expect(at(mirrored.model_lib)).toBe(LIB);
+	});
+
+	it('takes the shard list from an older repo whose list is ndarray-cache.json', async () => {
+		const files = mlcFiles('ndarray-cache.json');
+		const { code, log } = await mirrorMlc(files);
+		expect(code, log).toBe(0);
+		expect(log).toMatch(/tensor-cache\.json: not on .* \(skipped\)/);
+		expect(readFileSync(join(out, REPO, 'params_shard_1.bin')).equals(shards[1])).toBe(true);
+		expect(index().models[MLC].files).toContain(`${REPO}/params_shard_0.bin`);
+	});
+
+	it('a shard the source lacks fails naming it, and the model is not listed as whole', async () => {
+		const files = mlcFiles('tensor-cache.json');
+		delete files[`${REPO}/params_shard_1.bin`];
+		const { code, log } = await mirrorMlc(files);
+		expect(code).toBe(1);
+		expect(log).toContain(
+			`${REPO}/params_shard_1.bin: failed: ${mlcHub.base}/${REPO}/params_shard_1.bin: HTTP 404`
+		);
+		expect(index().models[MLC]).toBeUndefined();
+		// What did come is listed, so the next run keeps it.
+		expect(index().files[`${REPO}/params_shard_0.bin`].size).toBe(shards[0].byteLength);
+	});
+
+	it('a repo without a tensor cache, or a config that is not JSON, is said plainly', async () => {
+		const files = mlcFiles('tensor-cache.json');
+		delete files[`${REPO}/tensor-cache.json`];
+		const none = await mirrorMlc(files);
+		expect(none.code).toBe(1);
+		expect(none.log).toMatch(/tensor-cache\.json: failed: .*HTTP 404/);
+		await mlcHub.close();
+
+		const broken = mlcFiles('tensor-cache.json');
+		broken[`${REPO}/mlc-chat-config.json`] = Buffer.from('<html>Sign in</html>');
+		const bad = await mirrorMlc(broken);
+		expect(bad.code).toBe(1);
+		expect(bad.log).toMatch(/mlc-chat-config\.json: failed: not JSON/);
+	});
+
+	it('refuses a shard path that climbs out of the repo', async () => {
+		const files = mlcFiles('tensor-cache.json');
+		files[`${REPO}/tensor-cache.json`] = Buffer.from(
+			JSON.stringify({ records: [{ dataPath: '../../../../evil.bin' }] })
+		);
+		const { log } = await mirrorMlc(files);
+		expect(log).not.toMatch(/evil/);
+		expect(existsSync(join(out, '..', 'evil.bin'))).toBe(false);
 	});
 });

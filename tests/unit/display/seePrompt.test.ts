@@ -93,7 +93,7 @@ describe('see what the model sees: the probe prompt', () => {
 });
 
 describe('see what the model sees: a user turn and its label', () => {
-	it('offers one example per label, each the quoted turn of labels.ts', () => {
+	it('offers one example per label, in the order the rules check them', () => {
 		const turns = exampleTurns();
 		expect(turns.map((e) => e.label)).toEqual([
 			'genuine_followup',
@@ -106,6 +106,43 @@ describe('see what the model sees: a user turn and its label', () => {
 		]);
 		for (const e of turns) expect(e.text).not.toMatch(/^"|"$|\\n/);
 		expect(turns.find((e) => e.label === 'malformed_artifact')?.text).toContain('\n');
+	});
+
+	// Every button through the real rules, with every shipped template's stop tokens: a failure
+	// button gives a turn the rules label as it says; the judge's kinds say so before "undecided".
+	it.each(SHIPPED_FAMILIES.map((f) => f.family))(
+		'%s: every example is labelled by the rules as its button says, or is marked the judge’s call',
+		async (name) => {
+			const t = await family(name);
+			const p = conversationProbe(t, QA);
+			const question = p.config.items[0].prompt;
+			for (const e of exampleTurns(question, p.input.perturbed)) {
+				const got = labelTurn(t, question, p.input.perturbed, e.text);
+				if (e.judgesCall === undefined) {
+					expect([e.label, got.rule.label, got.rule.reason]).toEqual([
+						e.label,
+						e.label,
+						got.rule.reason
+					]);
+					expect(got.needsJudge).toBe(false);
+				} else {
+					expect(got.rule.label).toBe('undecided');
+					expect(e.judgesCall).toMatch(/judge’s call.*will say undecided/);
+				}
+			}
+		}
+	);
+
+	it('keeps the restatements restatements when the conversation is edited', async () => {
+		const t = await family('Qwen3');
+		const question =
+			'A train travels 60 km in 1.5 hours. What is its average speed in km per hour?';
+		const answer = 'Its speed is 60 / 1.5 = 40 km per hour. The answer is 40.';
+		const turns = exampleTurns(question, answer);
+		for (const label of ['prompt_restatement', 'assistant_restatement']) {
+			const text = turns.find((e) => e.label === label)?.text ?? '';
+			expect(labelTurn(t, question, answer, text).rule.label).toBe(label);
+		}
 	});
 
 	it('labels as a run does: failures by rule with the evidence, a follow-up left to the judge', async () => {

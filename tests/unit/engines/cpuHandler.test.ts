@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadProgress } from '../../../src/lib/probe/engine.ts';
-import { isRuntimeDeath } from '../../../src/lib/engines/cpu/worker/handler.ts';
+import { isRuntimeDeath } from '../../../src/lib/engines/cpu/worker/errors.ts';
 import { fakeCpuEngine, runtimeDeath } from '../../helpers/fakeWllama.ts';
 
 const URL_A = 'http://127.0.0.1:9/a/model-a.gguf';

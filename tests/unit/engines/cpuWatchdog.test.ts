@@ -1,10 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CpuEngine, type CpuWorkerLike } from '../../../src/lib/engines/cpu/client.ts';
-import {
-	createCpuHandler,
-	type CpuRuntime,
-	type OpenOptions
-} from '../../../src/lib/engines/cpu/worker/handler.ts';
+import { createCpuHandler } from '../../../src/lib/engines/cpu/worker/handler.ts';
+import type { CpuRuntime, OpenOptions } from '../../../src/lib/engines/cpu/worker/surface.ts';
 import { CpuWorkerSilentError, SILENCE_LIMIT_MS } from '../../../src/lib/engines/cpu/watchdog.ts';
 import { AbortError, AppError } from '../../../src/lib/errors/appError.ts';
 import type { LoadProgress } from '../../../src/lib/probe/engine.ts';

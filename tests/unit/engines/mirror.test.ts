@@ -7,7 +7,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findGguf, ggufUrl } from '../../../src/lib/engines/cpu/catalog.ts';
-import { mirroredFetch, sha256Hex } from '../../../src/lib/engines/cpu/worker/mirrorFetch.ts';
+import {
+	mirroredFetch,
+	sha256Hex,
+	verifyMirrorCopy
+} from '../../../src/lib/engines/cpu/worker/mirrorFetch.ts';
 import {
 	checkMirror,
 	mirrorBaseProblem,
@@ -192,6 +196,27 @@ describe("the CPU worker's fetch through a mirror", () => {
 		);
 	});
 
+	it('a copy cut short by a host that sends no Content-Length fails naming the file', async () => {
+		// A chunked reply (no length header) that ends early: only counting the bytes can tell.
+		const short = async () =>
+			new Response(
+				new ReadableStream<Uint8Array>({
+					start(c) {
+						c.enqueue(weights.subarray(0, 30_000));
+						c.close();
+					}
+				})
+			);
+		const f = mirroredFetch(short, () => ({
+			base: mirror.base,
+			manifest: parseMirrorManifest(manifestOf())
+		}));
+		const res = await f(HUB_URL);
+		await expect(res.arrayBuffer()).rejects.toThrow(
+			`The model mirror's ${PATH} is 30,000 bytes, but its index.json says 50,000`
+		);
+	});
+
 	it('without a mirror, the Hub URL is fetched as it is', async () => {
 		const seen: string[] = [];
 		const f = mirroredFetch(
@@ -200,5 +225,53 @@ describe("the CPU worker's fetch through a mirror", () => {
 		);
 		await f(HUB_URL);
 		expect(seen).toEqual([HUB_URL]);
+	});
+});
+
+describe("the CPU engine's check of a mirror download's sha256", () => {
+	const source = (sha256 = sha) => ({
+		base: 'http://school.test',
+		manifest: parseMirrorManifest(manifestOf(weights.byteLength, sha256))
+	});
+	function cached(bytes: Uint8Array) {
+		const copy = {
+			removed: false,
+			open: async () => [new Blob([Uint8Array.from(bytes)])],
+			remove: async () => void (copy.removed = true)
+		};
+		return copy;
+	}
+
+	it('keeps a copy whose sha256 is the one index.json gives', async () => {
+		const copy = cached(weights);
+		await verifyMirrorCopy(HUB_URL, source(), new Set([PATH]), async () => copy);
+		expect(copy.removed).toBe(false);
+	});
+
+	it('removes a damaged copy (same size, one byte changed) and names the file', async () => {
+		const damaged = Uint8Array.from(weights);
+		damaged[4321] ^= 0xff;
+		const copy = cached(damaged);
+		const err = await verifyMirrorCopy(HUB_URL, source(), new Set([PATH]), async () => copy).catch(
+			(e: unknown) => e as Error
+		);
+		expect(err).toBeInstanceOf(Error);
+		expect((err as Error).message).toContain(
+			`The model mirror's ${PATH} does not match its index.json (sha256 `
+		);
+		expect((err as Error).message).toContain(`expected ${sha.slice(0, 12)}…`);
+		expect(copy.removed).toBe(true);
+		expect(isHubBlocked(err as Error)).toBe(false);
+	});
+
+	it('does not read a file cached before this load, nor one index.json gives no sha256 for', async () => {
+		let opened = 0;
+		const find = async () => ({
+			open: async () => (opened++, [new Blob(['x'])]),
+			remove: async () => {}
+		});
+		await verifyMirrorCopy(HUB_URL, source(), new Set(), find);
+		await verifyMirrorCopy(HUB_URL, { base: 'http://school.test' }, new Set([PATH]), find);
+		expect(opened).toBe(0);
 	});
 });

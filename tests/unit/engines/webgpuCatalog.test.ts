@@ -31,13 +31,14 @@ describe('static/models.json against the installed web-llm', () => {
 	});
 
 	it.each(variants.map(({ v }) => [v.id, v] as const))(
-		'%s exists in prebuiltAppConfig with the same VRAM, context window and repo',
+		'%s exists in prebuiltAppConfig with the same VRAM, context window, repo and model library',
 		(id, v) => {
 			const record = records.get(id);
 			expect(record, `${id} missing from prebuiltAppConfig`).toBeDefined();
 			expect(v.vram_required_MB).toBe(record?.vram_required_MB);
 			expect(v.context_window).toBe(record?.overrides?.context_window_size);
 			expect(`https://huggingface.co/${v.mlc_repo}`).toBe(record?.model);
+			expect(v.model_lib).toBe(record?.model_lib);
 			expect(v.required_features).toEqual(record?.required_features ?? []);
 		}
 	);

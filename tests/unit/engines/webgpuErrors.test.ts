@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError, type EngineErrorCode } from '../../../src/lib/probe/engine.ts';
-import { AbortError, AppError } from '../../../src/lib/errors/appError.ts';
-import { HttpError } from '../../../src/lib/engines/server/http.ts';
-import {
-	asEngineError,
-	toEngineError,
-	toWireError
-} from '../../../src/lib/engines/webgpu/errors.ts';
+import { AbortError } from '../../../src/lib/errors/appError.ts';
+import { asEngineError, toEngineError } from '../../../src/lib/engines/webgpu/errors.ts';
+import { toWireError } from '../../../src/lib/engines/worker/errors.ts';
 
 /** Names and messages as web-llm 0.2.86 (lib/index.js) and browsers produce them. */
 const BY_NAME: [name: string, message: string, code: EngineErrorCode | 'aborted'][] = [
@@ -173,36 +169,7 @@ describe('web-llm error mapping', () => {
 	});
 });
 
-describe('errors across the worker boundary', () => {
-	it('round-trips an EngineError with its code, recovery and retryable flag', () => {
-		const original = new EngineError('network', 'Down.', 'Retry later.', true);
-		const wire = structuredClone(toWireError(original));
-		const back = toEngineError(wire);
-		expect(back).toMatchObject({ code: 'network', message: 'Down.', recovery: 'Retry later.' });
-		expect(back.retryable).toBe(true);
-	});
-
-	it('keeps the class, name, code, recovery and retryable of a named EngineError subclass', () => {
-		const original = new HttpError(503, 'The server at x answered 503.', 'Check its logs.');
-		const back = toEngineError(structuredClone(toWireError(original)));
-		expect(back).toBeInstanceOf(EngineError);
-		expect(back).toBeInstanceOf(AppError);
-		expect(back).toMatchObject({
-			name: 'HttpError',
-			code: 'http',
-			message: 'The server at x answered 503.',
-			recovery: 'Check its logs.',
-			retryable: true
-		});
-	});
-
-	it('rebuilds a stop as the standalone AbortError with its message, not as an EngineError', () => {
-		const back = toEngineError(structuredClone(toWireError(new AbortError('Stopped by you.'))));
-		expect(back).toBeInstanceOf(AbortError);
-		expect(back).not.toBeInstanceOf(EngineError);
-		expect(back).toMatchObject({ name: 'AbortError', code: 'aborted', message: 'Stopped by you.' });
-	});
-
+describe('web-llm errors across the worker boundary', () => {
 	it('keeps a web-llm class name through structuredClone, where instanceof is lost', () => {
 		class DeviceLostError extends Error {
 			constructor() {
@@ -215,8 +182,7 @@ describe('errors across the worker boundary', () => {
 		expect(toEngineError(wire).code).toBe('device_lost');
 	});
 
-	it('flattens thrown strings and DOMExceptions', () => {
-		expect(toWireError('boom')).toEqual({ name: 'Error', message: 'boom' });
+	it('words a DOMException caught on the page', () => {
 		const dom = new DOMException('Quota exceeded', 'QuotaExceededError');
 		expect(asEngineError(dom).code).toBe('quota_exceeded');
 	});

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { WorkerRequest } from '../../../src/lib/engines/webgpu/protocol.ts';
 import type {
 	ErrorReply,
 	ResultReply,
 	WireCompletionRequest,
-	WorkerReply,
-	WorkerRequest
-} from '../../../src/lib/engines/webgpu/protocol.ts';
+	WorkerReply
+} from '../../../src/lib/engines/worker/protocol.ts';
 import {
 	CANCELLED_LOAD_PHASE,
 	createHandler,

@@ -16,12 +16,12 @@ import {
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../../../src/lib/engines/webgpu/catalog.ts';
 import { mirroredRecord } from '../../../src/lib/engines/webgpu/custom.ts';
+import type { WorkerRequest } from '../../../src/lib/engines/webgpu/protocol.ts';
 import type {
 	ErrorReply,
 	ResultReply,
-	WorkerReply,
-	WorkerRequest
-} from '../../../src/lib/engines/webgpu/protocol.ts';
+	WorkerReply
+} from '../../../src/lib/engines/worker/protocol.ts';
 import {
 	createHandler,
 	type CacheSurface
@@ -31,7 +31,7 @@ import { FakeWebLLM } from '../../helpers/fakeWebLLM.ts';
 const MIRROR = 'http://127.0.0.1:8931/kit';
 const MODEL = 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC';
 
-function harness(cache: CacheSurface = {}) {
+function harness(cache: CacheSurface = {}, fetch?: (url: string) => Promise<Response>) {
 	const fake = new FakeWebLLM();
 	fake.reportsFor = () => [];
 	const waiting = new Map<number, (m: ResultReply | ErrorReply) => void>();
@@ -41,7 +41,7 @@ function harness(cache: CacheSurface = {}) {
 			if (msg.kind === 'result' || msg.kind === 'error') waiting.get(msg.id)?.(msg);
 		},
 		cache,
-		{ baseAppConfig: prebuiltAppConfig }
+		{ baseAppConfig: prebuiltAppConfig, ...(fetch && { fetch }) }
 	);
 	const send = (msg: WorkerRequest) =>
 		new Promise<ResultReply | ErrorReply>((resolve) => {
@@ -103,6 +103,46 @@ describe('catalog models through a model mirror', () => {
 		const without = await h.send({ kind: 'cacheQuery', id: 2, op: 'has', model: MODEL });
 		expect(withMirror).toMatchObject({ kind: 'result', value: { cached: true } });
 		expect(without).toMatchObject({ kind: 'result', value: { cached: false } });
+	});
+});
+
+describe('a mirror missing a catalog model file', () => {
+	const REPO = `${MIRROR}/mlc-ai/${MODEL}/resolve/main`;
+	const lib = () => recordOf(prebuiltAppConfig, MODEL)?.model_lib ?? '';
+	const libOnMirror = () =>
+		`${MIRROR}/mlc-ai/binary-mlc-llm-libs/resolve/main/${lib().split('/main/')[1]}`;
+
+	/** web-llm's failed load, then the worker's own look at the mirror's files. */
+	async function failedLoad(files: Record<string, string>) {
+		const seen: string[] = [];
+		const h = harness({}, async (url) => {
+			seen.push(url);
+			return url in files
+				? new Response(files[url])
+				: new Response('Not Found', { status: 404, statusText: 'Not Found' });
+		});
+		// Chrome's words for a 404 that web-llm's Cache.add met: they name no file.
+		h.fake.failLoadOf[MODEL] = new Error("Failed to execute 'add' on 'Cache': Request failed");
+		const reply = await h.send({ kind: 'load', id: 1, models: [MODEL], mirror: `${MIRROR}/` });
+		if (reply.kind !== 'error') throw new Error('the load did not fail');
+		return { error: reply.error, seen };
+	}
+
+	it("names the mirror's missing config, not the user's own model", async () => {
+		const { error, seen } = await failedLoad({});
+		expect(error.message).toBe(
+			`The model mirror ${MIRROR} has no mlc-ai/${MODEL}/resolve/main/mlc-chat-config.json (${REPO}/mlc-chat-config.json answers HTTP 404). Add it with: user-turn-probe mirror --model <this model> --out <the mirror's folder>.`
+		);
+		expect(error.message).not.toMatch(/Your model|Hugging Face/);
+		expect(seen).toEqual([`${REPO}/mlc-chat-config.json`]);
+	});
+
+	it("names the mirror's missing model library once the config is there", async () => {
+		const { error, seen } = await failedLoad({
+			[`${REPO}/mlc-chat-config.json`]: '{"model_type":"qwen2"}'
+		});
+		expect(seen).toEqual([`${REPO}/mlc-chat-config.json`, libOnMirror()]);
+		expect(error.message).toContain(`${libOnMirror()} answers HTTP 404`);
 	});
 });
 

@@ -11,8 +11,8 @@ describe('EngineSettings on the CPU engine', () => {
 	it('uses the catalog file URLs as model ids and the original repo for the template', () => {
 		const s = new EngineSettings(memoryStorage());
 		s.engine.current = 'cpu';
-		const gen = findGguf(s.cpu.generatorKey.current);
-		const judge = findGguf(s.cpu.judgeKey.current);
+		const gen = findGguf(s.models.cpu.generatorKey.current);
+		const judge = findGguf(s.models.cpu.judgeKey.current);
 		if (!gen || !judge) throw new Error('the default CPU models are not in the catalog');
 		expect(s.generatorId(ENV)).toBe(ggufUrl(gen));
 		expect(s.judgeId(ENV)).toBe(ggufUrl(judge));
@@ -24,12 +24,12 @@ describe('EngineSettings on the CPU engine', () => {
 	it('takes your own GGUF URL, its template from the file, and says what is wrong with a bad one', () => {
 		const s = new EngineSettings(memoryStorage());
 		s.engine.current = 'cpu';
-		s.cpu.generatorKey.current = CUSTOM_GGUF;
+		s.models.cpu.generatorKey.current = CUSTOM_GGUF;
 		expect(s.problems(ENV)).toContain('Generator: Enter the URL of a .gguf file.');
-		s.cpu.generatorUrl.current = 'https://huggingface.co/org/model';
+		s.models.cpu.generatorUrl.current = 'https://huggingface.co/org/model';
 		expect(s.problems(ENV).join(' ')).toMatch(/Generator: The URL must point at the \.gguf file/);
 		expect(s.templateSpec(ENV)).toBeNull();
-		s.cpu.generatorUrl.current = `  ${TINY} `;
+		s.models.cpu.generatorUrl.current = `  ${TINY} `;
 		expect(s.generatorId(ENV)).toBe(TINY);
 		expect(s.templateSpec(ENV)).toEqual({ kind: 'gguf', url: TINY });
 		expect(s.templateLabel(ENV)).toBe(TINY);
@@ -43,10 +43,10 @@ describe('EngineSettings on the CPU engine', () => {
 		const storage = memoryStorage();
 		const s = new EngineSettings(storage);
 		s.engine.current = 'cpu';
-		s.cpu.judgeKey.current = CUSTOM_GGUF;
-		s.cpu.judgeUrl.current = 'ftp://x/y.gguf';
+		s.models.cpu.judgeKey.current = CUSTOM_GGUF;
+		s.models.cpu.judgeUrl.current = 'ftp://x/y.gguf';
 		expect(s.problems(ENV).join(' ')).toMatch(/^Judge: /);
-		s.cpu.judgeUrl.current = TINY;
+		s.models.cpu.judgeUrl.current = TINY;
 		const again = new EngineSettings(storage);
 		expect(again.engine.current).toBe('cpu');
 		expect(again.judgeId(ENV)).toBe(TINY);

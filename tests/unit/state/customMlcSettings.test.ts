@@ -19,14 +19,19 @@ describe('EngineSettings: your own MLC models', () => {
 	it('stores a valid model, survives a reload, and offers it as generator and judge', () => {
 		const storage = memoryStorage();
 		const s = new EngineSettings(storage);
-		expect(s.webgpu.addCustomModel(INPUT)).toEqual([]);
+		expect(s.models.webgpu.addCustomModel(INPUT)).toEqual([]);
 		const again = new EngineSettings(storage);
-		expect(again.webgpu.customModels.map((m) => m.id)).toEqual([INPUT.id]);
+		expect(again.models.webgpu.customModels.map((m) => m.id)).toEqual([INPUT.id]);
 		const key = customKey(INPUT.id);
-		expect(modelOptions('judge', GPU, again.webgpu.customModels).map((o) => o.key)).toContain(key);
-		again.webgpu.generatorKey.current = key;
-		again.webgpu.judgeKey.current = key;
-		expect(again.webgpu.generator(GPU)).toMatchObject({ id: INPUT.id, context_window: 2048 });
+		expect(
+			modelOptions('judge', GPU, again.models.webgpu.customModels).map((o) => o.key)
+		).toContain(key);
+		again.models.webgpu.generatorKey.current = key;
+		again.models.webgpu.judgeKey.current = key;
+		expect(again.models.webgpu.generator(GPU)).toMatchObject({
+			id: INPUT.id,
+			context_window: 2048
+		});
 		expect(again.generatorId(GPU)).toBe(INPUT.id);
 		expect(again.judgeId(GPU)).toBe(INPUT.id);
 		expect(again.problems(GPU)).toEqual([]);
@@ -40,19 +45,21 @@ describe('EngineSettings: your own MLC models', () => {
 	it('refuses bad input and duplicates, storing nothing', () => {
 		const storage = memoryStorage();
 		const s = new EngineSettings(storage);
-		expect(s.webgpu.addCustomModel({ ...INPUT, model_url: 'http://10.0.0.5/m' })[0]).toMatch(
+		expect(s.models.webgpu.addCustomModel({ ...INPUT, model_url: 'http://10.0.0.5/m' })[0]).toMatch(
 			/https/
 		);
-		expect(s.webgpu.addCustomModel({ ...INPUT, context_window: '0' })[0]).toMatch(/context window/);
-		expect(s.webgpu.addCustomModel({ ...INPUT, id: 'Qwen3-0.6B-q4f16_1-MLC' })[0]).toMatch(
+		expect(s.models.webgpu.addCustomModel({ ...INPUT, context_window: '0' })[0]).toMatch(
+			/context window/
+		);
+		expect(s.models.webgpu.addCustomModel({ ...INPUT, id: 'Qwen3-0.6B-q4f16_1-MLC' })[0]).toMatch(
 			/exists already/
 		);
-		expect(s.webgpu.customModels).toEqual([]);
-		expect(s.webgpu.addCustomModel(INPUT)).toEqual([]);
-		expect(s.webgpu.addCustomModel({ ...INPUT, label: 'other' })).toEqual([
+		expect(s.models.webgpu.customModels).toEqual([]);
+		expect(s.models.webgpu.addCustomModel(INPUT)).toEqual([]);
+		expect(s.models.webgpu.addCustomModel({ ...INPUT, label: 'other' })).toEqual([
 			`A model with the id "${INPUT.id}" exists already: choose another id.`
 		]);
-		expect(s.webgpu.customModels).toHaveLength(1);
+		expect(s.models.webgpu.customModels).toHaveLength(1);
 	});
 
 	it('drops a hand-edited broken entry on read and falls back when the chosen model is removed', () => {
@@ -65,14 +72,14 @@ describe('EngineSettings: your own MLC models', () => {
 			])
 		);
 		const s = new EngineSettings(storage);
-		expect(s.webgpu.customModels.map((m) => m.id)).toEqual([INPUT.id]);
-		s.webgpu.generatorKey.current = customKey(INPUT.id);
-		s.webgpu.removeCustomModel(INPUT.id);
-		expect(s.webgpu.customModels).toEqual([]);
-		expect(s.webgpu.generatorKey.current).toBe(DEFAULT_GENERATOR_KEY);
+		expect(s.models.webgpu.customModels.map((m) => m.id)).toEqual([INPUT.id]);
+		s.models.webgpu.generatorKey.current = customKey(INPUT.id);
+		s.models.webgpu.removeCustomModel(INPUT.id);
+		expect(s.models.webgpu.customModels).toEqual([]);
+		expect(s.models.webgpu.generatorKey.current).toBe(DEFAULT_GENERATOR_KEY);
 		// A key naming a model that is gone picks nothing, and set-up says so.
-		s.webgpu.judgeKey.current = customKey('gone');
-		expect(s.webgpu.judge(GPU)).toBeUndefined();
+		s.models.webgpu.judgeKey.current = customKey('gone');
+		expect(s.models.webgpu.judge(GPU)).toBeUndefined();
 	});
 
 	it('never counts a custom model as fitting beside another (its VRAM is not known)', () => {

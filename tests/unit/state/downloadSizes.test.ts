@@ -43,8 +43,8 @@ describe('classroom defaults', () => {
 	it('the default generator and judge fit the budget together with and without shader-f16', () => {
 		for (const shaderF16 of [true, false]) {
 			const s = new EngineSettings(memoryStorage());
-			const g = s.webgpu.generator({ shaderF16 });
-			const j = s.webgpu.judge({ shaderF16 });
+			const g = s.models.webgpu.generator({ shaderF16 });
+			const j = s.models.webgpu.judge({ shaderF16 });
 			if (!g || !j) throw new Error('a default model is not in the catalog');
 			expect(g.key).toBe(SUGGESTED.generator.key);
 			expect(j.key).toBe(SUGGESTED.judge.key);

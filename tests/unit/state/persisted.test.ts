@@ -127,7 +127,7 @@ describe('EngineSettings', () => {
 
 	it('picks q4f32 variants without shader-f16 and names the template repos to try', () => {
 		const s = new EngineSettings(memoryStorage());
-		s.webgpu.generatorKey.current = 'qwen3-0.6b';
+		s.models.webgpu.generatorKey.current = 'qwen3-0.6b';
 		expect(s.generatorId({ shaderF16: false })).toBe('Qwen3-0.6B-q4f32_1-MLC');
 		expect(s.generatorId({ shaderF16: true })).toBe('Qwen3-0.6B-q4f16_1-MLC');
 		expect(s.templateSpec({ shaderF16: false })).toEqual({
@@ -139,7 +139,7 @@ describe('EngineSettings', () => {
 	it('for a server, uses the typed URL or file as the template and the model as the judge fallback', () => {
 		const s = new EngineSettings(memoryStorage());
 		s.engine.current = 'server';
-		s.server.modelId.current = 'served-model';
+		s.models.server.modelId.current = 'served-model';
 		expect(s.judgeId({ shaderF16: false })).toBe('served-model');
 		// Nothing chosen: the server's own template (llama-server /props), which Check server tells.
 		expect(s.templateSpec({ shaderF16: false })).toEqual({
@@ -148,7 +148,7 @@ describe('EngineSettings', () => {
 			repos: []
 		});
 		s.apiKey = 'k';
-		s.server.modelId.current = 'Qwen/Qwen3-0.6B';
+		s.models.server.modelId.current = 'Qwen/Qwen3-0.6B';
 		expect(s.templateSpec({ shaderF16: false })).toEqual({
 			kind: 'server',
 			baseUrl: 'http://127.0.0.1:8000/v1',

@@ -8,7 +8,11 @@ import { mergeLabels } from '../../../src/lib/annotate/merge.ts';
 import { ExchangeError } from '../../../src/lib/probe/exchange.ts';
 import { labelsFromFile, labelsToFile } from '../../../src/lib/probe/labelsFile.ts';
 import { runFileToBundle } from '../../../src/lib/probe/runFile.ts';
-import { collectLabelings, pairwiseAgreement } from '../../../src/lib/stats/agreement.ts';
+import {
+	collectLabelings,
+	collectVerdicts,
+	pairwiseAgreement
+} from '../../../src/lib/stats/agreement.ts';
 import { closeAfterEach, file, setup } from './runsHarness.ts';
 import { makeAnnotation, makeBundle } from '../../helpers/factories.ts';
 
@@ -85,7 +89,10 @@ describe('pooled labels', () => {
 		expect(teacher.state.merged?.added).toEqual([]);
 
 		const run = await teacher.store.exportRun('run-a');
-		const pairs = pairwiseAgreement(collectLabelings(run.records, run.annotations));
+		const pairs = pairwiseAgreement(
+			collectLabelings(run.records, run.annotations),
+			collectVerdicts(run.records, run.annotations)
+		);
 		const humans = pairs.find((p) => p.a === 'human:ana' && p.b === 'human:ben');
 		expect(humans?.full.n).toBe(24);
 		expect(Number.isFinite(humans?.full.kappa)).toBe(true);

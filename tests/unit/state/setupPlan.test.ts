@@ -51,10 +51,8 @@ function plan(
 	const cpu = fakeDevice({}, {});
 	const servers: string[] = [];
 	const hosts: EngineHosts = {
-		webgpuEngine: () => webgpu,
-		resetWebgpuEngine: () => {},
-		cpuEngine: () => cpu,
-		resetCpuEngine: () => {},
+		device: (kind) => ({ webgpu, cpu })[kind as 'webgpu' | 'cpu'],
+		resetDevice: () => {},
 		serverEngine: (baseUrl) => {
 			if (!/^https?:\/\//.test(baseUrl)) throw new Error('not a URL');
 			servers.push(baseUrl);
@@ -90,8 +88,8 @@ describe('SetupPlan: the server context window', () => {
 		}));
 		const { plan: p, settings } = plan({ context });
 		settings.engine.current = 'server';
-		settings.server.baseUrl.current = 'http://127.0.0.1:8000/v1';
-		settings.server.modelId.current = 'Qwen/Qwen3-0.6B';
+		settings.models.server.baseUrl.current = 'http://127.0.0.1:8000/v1';
+		settings.models.server.modelId.current = 'Qwen/Qwen3-0.6B';
 		// The user is still typing: each change cancels the ask before it goes out.
 		const first = p.askContextWindow();
 		await vi.advanceTimersByTimeAsync(100);
@@ -112,7 +110,7 @@ describe('SetupPlan: the server context window', () => {
 		const context = () => new Promise<ServerContextWindow>((resolve) => (answer = resolve));
 		const { plan: p, settings } = plan({ context });
 		settings.engine.current = 'server';
-		settings.server.modelId.current = 'm';
+		settings.models.server.modelId.current = 'm';
 		const stop = p.askContextWindow();
 		await vi.advanceTimersByTimeAsync(400);
 		stop();
@@ -125,11 +123,11 @@ describe('SetupPlan: the server context window', () => {
 		const context = vi.fn(async () => ({ tokens: 1, source: 'x' }));
 		const { plan: p, settings, servers } = plan({ context });
 		settings.engine.current = 'server';
-		settings.server.modelId.current = '';
+		settings.models.server.modelId.current = '';
 		p.askContextWindow();
 		expect(p.contextPending).toBe(false);
-		settings.server.modelId.current = 'm';
-		settings.server.baseUrl.current = 'localhost:8000';
+		settings.models.server.modelId.current = 'm';
+		settings.models.server.baseUrl.current = 'localhost:8000';
 		p.askContextWindow();
 		await vi.advanceTimersByTimeAsync(400);
 		expect(servers).toEqual([]);
@@ -145,7 +143,7 @@ describe('SetupPlan: the server context window', () => {
 		await vi.advanceTimersByTimeAsync(400);
 		expect(context).not.toHaveBeenCalled();
 		expect(p.asksContext).toBe(false);
-		expect(p.contextWindow).toBe(settings.webgpu.generator(GPU)?.context_window);
+		expect(p.contextWindow).toBe(settings.models.webgpu.generator(GPU)?.context_window);
 		settings.engine.current = 'cpu';
 		expect(p.contextWindow).toBeUndefined();
 	});
@@ -161,9 +159,9 @@ describe('SetupPlan: phasing is the engine’s own answer', () => {
 			['qwen3.5-4b', 'qwen3.5-4b']
 		];
 		for (const [g, j] of pairs) {
-			settings.webgpu.generatorKey.current = g;
-			settings.webgpu.judgeKey.current = j;
-			const ids = [settings.webgpu.generatorId(GPU), settings.webgpu.judgeId(GPU)];
+			settings.models.webgpu.generatorKey.current = g;
+			settings.models.webgpu.judgeKey.current = j;
+			const ids = [settings.models.webgpu.generatorId(GPU), settings.models.webgpu.judgeId(GPU)];
 			expect(p.phased, `${g} + ${j}`).toBe(!engine.capabilities().can_co_load(ids));
 		}
 		expect(p.phased).toBe(false);
@@ -173,10 +171,10 @@ describe('SetupPlan: phasing is the engine’s own answer', () => {
 		const { plan: p, settings } = plan({ values: { judge_mode: 'llm' } });
 		settings.engine.current = 'cpu';
 		const engine = new CpuEngine(silentWorker);
-		const ids = () => [settings.cpu.generatorId(), settings.cpu.judgeId()];
+		const ids = () => [settings.models.cpu.generatorId(), settings.models.cpu.judgeId()];
 		expect(p.phased).toBe(true);
 		expect(engine.capabilities().can_co_load(ids())).toBe(false);
-		settings.cpu.judgeKey.current = settings.cpu.generatorKey.current;
+		settings.models.cpu.judgeKey.current = settings.models.cpu.generatorKey.current;
 		expect(p.phased).toBe(false);
 		expect(engine.capabilities().can_co_load(ids())).toBe(true);
 	});
@@ -194,15 +192,19 @@ describe('SetupPlan: downloads, cache and estimate', () => {
 	it("counts the CPU engine's files with sizes measured here and the cache's word", async () => {
 		const { plan: p, settings, deps, cpu } = plan({ values: { judge_mode: 'llm' } });
 		settings.engine.current = 'cpu';
-		settings.cpu.judgeKey.current = CUSTOM_GGUF;
-		settings.cpu.judgeUrl.current = 'https://example.org/own.gguf';
-		const [gen] = settings.cpu.chosen(false).map((m) => m.url);
+		settings.models.cpu.judgeKey.current = CUSTOM_GGUF;
+		settings.models.cpu.judgeUrl.current = 'https://example.org/own.gguf';
+		const [gen] = settings.models.cpu.chosen(false).map((m) => m.url);
 		deps.sizes.record('https://example.org/own.gguf', 300 * 1024 * 1024);
 		cpu.isCached = vi.fn(async (id: string) => id === gen);
 		p.refreshCached();
 		await vi.waitFor(() => expect(deps.cache.cached[gen]).toBe(true));
 		expect(p.downloads).toEqual([
-			{ id: gen, download_MB: settings.cpu.generator().entry?.download_MB ?? null, cached: true },
+			{
+				id: gen,
+				download_MB: settings.models.cpu.generator().entry?.download_MB ?? null,
+				cached: true
+			},
 			{ id: 'https://example.org/own.gguf', download_MB: 300, cached: false }
 		]);
 		expect(p.estimate.download_MB).toBe(300);
@@ -223,7 +225,7 @@ describe('SetupPlan: downloads, cache and estimate', () => {
 
 	it('measures a cached model once and keeps its size', async () => {
 		const { plan: p, settings, deps, webgpu } = plan();
-		const id = settings.webgpu.generatorId(GPU);
+		const id = settings.models.webgpu.generatorId(GPU);
 		webgpu.cachedBytes = vi.fn(async () => 512 * 1024 * 1024);
 		await deps.cache.refresh([id], async () => true);
 		p.measureSizes();
@@ -248,7 +250,7 @@ describe('SetupPlan: downloads, cache and estimate', () => {
 			speed_source: 'guess'
 		});
 		settings.engine.current = 'cpu';
-		history[0].model_id = settings.cpu.generatorId();
+		history[0].model_id = settings.models.cpu.generatorId();
 		expect(p.estimate).toMatchObject({ tokens_per_second: 42, speed_source: 'measured' });
 	});
 });
@@ -269,7 +271,9 @@ describe('SetupPlan: the classroom preset', () => {
 		expect(p.classroomEstimate('rules')?.judge_calls).toEqual({ min: 0, max: 0 });
 		// Applying it makes the generator the judge: one model, one download, sharing memory.
 		model?.apply();
-		expect(settings.webgpu.judgeKey.current).toBe(settings.webgpu.generatorKey.current);
+		expect(settings.models.webgpu.judgeKey.current).toBe(
+			settings.models.webgpu.generatorKey.current
+		);
 		const hybrid = plan({ settings, values: { judge_mode: 'hybrid' } }).plan;
 		expect(hybrid.downloads.map((d) => d.id)).toEqual([model?.id, model?.id]);
 		expect(hybrid.estimate.unknown_sizes).toEqual([model?.id]);
@@ -279,7 +283,7 @@ describe('SetupPlan: the classroom preset', () => {
 	it("on the CPU: the suggested generator judges too, and this device's benchmark sets the time", () => {
 		const settings = new EngineSettings(memoryStorage());
 		settings.engine.current = 'cpu';
-		const url = settings.cpu.classroom()?.id ?? '';
+		const url = settings.models.cpu.classroom()?.id ?? '';
 		const history = [
 			{
 				engine: ENGINES.cpu.runtime,
@@ -294,8 +298,58 @@ describe('SetupPlan: the classroom preset', () => {
 		// The catalog lists no size: said as unknown, never guessed.
 		expect(e?.unknown_sizes).toEqual([url]);
 		p.classroom?.apply();
-		expect(settings.cpu.judge().url).toBe(url);
+		expect(settings.models.cpu.judge().url).toBe(url);
 		expect(plan({ settings, values: { judge_mode: 'hybrid' } }).plan.phased).toBe(false);
+	});
+
+	it("with a model mirror, shows each engine's classroom model at the size its index.json lists, before any download", async () => {
+		const settings = new EngineSettings(memoryStorage());
+		settings.engine.current = 'webgpu';
+		const gpuModel = plan({ settings }).plan.classroom?.id ?? '';
+		settings.engine.current = 'cpu';
+		const cpuModel = settings.models.cpu.classroom()?.id ?? '';
+		// index.json as user-turn-probe mirror writes it; the kit holds no other model.
+		const manifest = {
+			format: 'user-turn-probe-mirror/1',
+			files: {},
+			models: {
+				[gpuModel]: { bytes: 289_000_000, files: [] },
+				[cpuModel]: { bytes: 398_000_000, files: [] }
+			}
+		};
+		const asked: string[] = [];
+		settings.mirror.set('http://school.test/kit');
+		await settings.mirror.check([], async (url) => {
+			asked.push(url);
+			return { ok: true, status: 200, json: async () => manifest };
+		});
+		expect(asked).toEqual(['http://school.test/kit/index.json']);
+
+		const { plan: p } = plan({ settings });
+		expect(p.classroomEstimate('same-model')).toMatchObject({
+			download_MB: Math.round(398_000_000 / 2 ** 20),
+			unknown_sizes: []
+		});
+		settings.engine.current = 'webgpu';
+		expect(p.classroomEstimate('same-model')).toMatchObject({
+			download_MB: Math.round(289_000_000 / 2 ** 20),
+			unknown_sizes: []
+		});
+		// Set-up's own estimate takes the listed size for the chosen models too.
+		p.classroom?.apply();
+		expect(p.downloads[0]).toEqual({
+			id: gpuModel,
+			download_MB: Math.round(289_000_000 / 2 ** 20),
+			cached: undefined
+		});
+
+		// A model the kit does not list stays "not known": no size is made up.
+		settings.models.webgpu.generatorKey.current = 'qwen3-0.6b';
+		expect(p.downloads[0]).toMatchObject({ download_MB: null });
+		expect(p.estimate.unknown_sizes).toContain(p.downloads[0].id);
+		// Back to Hugging Face: the mirror's sizes are no longer its word.
+		settings.mirror.set('');
+		expect(p.classroomEstimate('same-model')?.unknown_sizes).toEqual([gpuModel]);
 	});
 
 	it('a server suggests no classroom model', () => {
@@ -354,8 +408,8 @@ describe('SetupPlan: each model’s context window before start', () => {
 	it('asks the server for each further model of a sweep, as the start asks it', async () => {
 		const { plan: p, settings } = plan({ context: vllm });
 		settings.engine.current = 'server';
-		settings.server.baseUrl.current = 'http://127.0.0.1:8000/v1';
-		settings.server.modelId.current = 'big';
+		settings.models.server.baseUrl.current = 'http://127.0.0.1:8000/v1';
+		settings.models.server.modelId.current = 'big';
 		const stopMain = p.askContextWindow();
 		const stopSweep = p.askSweepWindows(['big', 'small', 'unlisted']);
 		expect(p.windowOf('small')).toEqual({ state: 'asking' });
@@ -379,7 +433,7 @@ describe('SetupPlan: each model’s context window before start', () => {
 		const context = () => new Promise<ServerContextWindow>((resolve) => (answer = resolve));
 		const { plan: p, settings } = plan({ context });
 		settings.engine.current = 'server';
-		settings.server.modelId.current = 'big';
+		settings.models.server.modelId.current = 'big';
 		const stop = p.askSweepWindows(['big', 'other']);
 		await vi.advanceTimersByTimeAsync(400);
 		stop();
@@ -397,8 +451,8 @@ describe('SetupPlan: each model’s context window before start', () => {
 	it('hands the estimate the last measured download speed, and none before one', () => {
 		const { plan: p, settings, deps } = plan({ values: { judge_mode: 'llm' } });
 		settings.engine.current = 'cpu';
-		settings.cpu.judgeKey.current = CUSTOM_GGUF;
-		settings.cpu.judgeUrl.current = 'https://example.org/own.gguf';
+		settings.models.cpu.judgeKey.current = CUSTOM_GGUF;
+		settings.models.cpu.judgeUrl.current = 'https://example.org/own.gguf';
 		deps.sizes.record('https://example.org/own.gguf', 300 * 1024 * 1024);
 		expect(p.estimateInput.download_speed).toBeUndefined();
 		expect(p.estimate.download_seconds).toBeNull();

@@ -89,15 +89,15 @@ describe('SetupState: the template check', () => {
 describe('EngineSettings.templateChoice', () => {
 	it('changes with the engine, the model and the source, not with a file forgotten by its check', () => {
 		const s = new EngineSettings(memoryStorage());
-		s.webgpu.generatorKey.current = 'qwen3-0.6b';
+		s.models.webgpu.generatorKey.current = 'qwen3-0.6b';
 		s.templateKind.current = 'file';
 		const noFile = s.templateChoice(GPU);
 		s.templateFile = { name: 'notes.jinja', text: '{% for m in messages %}' };
 		expect(s.templateChoice(GPU)).toBe(noFile);
 
-		s.webgpu.generatorKey.current = 'llama-3.2-1b-instruct';
+		s.models.webgpu.generatorKey.current = 'llama-3.2-1b-instruct';
 		expect(s.templateChoice(GPU)).not.toBe(noFile);
-		s.webgpu.generatorKey.current = 'qwen3-0.6b';
+		s.models.webgpu.generatorKey.current = 'qwen3-0.6b';
 		s.templateKind.current = 'repo';
 		const repo = s.templateChoice(GPU);
 		expect(repo).not.toBe(noFile);

@@ -9,7 +9,7 @@ describe('a chosen template file is remembered per model', () => {
 	it('comes back on the next visit for the same model, and is the file spec', () => {
 		const storage = memoryStorage();
 		const first = new EngineSettings(storage);
-		first.webgpu.generatorKey.current = 'qwen3-0.6b';
+		first.models.webgpu.generatorKey.current = 'qwen3-0.6b';
 		first.templateKind.current = 'file';
 		first.templateFile = QWEN_FILE;
 
@@ -26,10 +26,10 @@ describe('a chosen template file is remembered per model', () => {
 
 	it("another model never gets this model's file; switching back restores it", () => {
 		const s = new EngineSettings(memoryStorage());
-		s.webgpu.generatorKey.current = 'qwen3-0.6b';
+		s.models.webgpu.generatorKey.current = 'qwen3-0.6b';
 		s.templateKind.current = 'file';
 		s.templateFile = QWEN_FILE;
-		s.webgpu.generatorKey.current = 'llama-3.2-1b-instruct';
+		s.models.webgpu.generatorKey.current = 'llama-3.2-1b-instruct';
 		expect(s.templateFile).toBeNull();
 		expect(s.templateSpec(GPU)).toBeNull();
 		expect(s.problems({ ...GPU, canRunModels: true })).toContain(
@@ -37,20 +37,20 @@ describe('a chosen template file is remembered per model', () => {
 		);
 		const llamaFile = { name: 'llama.jinja', text: '{{ bos_token }}' };
 		s.templateFile = llamaFile;
-		s.webgpu.generatorKey.current = 'qwen3-0.6b';
+		s.models.webgpu.generatorKey.current = 'qwen3-0.6b';
 		expect(s.templateFile).toEqual(QWEN_FILE);
-		s.webgpu.generatorKey.current = 'llama-3.2-1b-instruct';
+		s.models.webgpu.generatorKey.current = 'llama-3.2-1b-instruct';
 		expect(s.templateFile).toEqual(llamaFile);
 	});
 
 	it('keys a server model by its served id and a CPU model by its catalog key', () => {
 		const s = new EngineSettings(memoryStorage());
 		s.engine.current = 'server';
-		s.server.modelId.current = 'my-model';
+		s.models.server.modelId.current = 'my-model';
 		s.templateFile = QWEN_FILE;
 		expect(s.templateFileKey()).toBe('openai:my-model');
 		// The server now serves another model under another id: the old file does not apply.
-		s.server.modelId.current = 'other-model';
+		s.models.server.modelId.current = 'other-model';
 		expect(s.templateFile).toBeNull();
 		s.engine.current = 'cpu';
 		expect(s.templateFileKey()).toMatch(/^wllama:/);

@@ -5,8 +5,8 @@
  */
 import type { Engine, EngineCapabilities, LoadProgress } from '../../probe/engine.ts';
 import { AbortError } from '../../errors/appError.ts';
-import type { RequestHooks, WorkerPort } from '../workerClient.ts';
-import { WorkerEngine } from '../workerEngine.ts';
+import type { RequestHooks, WorkerPort } from '../worker/client.ts';
+import { WorkerEngine } from '../worker/engine.ts';
 import { cpuCanCoLoad } from './catalog.ts';
 import type { MirrorManifest } from '../mirror.ts';
 import { cpuThreads, threadFactsHere } from './threads.ts';

@@ -1,29 +1,10 @@
 /**
- * The page ↔ CPU-engine-worker protocol: the web-llm worker's messages and replies (one terminal
- * reply per request id, events before it), except that a model is named by the URL of its GGUF
- * file and loading says how large a context to allocate. Plain data: the page imports no wllama.
+ * The page ↔ CPU-engine-worker protocol: the shared requests and replies (worker/protocol.ts),
+ * except that a model is named by the URL of its GGUF file and loading says how large a context
+ * to allocate. Plain data: the page imports no wllama.
  */
-import type {
-	AbortMessage,
-	CacheOp,
-	ChatJsonMessage,
-	CompleteMessage,
-	StatsMessage,
-	UnloadMessage
-} from '../webgpu/protocol.ts';
-
-export type {
-	CacheOp,
-	CacheQueryResult,
-	CacheSizes,
-	ErrorReply,
-	ResultReply,
-	WireCompletionRequest,
-	WireJsonChatRequest,
-	WorkerReply
-} from '../webgpu/protocol.ts';
+import type { BaseWorkerStats, CacheQueryMessage, SharedRequest } from '../worker/protocol.ts';
 import type { MirrorManifest } from '../mirror.ts';
-export { isWorkerReply, isWorkerRequest } from '../webgpu/protocol.ts';
 
 export interface CpuLoadMessage {
 	kind: 'load';
@@ -38,30 +19,13 @@ export interface CpuLoadMessage {
 	mirror?: { base: string; manifest?: MirrorManifest };
 }
 
-export interface CpuCacheQueryMessage {
-	kind: 'cacheQuery';
-	id: number;
-	op: CacheOp;
-	model: string;
-}
-
-export type CpuWorkerRequest =
-	| CpuLoadMessage
-	| UnloadMessage
-	| CompleteMessage
-	| ChatJsonMessage
-	| AbortMessage
-	| CpuCacheQueryMessage
-	| StatsMessage;
+export type CpuWorkerRequest = CpuLoadMessage | CacheQueryMessage | SharedRequest;
 
 export type CpuRequestKind = CpuWorkerRequest['kind'];
 
-export interface CpuWorkerStats {
-	loaded: string[];
-	running: CpuRequestKind | null;
-	queued: number;
+export interface CpuWorkerStats extends BaseWorkerStats<CpuRequestKind> {
 	/** Threads llama.cpp computes with: more than 1 only when the page is cross-origin isolated. */
 	threads?: number;
-	/** Times a model's runtime died and was restarted from the cache (see handler.ts). */
+	/** Times a model's runtime died and was restarted from the cache (see worker/handler.ts). */
 	restarts: number;
 }

@@ -1,5 +1,5 @@
 /** The CPU engine: llama.cpp compiled to WebAssembly (wllama) in a worker, for any browser. */
-import { openOnDevice } from '../device.ts';
+import { hostedOnDevice } from '../device.ts';
 import type { EngineProvider } from '../provider.ts';
 import { CpuModels } from './settings.ts';
 
@@ -18,6 +18,5 @@ export const cpu: EngineProvider<'cpu', CpuModels> = {
 	// Any browser with WebAssembly runs it.
 	unavailable: () => null,
 	models: (persist) => new CpuModels(persist),
-	open: (hosts) => openOnDevice(hosts.cpuEngine(), () => hosts.resetCpuEngine()),
-	device: (hosts) => hosts.cpuEngine()
+	...hostedOnDevice('cpu')
 };

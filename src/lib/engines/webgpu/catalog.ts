@@ -18,6 +18,11 @@ export interface CatalogVariant {
 	context_window: number;
 	/** Hugging Face repo holding the MLC weights, e.g. "mlc-ai/Qwen3-0.6B-q4f16_1-MLC". */
 	mlc_repo: string;
+	/**
+	 * The compiled model library (.wasm) as prebuiltAppConfig names it (on GitHub raw), so a model
+	 * mirror (`user-turn-probe mirror`) can copy it without web-llm.
+	 */
+	model_lib: string;
 	/** null: unknown (prebuiltAppConfig does not say, and we do not guess). */
 	download_MB: number | null;
 	low_resource_required: boolean;
@@ -78,6 +83,9 @@ export function parseCatalog(json: unknown): Catalog {
 		for (const v of entry.variants) {
 			if (!QUANTS.includes(v?.quant) || typeof v.id !== 'string') {
 				throw new CatalogError(`${where}: variant quant must be one of ${QUANTS.join(', ')}.`);
+			}
+			if (typeof v.mlc_repo !== 'string' || typeof v.model_lib !== 'string') {
+				throw new CatalogError(`${where}: ${v.id} needs mlc_repo and model_lib strings.`);
 			}
 			if (!(v.vram_required_MB > 0) || !(v.context_window > 0)) {
 				throw new CatalogError(

@@ -6,9 +6,11 @@
 import type { AppConfig } from '@mlc-ai/web-llm';
 import type { Engine, EngineCapabilities, LoadProgress } from '../../probe/engine.ts';
 import { DEFAULT_VRAM_BUDGET_MB, fitsBudget, vramOf } from './catalog.ts';
-import type { RequestHooks, WorkerPort } from '../workerClient.ts';
-import { WorkerEngine } from '../workerEngine.ts';
-import type { CacheOp, RequestKind, ResultByKind, WorkerRequest, WorkerStats } from './protocol.ts';
+import type { RequestHooks, WorkerPort } from '../worker/client.ts';
+import { WorkerEngine } from '../worker/engine.ts';
+import type { CacheOp } from '../worker/protocol.ts';
+import { WEBLLM_ADVICE } from './errors.ts';
+import type { RequestKind, ResultByKind, WorkerRequest, WorkerStats } from './protocol.ts';
 
 /** A Worker, or any port that behaves like one (tests pass an in-memory pair). */
 export type WorkerLike = WorkerPort<WorkerRequest>;
@@ -33,7 +35,7 @@ export class WebLLMEngine extends WorkerEngine<WorkerRequest> implements Engine 
 	readonly #opts: WebLLMEngineOptions;
 
 	constructor(worker: WorkerLike, opts: WebLLMEngineOptions = {}) {
-		super(worker, 'engine worker');
+		super(worker, 'engine worker', WEBLLM_ADVICE);
 		this.#opts = opts;
 	}
 

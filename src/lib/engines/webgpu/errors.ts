@@ -1,20 +1,20 @@
 /**
- * web-llm failures → our typed EngineError. Errors cross the worker as `{ name, message }`; web-llm
- * sets `this.name` on its classes (lib/error.d.ts), and DOM failures carry DOMException names, so
- * the name decides the code. Messages are the fallback for errors web-llm throws as a plain Error
- * (no adapter) or that arrive pre-stringified ("DeviceLostError: …").
+ * web-llm failures → our typed EngineError. Errors cross the worker as `{ name, message }`
+ * (worker/errors.ts); web-llm sets `this.name` on its classes (lib/error.d.ts), and DOM failures
+ * carry DOMException names, so the name decides the code. Messages are the fallback for errors
+ * web-llm throws as a plain Error (no adapter) or that arrive pre-stringified ("DeviceLostError: …").
  */
-import { EngineError, type EngineErrorCode } from '../../probe/engine.ts';
-import { AbortError, AppError } from '../../errors/appError.ts';
-import type { WireError } from './protocol.ts';
-import { HUB_BLOCKED_RECOVERY } from '../../errors/hubBlocked.ts';
-
-interface Advice {
-	code: EngineErrorCode;
-	message: string;
-	recovery: string;
-	retryable?: boolean;
-}
+import type { EngineError } from '../../probe/engine.ts';
+import type { AbortError } from '../../errors/appError.ts';
+import type { WireError } from '../worker/protocol.ts';
+import {
+	BROWSER_ADVICE,
+	caughtError,
+	fromWireError,
+	NETWORK_FAILURE,
+	type Advice,
+	type AdviceTable
+} from '../worker/errors.ts';
 
 const ADVICE = {
 	webgpu_unavailable: {
@@ -47,22 +47,13 @@ const ADVICE = {
 		message: 'The model is not loaded on the GPU.',
 		recovery: 'Load the model, then retry.'
 	},
-	quota_exceeded: {
-		code: 'quota_exceeded',
-		message: 'The browser ran out of storage space for model files.',
-		recovery: 'Free space: delete cached models you no longer use, then retry.'
-	},
+	quota_exceeded: BROWSER_ADVICE.quota_exceeded,
 	context_window: {
 		code: 'context_window',
 		message: "The prompt is longer than the model's context window.",
 		recovery: 'Lower max tokens, shorten the answer, or pick a model with a longer context window.'
 	},
-	network: {
-		code: 'network',
-		message: 'Downloading the model files from Hugging Face (huggingface.co) failed.',
-		recovery: HUB_BLOCKED_RECOVERY,
-		retryable: true
-	},
+	network: BROWSER_ADVICE.network,
 	bad_model: {
 		code: 'bad_model',
 		message: 'This model id is not known to the in-browser engine.',
@@ -122,77 +113,18 @@ const BY_MESSAGE: [RegExp, Advice][] = [
 		/^WebAssembly\.(instantiate|instantiateStreaming|Instance|Module|compile)\(\)/,
 		ADVICE.library_mismatch
 	],
-	[
-		/Failed to fetch|NetworkError|Load failed|Network response was not ok|Unable to fetch|Cannot fetch|Request failed|ERR_(INTERNET|NETWORK|CONNECTION)/i,
-		ADVICE.network
-	]
+	[NETWORK_FAILURE, ADVICE.network]
 ];
 
-/** "DeviceLostError: The WebGPU device…" → "DeviceLostError", for errors that arrive as strings. */
-const NAME_PREFIX = /^([A-Z][A-Za-z0-9]*Error):\s/;
+/** How the web-llm engine words what its worker sends (WebLLMEngine hands it to its WorkerClient). */
+export const WEBLLM_ADVICE: AdviceTable = { byName: BY_NAME, byMessage: BY_MESSAGE };
 
-/** Flatten anything thrown into a postMessage-safe shape, keeping the class as `name`. */
-export function toWireError(err: unknown): WireError {
-	if (err instanceof AppError) {
-		return {
-			name: err.name,
-			message: err.message,
-			code: err.code,
-			recovery: err.recovery,
-			retryable: err.retryable
-		};
-	}
-	if (err instanceof Error || isErrorLike(err)) {
-		return { name: err.name || 'Error', message: String(err.message) };
-	}
-	return { name: 'Error', message: String(err) };
-}
-
-function isErrorLike(err: unknown): err is { name: string; message: string } {
-	return typeof err === 'object' && err !== null && 'message' in err && 'name' in err;
-}
-
-/**
- * Rebuild a typed EngineError from a wire error. The original text stays in the message after the
- * plain-language summary, because people report bugs by pasting it.
- */
+/** A web-llm wire error → a typed EngineError worded for the in-browser GPU engine. */
 export function toEngineError(wire: WireError): EngineError | AbortError {
-	if (wire.name === 'AbortError' || wire.code === 'aborted') return new AbortError(wire.message);
-	if (wire.code) {
-		const err = new EngineError(
-			wire.code as EngineErrorCode,
-			wire.message,
-			wire.recovery ?? '',
-			wire.retryable ?? false
-		);
-		// The worker's own class name (an EngineError subclass) is what the view and the logs show.
-		err.name = wire.name;
-		return err;
-	}
-	const prefixed = NAME_PREFIX.exec(wire.message)?.[1];
-	if (prefixed === 'AbortError') return new AbortError();
-	const advice =
-		BY_NAME[wire.name] ??
-		(prefixed ? BY_NAME[prefixed] : undefined) ??
-		BY_MESSAGE.find(([pattern]) => pattern.test(wire.message))?.[1];
-	if (!advice) {
-		return new EngineError(
-			'unknown',
-			`${wire.name}: ${wire.message}`,
-			'Reload the page and retry.'
-		);
-	}
-	const detail = wire.message ? ` (${wire.name}: ${wire.message})` : '';
-	return new EngineError(
-		advice.code,
-		advice.message + detail,
-		advice.recovery,
-		advice.retryable ?? false
-	);
+	return fromWireError(wire, WEBLLM_ADVICE);
 }
 
 /** Shortcut for errors caught on the page side (worker crash, postMessage failure). */
 export function asEngineError(err: unknown): EngineError | AbortError {
-	if (err instanceof EngineError || err instanceof AbortError) return err;
-	return toEngineError(toWireError(err));
+	return caughtError(err, WEBLLM_ADVICE);
 }

@@ -1,6 +1,6 @@
 /** The WebGPU engine: web-llm in a worker, models from the MLC catalog or the user's own. */
 import { EngineError } from '../../probe/engine.ts';
-import { openOnDevice } from '../device.ts';
+import { hostedOnDevice } from '../device.ts';
 import type { EngineProvider } from '../provider.ts';
 import { WebgpuModels } from './settings.ts';
 
@@ -22,6 +22,5 @@ export const webgpu: EngineProvider<'webgpu', WebgpuModels> = {
 				)
 			: null,
 	models: (persist) => new WebgpuModels(persist),
-	open: (hosts) => openOnDevice(hosts.webgpuEngine(), () => hosts.resetWebgpuEngine()),
-	device: (hosts) => hosts.webgpuEngine()
+	...hostedOnDevice('webgpu')
 };

@@ -15,93 +15,26 @@
  */
 import { EngineError } from '../../../probe/engine.ts';
 import { AbortError } from '../../../errors/appError.ts';
-import { HUB_BLOCKED_RECOVERY, isHubBlocked } from '../../../errors/hubBlocked.ts';
 import { assistantPrompt, stopSequences, type ChatTemplate } from '../../../probe/template.ts';
 import type { FinishReason, Usage } from '../../../probe/types.ts';
-import { toWireError } from '../../webgpu/errors.ts';
 import { samplingFields } from '../../requestFields.ts';
-import { SerialQueue } from '../../webgpu/queue.ts';
+import type { CpuLoadMessage, CpuWorkerRequest, CpuWorkerStats } from '../protocol.ts';
 import type {
+	CacheQueryMessage,
 	CacheQueryResult,
-	CpuCacheQueryMessage,
-	CpuRequestKind,
-	CpuWorkerRequest,
-	CpuWorkerStats,
+	Post,
 	WireCompletionRequest,
-	WireJsonChatRequest,
-	WorkerReply
-} from '../protocol.ts';
-import { isWorkerRequest } from '../protocol.ts';
+	WireJsonChatRequest
+} from '../../worker/protocol.ts';
+import { createWorkerHost, type Job } from '../../worker/host.ts';
 import { cpuThreads, threadFactsHere } from '../threads.ts';
-import type { MirrorSource } from './mirrorFetch.ts';
+import { isRuntimeDeath, toGenerationError, toLoadError } from './errors.ts';
+import type { CpuChunk, CpuCompletionParams, CpuModel, CpuRuntime } from './surface.ts';
 
-/** The fields of llama.cpp's streamed completion chunk we read (wllama RawCompletionChunk). */
-export interface CpuChunk {
-	choices: { text?: string; finish_reason?: string | null }[];
-	usage?: { prompt_tokens: number; completion_tokens: number } | null;
-	timings?: {
-		prompt_ms?: number;
-		prompt_per_second?: number;
-		predicted_ms?: number;
-		predicted_per_second?: number;
-	};
-}
-
-/** What the handler sends per completion: llama-server's /v1/completions body, streamed. */
-export interface CpuCompletionParams {
-	prompt: string;
-	max_tokens: number;
-	temperature: number;
-	top_p: number;
-	seed: number;
-	stop: string[];
-	/** Grammar-constrained output (llama.cpp turns the schema into a GBNF grammar). */
-	json_schema?: Record<string, unknown>;
-	stream: true;
-	onData: (chunk: CpuChunk) => void;
-	abortSignal: AbortSignal;
-}
-
-/** One model resident in its own wllama instance (and wasm runtime). */
-export interface CpuModel {
-	createCompletion(params: CpuCompletionParams): Promise<void>;
-	/** tokenizer.chat_template from the GGUF metadata, or null. */
-	getChatTemplate(): string | null;
-	getNumThreads?(): number;
-	exit(): Promise<void>;
-}
-
-export interface OpenOptions {
-	n_ctx: number;
-	/** Threads llama.cpp computes with (1 unless the worker is cross-origin isolated). */
-	n_threads: number;
-	signal: AbortSignal;
-	/** Bytes of the GGUF file(s) downloaded so far; `loaded === total` when served from cache. */
-	onProgress: (p: { loaded: number; total: number }) => void;
-	/** Where a catalog file not yet cached is fetched from instead of the Hub (mirrorFetch.ts). */
-	mirror?: MirrorSource;
-}
-
-/** Opening models and reading the model cache (wllama's ModelManager over OPFS/Cache API). */
-export interface CpuRuntime {
-	open(url: string, opts: OpenOptions): Promise<CpuModel>;
-	isCached?(url: string): Promise<boolean>;
-	deleteCached?(url: string): Promise<void>;
-	cachedBytes?(url: string): Promise<number | undefined>;
-	storageEstimate?(): Promise<{ usage?: number; quota?: number }>;
-}
-
-export type Post = (msg: WorkerReply) => void;
+export type { Post };
 
 /** Share of a model's bar the download fills; opening the file in wasm fills the rest. */
 const DOWNLOAD_SHARE = 0.9;
-
-/** Does this look like the wasm runtime dying (wllama's WllamaRuntimeError, an abort)? */
-export function isRuntimeDeath(err: unknown): boolean {
-	const e = err as { name?: unknown; message?: unknown } | null;
-	const text = typeof e?.message === 'string' ? e.message : String(err);
-	return e?.name === 'RuntimeError' || /invalid UTF-8 byte|\(ABORT\)|Aborted\(/.test(text);
-}
 
 /**
  * @param plannedThreads threads when the page does not ask for a count: this worker's own plan
@@ -112,8 +45,6 @@ export function createCpuHandler(
 	post: Post,
 	plannedThreads: () => number = () => cpuThreads(threadFactsHere()).threads
 ): (data: unknown) => void {
-	const queue = new SerialQueue<CpuRequestKind>();
-	const controls = new Map<number, AbortController>();
 	const models = new Map<string, CpuModel>();
 	/** Models that generated at least once: a runtime death then is the runtime's, not the file's. */
 	const proven = new Set<string>();
@@ -123,36 +54,6 @@ export function createCpuHandler(
 	let nThreads = 1;
 	let restarts = 0;
 
-	const fail = (id: number, err: unknown) => post({ kind: 'error', id, error: toWireError(err) });
-	const answer = async (id: number, run: () => Promise<unknown>) => {
-		try {
-			post({ kind: 'result', id, value: (await run()) as never });
-		} catch (err) {
-			fail(id, err);
-		}
-	};
-
-	function enqueue(msg: CpuWorkerRequest, run: (signal: AbortSignal) => Promise<unknown>): void {
-		const ctrl = new AbortController();
-		controls.set(msg.id, ctrl);
-		queue.push({
-			id: msg.id,
-			kind: msg.kind,
-			run: () =>
-				answer(msg.id, async () => {
-					try {
-						const value = await run(ctrl.signal);
-						if (ctrl.signal.aborted) throw new AbortError();
-						return value;
-					} catch (err) {
-						throw ctrl.signal.aborted ? new AbortError() : err;
-					} finally {
-						controls.delete(msg.id);
-					}
-				})
-		});
-	}
-
 	async function exitAll(keep: ReadonlySet<string> = new Set()): Promise<void> {
 		for (const [url, model] of [...models]) {
 			if (keep.has(url)) continue;
@@ -161,15 +62,11 @@ export function createCpuHandler(
 		}
 	}
 
-	async function load(
-		urls: string[],
-		n_ctx: number,
-		n_threads: number,
-		id: number,
-		signal: AbortSignal,
-		mirror?: MirrorSource
-	) {
-		const unique = [...new Set(urls)];
+	async function load(msg: CpuLoadMessage, job: Job) {
+		const { n_ctx, mirror } = msg;
+		const n_threads = msg.n_threads ?? plannedThreads();
+		const { signal } = job;
+		const unique = [...new Set(msg.models)];
 		// Both are fixed when a model opens: a change reopens every model.
 		if (n_ctx !== nCtx || n_threads !== nThreads) await exitAll();
 		nCtx = n_ctx;
@@ -177,7 +74,7 @@ export function createCpuHandler(
 		await exitAll(new Set(unique));
 		for (const url of unique) {
 			if (models.has(url)) {
-				post({ kind: 'progress', id, progress: { model: url, fraction: 1, phase: 'ready' } });
+				job.progress({ model: url, fraction: 1, phase: 'ready' });
 				continue;
 			}
 			let fraction = 0;
@@ -190,16 +87,12 @@ export function createCpuHandler(
 					onProgress: ({ loaded, total }) => {
 						if (signal.aborted || !(total > 0)) return;
 						fraction = Math.max(fraction, DOWNLOAD_SHARE * Math.min(1, loaded / total));
-						post({
-							kind: 'progress',
-							id,
-							progress: {
-								model: url,
-								fraction,
-								phase: loaded >= total ? 'loading' : 'downloading',
-								loaded_bytes: loaded,
-								total_bytes: total
-							}
+						job.progress({
+							model: url,
+							fraction,
+							phase: loaded >= total ? 'loading' : 'downloading',
+							loaded_bytes: loaded,
+							total_bytes: total
 						});
 					}
 				})
@@ -211,7 +104,7 @@ export function createCpuHandler(
 				throw new AbortError();
 			}
 			models.set(url, model);
-			post({ kind: 'progress', id, progress: { model: url, fraction: 1, phase: 'ready' } });
+			job.progress({ model: url, fraction: 1, phase: 'ready' });
 		}
 		return null;
 	}
@@ -305,16 +198,12 @@ export function createCpuHandler(
 		return { text, finish_reason: toFinishReason(finish), usage: toUsage(usage, timings, chunks) };
 	}
 
-	function complete(req: WireCompletionRequest, id: number, signal: AbortSignal) {
+	function complete(req: WireCompletionRequest, job: Job) {
 		return stream(
 			req.model,
-			{
-				prompt: req.prompt,
-				...samplingFields(req),
-				stop: req.stop
-			},
-			signal,
-			(delta) => post({ kind: 'token', id, delta })
+			{ prompt: req.prompt, ...samplingFields(req), stop: req.stop },
+			job.signal,
+			job.token
 		);
 	}
 
@@ -347,7 +236,7 @@ export function createCpuHandler(
 		);
 	}
 
-	async function cacheQuery({ op, model }: CpuCacheQueryMessage): Promise<CacheQueryResult> {
+	async function cacheQuery({ op, model }: CacheQueryMessage): Promise<CacheQueryResult> {
 		const missing = () => new Error(`Cache query "${op}" is not available in this worker.`);
 		switch (op) {
 			case 'has':
@@ -382,55 +271,31 @@ export function createCpuHandler(
 		const first = models.values().next().value;
 		return {
 			loaded: [...models.keys()],
-			running: queue.running?.kind ?? null,
-			queued: queue.length,
+			running: host.running?.kind ?? null,
+			queued: host.queued,
 			threads: first?.getNumThreads?.(),
 			restarts
 		};
 	}
 
-	function abort(target: number): boolean {
-		const ctrl = controls.get(target);
-		if (!ctrl || ctrl.signal.aborted) return false;
-		if (queue.remove(target)) {
-			controls.delete(target);
-			fail(target, new AbortError());
-			return true;
-		}
-		ctrl.abort();
-		return true;
-	}
-
-	return (data) => {
-		if (!isWorkerRequest(data)) {
-			const id = (data as { id?: unknown } | null)?.id;
-			if (typeof id === 'number') fail(id, new Error('Unknown request kind.'));
-			return;
-		}
-		const msg = data as CpuWorkerRequest;
-		switch (msg.kind) {
-			case 'load':
-				return enqueue(msg, (signal) =>
-					load(msg.models, msg.n_ctx, msg.n_threads ?? plannedThreads(), msg.id, signal, msg.mirror)
-				);
-			case 'unload':
-				return enqueue(msg, async () => {
+	const host = createWorkerHost<CpuWorkerRequest>(
+		{
+			load: { run: load },
+			unload: {
+				line: 'final',
+				run: async () => {
 					await exitAll();
 					return null;
-				});
-			case 'complete':
-				return enqueue(msg, (signal) => complete(msg.req, msg.id, signal));
-			case 'chatJson':
-				return enqueue(msg, (signal) => chatJson(msg.req, signal));
-			case 'cacheQuery':
-				if (msg.op === 'delete') return enqueue(msg, () => cacheQuery(msg));
-				return void answer(msg.id, () => cacheQuery(msg));
-			case 'abort':
-				return void answer(msg.id, async () => ({ aborted: abort(msg.target) }));
-			case 'stats':
-				return void answer(msg.id, async () => stats());
-		}
-	};
+				}
+			},
+			complete: { run: (msg, job) => complete(msg.req, job) },
+			chatJson: { run: (msg, job) => chatJson(msg.req, job.signal) },
+			cacheQuery: { line: (msg) => (msg.op === 'delete' ? 'final' : 'now'), run: cacheQuery },
+			stats: { line: 'now', run: async () => stats() }
+		},
+		post
+	);
+	return host.handle;
 }
 
 function toFinishReason(reason: string | null): FinishReason {
@@ -452,57 +317,4 @@ function toUsage(usage: CpuChunk['usage'], timings: CpuChunk['timings'], chunks:
 
 function isNum(x: unknown): x is number {
 	return typeof x === 'number' && Number.isFinite(x);
-}
-
-/** llama.cpp's context overflow texts (server-context, as llama-server words them). */
-const CONTEXT_OVERFLOW =
-	/exceeds? the available context size|context size has been exceeded|exceed_context_size/i;
-
-/** A failed generation: a prompt too long for n_ctx is the pipeline's per-item context error. */
-function toGenerationError(err: unknown): unknown {
-	const text = err instanceof Error ? err.message : String(err);
-	if (!CONTEXT_OVERFLOW.test(text)) return err;
-	return new EngineError(
-		'context_window',
-		`The prompt is longer than the CPU engine's context window (${text}).`,
-		'Lower max tokens or shorten the conversation; the item is skipped.'
-	);
-}
-
-/** A failed open → a typed error that names the model file. */
-function toLoadError(err: unknown, url: string): unknown {
-	if (err instanceof EngineError || (err as Error)?.name === 'AbortError') return err;
-	const text = err instanceof Error ? err.message : String(err);
-	if (/must ends? with "?\.gguf|Invalid model URL/i.test(text)) {
-		return new EngineError(
-			'bad_model',
-			`${url} is not a GGUF file URL (it must end in .gguf).`,
-			'Use the URL of the .gguf file itself, e.g. https://huggingface.co/<repo>/resolve/main/<file>.gguf.'
-		);
-	}
-	if (/quota/i.test(text)) {
-		return new EngineError(
-			'quota_exceeded',
-			`The browser ran out of storage space for ${url}.`,
-			'Free space: delete cached models you no longer use, then retry.'
-		);
-	}
-	if (/fetch|network|download|HTTP|status/i.test(text)) {
-		const message = `Downloading ${url} failed (${text}).`;
-		// A catalog model's URL was not typed by anyone: when the Hub cannot be reached at all, the
-		// network is the cause, not the URL.
-		return new EngineError(
-			'network',
-			message,
-			isHubBlocked(message)
-				? HUB_BLOCKED_RECOVERY
-				: 'Check the URL and the connection (the host must allow cross-origin requests), then retry.',
-			true
-		);
-	}
-	return new EngineError(
-		'bad_model',
-		`The CPU engine could not open ${url} (${text}).`,
-		'Check that the file is a GGUF model llama.cpp supports.'
-	);
 }

@@ -82,6 +82,39 @@ export function mirroredFetch(
 	};
 }
 
+/** A downloaded file as the model cache holds it (wllama's cached model). */
+export interface CachedCopy {
+	open(): Promise<readonly Blob[]>;
+	remove(): Promise<void>;
+}
+
+/**
+ * A file just fetched from the mirror whose index.json gives a sha256 must have it: a damaged copy
+ * is removed from the cache, so the next load fetches it again, and the error names the file. A
+ * file cached before (from the Hub or the mirror) is not read again.
+ * @throws EngineError bad_model naming the mirror's file
+ */
+export async function verifyMirrorCopy(
+	url: string,
+	source: MirrorSource,
+	fetched: ReadonlySet<string>,
+	find: (url: string) => Promise<CachedCopy | undefined>
+): Promise<void> {
+	const path = mirrorPath(url);
+	const want = path === null ? undefined : source.manifest?.files[path]?.sha256;
+	if (path === null || !want || !fetched.has(path)) return;
+	const copy = await find(url);
+	if (!copy) return;
+	const got = await sha256Hex(await copy.open());
+	if (got === want) return;
+	await copy.remove();
+	throw new EngineError(
+		'bad_model',
+		`The model mirror's ${path} does not match its index.json (sha256 ${got.slice(0, 12)}…, expected ${want.slice(0, 12)}…): the copy is damaged, so it was not kept. Ask whoever hosts the mirror to run user-turn-probe mirror again.`,
+		MIRROR_HELP
+	);
+}
+
 /** Hex sha256 of a file's bytes (the whole file is read once; only after a mirror download). */
 export async function sha256Hex(blobs: readonly Blob[]): Promise<string> {
 	const bytes = await new Blob(blobs as Blob[]).arrayBuffer();

@@ -8,10 +8,8 @@ import { compatMode, supportsMemory64 } from './compat.ts';
 import { hasOpfs, MemoryBackend } from './memoryBackend.ts';
 import { hasWritableOpfs, OpfsBackend } from './opfsBackend.ts';
 import { WasmCompatFromCDN as COMPAT, WLLAMA_WASM_URL } from './wllamaAssets.ts';
-import type { CpuCompletionParams, CpuModel, CpuRuntime } from './handler.ts';
-import { EngineError } from '../../../probe/engine.ts';
-import { MIRROR_HELP, mirrorPath } from '../../mirror.ts';
-import { mirroredFetch, sha256Hex, type MirrorSource } from './mirrorFetch.ts';
+import type { CpuCompletionParams, CpuModel, CpuRuntime } from './surface.ts';
+import { mirroredFetch, verifyMirrorCopy, type MirrorSource } from './mirrorFetch.ts';
 
 const quiet = {
 	...console,
@@ -62,23 +60,6 @@ export function createWllamaRuntime(): CpuRuntime {
 	const manager = createWllama({ logger: quiet, cacheManager }).modelManager;
 	const findCached = async (url: string) => (await manager.getModels()).find((m) => m.url === url);
 
-	/** A file just fetched from the mirror whose manifest gives a sha256 must have it. */
-	async function verifyChecksum(url: string, source: MirrorSource, fetched: Set<string>) {
-		const path = mirrorPath(url);
-		const want = path === null ? undefined : source.manifest?.files[path]?.sha256;
-		if (path === null || !want || !fetched.has(path)) return;
-		const model = await findCached(url);
-		if (!model) return;
-		const got = await sha256Hex(await model.open());
-		if (got === want) return;
-		await model.remove();
-		throw new EngineError(
-			'bad_model',
-			`The model mirror's ${path} does not match its index.json (sha256 ${got.slice(0, 12)}…, expected ${want.slice(0, 12)}…): the copy is damaged, so it was not kept. Ask whoever hosts the mirror to run user-turn-probe mirror again.`,
-			MIRROR_HELP
-		);
-	}
-
 	return {
 		async open(url, { n_ctx, n_threads, signal, onProgress, mirror: source }): Promise<CpuModel> {
 			if (source?.base) {
@@ -89,7 +70,7 @@ export function createWllamaRuntime(): CpuRuntime {
 				} finally {
 					mirror.use(undefined);
 				}
-				await verifyChecksum(url, source, mirror.fetched);
+				await verifyMirrorCopy(url, source, mirror.fetched, findCached);
 			}
 			const wllama = createWllama({
 				logger: quiet,

@@ -4,7 +4,7 @@
  * cache_util), so we sum the entries under the model's URL plus its wasm library.
  */
 import type { AppConfig } from '@mlc-ai/web-llm';
-import type { CacheSizes } from '../protocol.ts';
+import type { CacheSizes } from '../../worker/protocol.ts';
 
 const SCOPES = ['webllm/model', 'webllm/config', 'webllm/wasm'] as const;
 

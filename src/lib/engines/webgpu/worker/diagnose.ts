@@ -7,6 +7,7 @@
  */
 import type { ModelRecord } from '@mlc-ai/web-llm';
 import { EngineError } from '../../../probe/engine.ts';
+import { MIRROR_HELP, missing } from '../../mirror.ts';
 import { modelFileUrl } from '../custom.ts';
 
 export type DiagnoseFetch = (url: string, init?: RequestInit) => Promise<Response>;
@@ -15,23 +16,37 @@ const CHECK_URL =
 	'Check the model URL: web-llm reads mlc-chat-config.json, tensor-cache.json, the weight shards and the tokenizer files from';
 
 /**
+ * @param mirror a model mirror's base (engines/mirror.ts): a catalog model's record pointing there
+ *   is worded as the mirror's file, as the CPU engine words it, not as "your model".
  * @returns the first problem found across the records (in load order), or undefined when their
  * config and library are reachable and the config is JSON (the original error then stands).
  */
 export async function diagnoseCustomLoad(
 	records: readonly ModelRecord[],
-	fetchFn: DiagnoseFetch
+	fetchFn: DiagnoseFetch,
+	mirror?: string
 ): Promise<EngineError | undefined> {
 	for (const record of records) {
-		const problem = await diagnoseOne(record, fetchFn);
+		const problem = await diagnoseOne(record, fetchFn, mirror);
 		if (problem) return problem;
 	}
 	return undefined;
 }
 
+/** A file of the mirror that answered `status`, named as the mirror's; else undefined. */
+function mirrorMissing(url: string, status: number, mirror?: string): EngineError | undefined {
+	if (!mirror || !url.startsWith(`${mirror}/`)) return undefined;
+	return new EngineError(
+		'bad_model',
+		missing(mirror, url.slice(mirror.length + 1), status),
+		MIRROR_HELP
+	);
+}
+
 async function diagnoseOne(
 	record: ModelRecord,
-	fetchFn: DiagnoseFetch
+	fetchFn: DiagnoseFetch,
+	mirror?: string
 ): Promise<EngineError | undefined> {
 	const who = `Your model "${record.model_id}"`;
 	const base = modelFileUrl({ model_url: record.model }, '');
@@ -39,6 +54,8 @@ async function diagnoseOne(
 	const config = await tryFetch(configUrl, fetchFn);
 	if ('error' in config) return unreachable(who, configUrl, config.error);
 	if (!config.res.ok) {
+		const fromMirror = mirrorMissing(configUrl, config.res.status, mirror);
+		if (fromMirror) return fromMirror;
 		return new EngineError(
 			'bad_model',
 			`${who} could not load: ${configUrl} answered HTTP ${config.res.status}${statusText(config.res)}.`,
@@ -58,6 +75,8 @@ async function diagnoseOne(
 	if ('error' in lib) return unreachable(who, record.model_lib, lib.error);
 	void lib.res.body?.cancel().catch(() => undefined);
 	if (!lib.res.ok) {
+		const fromMirror = mirrorMissing(record.model_lib, lib.res.status, mirror);
+		if (fromMirror) return fromMirror;
 		return new EngineError(
 			'bad_model',
 			`${who} could not load: its model library ${record.model_lib} answered HTTP ${lib.res.status}${statusText(lib.res)}.`,

@@ -1,7 +1,8 @@
 /**
- * The worker side of our protocol: routes page messages onto web-llm's MLCEngines (one per resident
- * model, pool.ts), one request at a time, and answers every request exactly once. Knows web-llm only
- * through WebLLMSurface, so it runs in Node tests against a fake.
+ * The web-llm worker's operations: load, unload, generate and query the cache on web-llm's
+ * MLCEngines (one per resident model, pool.ts). The shared host (worker/host.ts) serves them one
+ * at a time and answers every request exactly once. Knows web-llm only through WebLLMSurface, so
+ * it runs in Node tests against a fake.
  */
 import type {
 	AppConfig,
@@ -13,25 +14,19 @@ import type {
 	CompletionCreateParamsStreaming,
 	InitProgressCallback
 } from '@mlc-ai/web-llm';
-import { AbortError } from '../../../errors/appError.ts';
-import { toWireError } from '../errors.ts';
 import { createProgressFolder } from '../progress.ts';
+import type { CacheQueryMessage, LoadMessage, WorkerRequest, WorkerStats } from '../protocol.ts';
 import type {
-	CacheQueryMessage,
 	CacheQueryResult,
 	CacheSizes,
-	RequestKind,
-	ResultByKind,
+	Post,
 	WireCompletionRequest,
-	WireJsonChatRequest,
-	WorkerReply,
-	WorkerRequest,
-	WorkerStats
-} from '../protocol.ts';
-import { isWorkerRequest } from '../protocol.ts';
-import { SerialQueue } from '../queue.ts';
+	WireJsonChatRequest
+} from '../../worker/protocol.ts';
+import { createWorkerHost, type Job } from '../../worker/host.ts';
 import { completionFields, samplingFields, STREAMED } from '../../requestFields.ts';
 import { mergeAppConfig, mirroredRecord } from '../custom.ts';
+import { normalizeMirrorBase } from '../../mirror.ts';
 import { diagnoseCustomLoad, type DiagnoseFetch } from './diagnose.ts';
 import { EnginePool, type EngineFactory } from './pool.ts';
 import { collect, type StreamControl } from './stream.ts';
@@ -68,7 +63,7 @@ export interface CacheSurface {
 	forgetConfig?(model: string, appConfig?: AppConfig): Promise<void>;
 }
 
-export type Post = (msg: WorkerReply) => void;
+export type { Post };
 
 export interface HandlerOptions {
 	/**
@@ -78,14 +73,6 @@ export interface HandlerOptions {
 	baseAppConfig?: AppConfig;
 	/** Reads a failed custom model's files to say which one is wrong (diagnose.ts). */
 	fetch?: DiagnoseFetch;
-}
-
-type Value = ResultByKind[RequestKind];
-
-interface Control extends StreamControl {
-	interruptible: boolean;
-	/** The engine generating for this request, which an abort interrupts. */
-	engine?: WebLLMSurface;
 }
 
 /** The load phase shown while a new load waits for a cancelled one that web-llm is still finishing. */
@@ -104,49 +91,11 @@ export function createHandler(
 	cache: CacheSurface = {},
 	opts: HandlerOptions = {}
 ): (data: unknown) => void {
-	const queue = new SerialQueue<RequestKind>();
-	const controls = new Map<number, Control>();
 	const pool = new EnginePool(newEngine);
 	/** The page's custom models as last sent (before merging with the base list). */
 	let appConfig: AppConfig | undefined;
 	const withBase = (config: AppConfig | undefined) =>
 		config && opts.baseAppConfig ? mergeAppConfig(opts.baseAppConfig, config) : config;
-
-	const fail = (id: number, err: unknown) => post({ kind: 'error', id, error: toWireError(err) });
-	const answer = async (id: number, run: () => Promise<Value>) => {
-		try {
-			post({ kind: 'result', id, value: await run() });
-		} catch (err) {
-			fail(id, err);
-		}
-	};
-
-	/**
-	 * @param interruptible false for steps that cannot stop halfway (unload, cache delete): once
-	 * running they finish and report their real outcome.
-	 */
-	function enqueue(
-		msg: WorkerRequest,
-		run: (ctl: Control) => Promise<Value>,
-		interruptible = true
-	): void {
-		const ctl: Control = { aborted: false, interruptible };
-		controls.set(msg.id, ctl);
-		queue.push({
-			id: msg.id,
-			kind: msg.kind,
-			run: () =>
-				answer(msg.id, async () => {
-					try {
-						const value = await run(ctl);
-						if (ctl.aborted) throw new AbortError();
-						return value;
-					} finally {
-						controls.delete(msg.id);
-					}
-				})
-		});
-	}
 
 	/**
 	 * The page's list plus, with a mirror, the catalog models to load that are not cached from the
@@ -173,13 +122,7 @@ export function createHandler(
 		return { ...config, model_list: [...(config?.model_list ?? []), ...records] };
 	}
 
-	async function load(
-		models: string[],
-		sent: AppConfig | undefined,
-		id: number,
-		ctl: Control,
-		mirror?: string
-	) {
+	async function load({ models, appConfig: sent, mirror }: LoadMessage, job: Job) {
 		const unique = [...new Set(models)];
 		const config = await throughMirror(unique, sent, mirror);
 		const folds = new Map(unique.map((m) => [m, createProgressFolder([m])]));
@@ -189,22 +132,24 @@ export function createHandler(
 		}
 		// A kept model reports no progress of its own: say it is ready, so its bar is not left at 0.
 		for (const model of pool.keeps(unique)) {
-			post({
-				kind: 'progress',
-				id,
-				progress: { model, fraction: 1, phase: 'ready', text: KEPT_TEXT }
-			});
+			job.progress({ model, fraction: 1, phase: 'ready', text: KEPT_TEXT });
 		}
+		const stop = () => void Promise.resolve(pool.abortLoad()).catch(() => undefined);
+		job.signal.addEventListener('abort', stop, { once: true });
 		try {
 			await pool.load(unique, {
-				aborted: () => ctl.aborted,
+				aborted: () => job.signal.aborted,
 				onReport: (model, report) => {
 					const fold = folds.get(model);
-					if (fold && !ctl.aborted) post({ kind: 'progress', id, progress: fold(report) });
+					if (fold) job.progress(fold(report));
 				}
 			});
 		} catch (err) {
-			throw (!ctl.aborted && (await explainCustom(unique, config ?? appConfig))) || err;
+			throw (
+				(!job.signal.aborted && (await explainCustom(unique, config ?? appConfig, mirror))) || err
+			);
+		} finally {
+			job.signal.removeEventListener('abort', stop);
 		}
 		return null;
 	}
@@ -214,12 +159,13 @@ export function createHandler(
 	 * cached config and library go (web-llm keeps a malformed config it fetched), so fixed files
 	 * are read on the next load instead of the broken copy; downloaded weights stay.
 	 */
-	async function explainCustom(models: string[], config: AppConfig | undefined) {
+	async function explainCustom(models: string[], config: AppConfig | undefined, mirror?: string) {
 		const custom = models
 			.map((id) => config?.model_list.find((r) => r.model_id === id))
 			.filter((r) => r !== undefined);
 		if (custom.length === 0 || !opts.fetch) return undefined;
-		const problem = await diagnoseCustomLoad(custom, opts.fetch).catch(() => undefined);
+		const base = mirror ? normalizeMirrorBase(mirror) : undefined;
+		const problem = await diagnoseCustomLoad(custom, opts.fetch, base).catch(() => undefined);
 		if (problem?.code === 'bad_model' && cache.forgetConfig) {
 			for (const r of custom) {
 				await cache.forgetConfig(r.model_id, withBase(config)).catch(() => {});
@@ -228,35 +174,47 @@ export function createHandler(
 		return problem;
 	}
 
-	/** Run a generation on the engine holding `model`; a failure that lost the model is noted. */
+	/**
+	 * Run a generation on the engine holding `model`; an abort interrupts that engine (engine-wide:
+	 * safe because the host runs one request at a time). A failure that lost the model is noted.
+	 */
 	async function generating<T>(
 		model: string,
-		ctl: Control,
+		job: Job,
 		run: (engine: WebLLMSurface) => Promise<T>
 	): Promise<T> {
 		const engine = pool.engineFor(model);
-		ctl.engine = engine;
+		const stop = () => {
+			try {
+				void Promise.resolve(engine.interruptGenerate()).catch(() => undefined);
+			} catch {
+				// Nothing generating to stop: the stream loop sees the abort anyway.
+			}
+		};
+		job.signal.addEventListener('abort', stop, { once: true });
 		try {
 			return await run(engine);
 		} catch (err) {
 			pool.noteFailure(model, err);
 			throw err;
+		} finally {
+			job.signal.removeEventListener('abort', stop);
 		}
 	}
 
-	async function complete(req: WireCompletionRequest, id: number, ctl: Control) {
-		return generating(req.model, ctl, async (engine) =>
+	async function complete(req: WireCompletionRequest, job: Job) {
+		return generating(req.model, job, async (engine) =>
 			collect(
 				await engine.completions.create(completionFields(req)),
 				(c) => c.choices[0]?.text,
-				ctl,
-				(delta) => post({ kind: 'token', id, delta })
+				job.signal,
+				job.token
 			)
 		);
 	}
 
-	async function chatJson(req: WireJsonChatRequest, ctl: Control) {
-		return generating(req.model, ctl, (engine) => chatJsonOn(engine, req, ctl));
+	async function chatJson(req: WireJsonChatRequest, job: Job) {
+		return generating(req.model, job, (engine) => chatJsonOn(engine, req, job.signal));
 	}
 
 	async function chatJsonOn(engine: WebLLMSurface, req: WireJsonChatRequest, ctl: StreamControl) {
@@ -300,9 +258,9 @@ export function createHandler(
 	}
 
 	async function stats(): Promise<WorkerStats> {
-		const running = queue.running?.kind ?? null;
+		const running = host.running?.kind ?? null;
 		const loaded = pool.resident;
-		const out: WorkerStats = { loaded, running, queued: queue.length };
+		const out: WorkerStats = { loaded, running, queued: host.queued };
 		const engine = loaded.length > 0 ? pool.engineFor(loaded[0]) : undefined;
 		if (engine?.runtimeStatsText && running !== 'load') {
 			out.runtime = await engine.runtimeStatsText(loaded[0]).catch(() => undefined);
@@ -310,65 +268,33 @@ export function createHandler(
 		return out;
 	}
 
-	/** Queued → dropped and answered now; running → interrupted, answered when it stops. */
-	function abort(target: number): boolean {
-		const ctl = controls.get(target);
-		if (!ctl || ctl.aborted) return false;
-		if (queue.remove(target)) {
-			controls.delete(target);
-			fail(target, new AbortError());
-			return true;
-		}
-		if (!ctl.interruptible) return false;
-		ctl.aborted = true;
-		const kind = queue.running?.kind;
-		const stop = kind === 'load' ? pool.abortLoad() : ctl.engine?.interruptGenerate();
-		void Promise.resolve(stop).catch(() => undefined);
-		return true;
-	}
-
-	return (data) => {
-		if (!isWorkerRequest(data)) {
-			const id = (data as { id?: unknown } | null)?.id;
-			if (typeof id === 'number') fail(id, new Error('Unknown request kind.'));
-			return;
-		}
-		const msg = data;
-		switch (msg.kind) {
-			case 'load':
-				// A cancelled load answered the page at once, but web-llm keeps compiling shaders until it
-				// is done (seconds to minutes): say why this load waits instead of sitting at 0 %.
-				if (queue.running?.kind === 'load' && controls.get(queue.running.id)?.aborted) {
+	const host = createWorkerHost<WorkerRequest>(
+		{
+			load: {
+				// A cancelled load answered the page at once, but web-llm keeps compiling shaders until
+				// it is done (seconds to minutes): say why this load waits instead of sitting at 0 %.
+				arrive: (msg, job) => {
+					if (host.running?.kind !== 'load' || !host.running.aborted) return;
 					for (const model of new Set(msg.models)) {
-						post({
-							kind: 'progress',
-							id: msg.id,
-							progress: { model, fraction: 0, phase: CANCELLED_LOAD_PHASE }
-						});
+						job.progress({ model, fraction: 0, phase: CANCELLED_LOAD_PHASE });
 					}
+				},
+				run: load
+			},
+			unload: {
+				line: 'final',
+				run: async () => {
+					await pool.unload();
+					return null;
 				}
-				return enqueue(msg, (ctl) => load(msg.models, msg.appConfig, msg.id, ctl, msg.mirror));
-			case 'unload':
-				return enqueue(
-					msg,
-					async () => {
-						await pool.unload();
-						return null;
-					},
-					false
-				);
-			case 'complete':
-				return enqueue(msg, (ctl) => complete(msg.req, msg.id, ctl));
-			case 'chatJson':
-				return enqueue(msg, (ctl) => chatJson(msg.req, ctl));
-			case 'cacheQuery':
-				// Deleting must not race a load of the same files; reads need not wait for a run.
-				if (msg.op === 'delete') return enqueue(msg, () => cacheQuery(msg), false);
-				return void answer(msg.id, () => cacheQuery(msg));
-			case 'abort':
-				return void answer(msg.id, async () => ({ aborted: abort(msg.target) }));
-			case 'stats':
-				return void answer(msg.id, stats);
-		}
-	};
+			},
+			complete: { run: (msg, job) => complete(msg.req, job) },
+			chatJson: { run: (msg, job) => chatJson(msg.req, job) },
+			// Deleting must not race a load of the same files; reads need not wait for a run.
+			cacheQuery: { line: (msg) => (msg.op === 'delete' ? 'final' : 'now'), run: cacheQuery },
+			stats: { line: 'now', run: stats }
+		},
+		post
+	);
+	return host.handle;
 }

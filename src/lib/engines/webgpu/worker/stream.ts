@@ -14,7 +14,7 @@ export interface ChunkLike {
 }
 
 export interface StreamControl {
-	aborted: boolean;
+	readonly aborted: boolean;
 }
 
 /**

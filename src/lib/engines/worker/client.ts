@@ -1,6 +1,6 @@
 /**
  * The page side of an engine worker, shared by the web-llm and CPU (wllama) engines, whose
- * protocols share their replies (webgpu/protocol.ts): every request gets exactly one terminal reply
+ * protocols share their replies (protocol.ts): every request gets exactly one terminal reply
  * (result or error), with token and progress events on the way. An abort rejects at once (cancel
  * must feel instant) and tells the worker; its late reply is dropped. A worker that dies fails
  * every pending and later call with the same error.
@@ -11,10 +11,10 @@ import {
 	type CompletionResult,
 	type JsonChatRequest,
 	type LoadProgress
-} from '../probe/engine.ts';
-import { AbortError } from '../errors/appError.ts';
-import { toEngineError } from './webgpu/errors.ts';
-import { isWorkerReply, type WorkerReply } from './webgpu/protocol.ts';
+} from '../../probe/engine.ts';
+import { AbortError } from '../../errors/appError.ts';
+import { BROWSER_TABLE, fromWireError, type AdviceTable } from './errors.ts';
+import { isWorkerReply, type WorkerReply } from './protocol.ts';
 
 /** A Worker, or any port that behaves like one (tests pass an in-memory pair). */
 export interface WorkerPort<Req> {
@@ -43,10 +43,15 @@ export class WorkerClient<Req extends { kind: string; id: number }> {
 	#nextId = 1;
 	/** Set once the worker died: every later call fails fast with this. */
 	#broken: EngineError | AbortError | null = null;
+	readonly #advice: AdviceTable;
 
-	/** @param what names the worker in the error a crash gives, e.g. "engine worker". */
-	constructor(worker: WorkerPort<Req>, what: string) {
+	/**
+	 * @param what names the worker in the error a crash gives, e.g. "engine worker".
+	 * @param advice how this engine words the uncoded errors its worker sends (errors.ts).
+	 */
+	constructor(worker: WorkerPort<Req>, what: string, advice: AdviceTable = BROWSER_TABLE) {
 		this.#worker = worker;
+		this.#advice = advice;
 		worker.addEventListener('message', (event) => this.#onReply(event.data));
 		worker.addEventListener('error', (event) =>
 			this.#die(
@@ -91,7 +96,7 @@ export class WorkerClient<Req extends { kind: string; id: number }> {
 	/**
 	 * The Engine's complete() over the worker. Callbacks stay on this side (a function cannot be
 	 * posted); retries are the worker's own, so onRetry is never called.
-	 * @throws EngineError (code from webgpu/errors.ts), AbortError when `req.signal` fires.
+	 * @throws EngineError (worded by the advice table), AbortError when `req.signal` fires.
 	 */
 	complete(req: CompletionRequest): Promise<CompletionResult> {
 		const { signal, onToken, onRetry: _onRetry, ...wire } = req;
@@ -129,7 +134,7 @@ export class WorkerClient<Req extends { kind: string; id: number }> {
 		} catch (err) {
 			this.#pending
 				.get(msg.id)
-				?.reject(toEngineError({ name: 'DataCloneError', message: String(err) }));
+				?.reject(fromWireError({ name: 'DataCloneError', message: String(err) }, this.#advice));
 			this.#pending.delete(msg.id);
 		}
 	}
@@ -149,7 +154,7 @@ export class WorkerClient<Req extends { kind: string; id: number }> {
 				return pending.resolve(msg.value);
 			case 'error':
 				this.#pending.delete(msg.id);
-				return pending.reject(toEngineError(msg.error));
+				return pending.reject(fromWireError(msg.error, this.#advice));
 		}
 	}
 

@@ -3,18 +3,24 @@
  * side: every Engine call and cache query is forwarded to their worker (WorkerClient) the same way,
  * over protocols with the same kinds. Each subclass says how it loads and what it can do.
  */
-import type { CompletionRequest, CompletionResult, JsonChatRequest } from '../probe/engine.ts';
-import type { CacheOp, CacheQueryResult, CacheSizes } from './webgpu/protocol.ts';
-import { WorkerClient, type WorkerPort } from './workerClient.ts';
+import type { CompletionRequest, CompletionResult, JsonChatRequest } from '../../probe/engine.ts';
+import type { AdviceTable } from './errors.ts';
+import type { CacheOp, CacheQueryResult, CacheSizes } from './protocol.ts';
+import { WorkerClient, type WorkerPort } from './client.ts';
 
 export abstract class WorkerEngine<Req extends { kind: string; id: number }> {
 	protected worker: WorkerClient<Req>;
 	readonly #what: string;
+	readonly #advice: AdviceTable | undefined;
 
-	/** @param what names the worker in the error a crash gives, e.g. "engine worker". */
-	constructor(port: WorkerPort<Req>, what: string) {
+	/**
+	 * @param what names the worker in the error a crash gives, e.g. "engine worker".
+	 * @param advice how this engine words its worker's uncoded errors (errors.ts).
+	 */
+	constructor(port: WorkerPort<Req>, what: string, advice?: AdviceTable) {
 		this.#what = what;
-		this.worker = new WorkerClient(port, what);
+		this.#advice = advice;
+		this.worker = new WorkerClient(port, what, advice);
 	}
 
 	/**
@@ -23,7 +29,7 @@ export abstract class WorkerEngine<Req extends { kind: string; id: number }> {
 	 */
 	protected restartWorker(spawn: () => WorkerPort<Req>): void {
 		this.worker.terminate();
-		this.worker = new WorkerClient(spawn(), this.#what);
+		this.worker = new WorkerClient(spawn(), this.#what, this.#advice);
 	}
 
 	/** A cache query's body: its op and model, and whatever else this worker needs to answer. */

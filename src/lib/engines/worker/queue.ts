@@ -1,7 +1,8 @@
 /**
- * Runs one job at a time, in arrival order. web-llm must never serve two requests at once: two
- * streams on one pipeline corrupt each other's output, and interruptGenerate() stops whatever is
- * running engine-wide, so "abort request 7" is only safe when 7 is the only thing running.
+ * Runs one job at a time, in arrival order. An engine worker must never serve two requests at
+ * once: in web-llm two streams on one pipeline corrupt each other's output and interruptGenerate()
+ * stops whatever is running engine-wide, so "abort request 7" is only safe when 7 is the only
+ * thing running; in wllama a second request only competes for the same cores.
  */
 export interface QueueJob<K> {
 	id: number;
