@@ -1,7 +1,6 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { noteLoad } from './lib/app/isolation.ts';
-import { cacheEarlyLoads } from './lib/app/offlineCache.ts';
 import { useTemplateChecker } from './lib/probe/templateChecker.ts';
 import './app.css';
 
@@ -14,8 +13,5 @@ useTemplateChecker(async (t, signal) =>
 // Whether this load came through the service worker, before one can take over: a first visit is
 // isolated (the CPU engine's threads) by one reload as a CPU run starts, never while it is read.
 noteLoad();
-// The service worker precaches the shell only: what this visit loaded before it took over is
-// handed to it then, so this visit's view opens offline too.
-cacheEarlyLoads();
 
 mount(App, { target: document.getElementById('app') as HTMLElement });

@@ -88,6 +88,14 @@ export function noteLoad(): void {
 		typeof navigator !== 'undefined' && navigator.serviceWorker?.controller != null;
 }
 
+/** Whether this load came through a service worker, as noteLoad() saw it (now, if never noted). */
+export function loadWasControlled(): boolean {
+	return (
+		controlledAtLoad ??
+		(typeof navigator !== 'undefined' && navigator.serviceWorker?.controller != null)
+	);
+}
+
 export interface ReloadFacts {
 	isolated: boolean;
 	/** This load came through the service worker: reloading again would change nothing. */

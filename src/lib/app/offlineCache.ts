@@ -38,11 +38,14 @@ export function whenControlled(then: (sw: ServiceWorker) => void): void {
 	container.addEventListener('controllerchange', once);
 }
 
-/** From main.ts: hand the worker, once it takes over, the files this page loaded before it. */
-export function cacheEarlyLoads(): void {
+/**
+ * Hand the worker, once it takes over, the files this page loaded before it. Called after the first
+ * view painted (App.svelte), so `controlledAtLoad` says how the page loaded, not how it is now.
+ */
+export function cacheEarlyLoads(controlledAtLoad: boolean): void {
 	const container = typeof navigator === 'undefined' ? undefined : navigator.serviceWorker;
 	// Controlled from the start: everything went through the worker already.
-	if (!container || container.controller) return;
+	if (!container || controlledAtLoad) return;
 	whenControlled((sw) => {
 		const loaded = performance.getEntriesByType('resource').map((e) => e.name);
 		const urls = urlsToCache(loaded, location.origin);

@@ -8,12 +8,14 @@ import {
 	cleanHfToken,
 	GPQA_COLUMNS,
 	GPQA_PAGE,
-	GpqaAccessError,
+	GpqaAccessError
+} from '../../../src/lib/datasets/tasks/gpqa.ts';
+import {
 	gpqaCsvUrl,
 	loadGpqa,
 	normalizeGpqaRow,
 	parseGpqaCsv
-} from '../../../src/lib/datasets/tasks/gpqa.ts';
+} from '../../../src/lib/datasets/tasks/gpqaLoad.ts';
 import { DatasetError } from '../../../src/lib/datasets/errors.ts';
 import { datasetCacheKey, loadDataset, DATASETS } from '../../../src/lib/datasets/registry.ts';
 import type { DatasetFetch as FetchLike } from '../../../src/lib/datasets/http.ts';
