@@ -4,7 +4,7 @@
  * The page reads it without loading web-llm; a unit test checks it against prebuiltAppConfig.
  */
 import { AppError } from '../../errors/appError.ts';
-import modelsJson from '../../../../static/models.json';
+import modelsJson from '../../../../static/models.json' with { type: 'json' };
 
 export const QUANTS = ['q4f16_1', 'q4f32_1'] as const;
 export type Quant = (typeof QUANTS)[number];
