@@ -71,7 +71,7 @@ export function mulberry32(seed: number): Rng {
 /**
  * mulberry32's draws as integers in [0, n), a batch at a time: each call fills `out` with exactly the
  * numbers `randomInt(mulberry32(seed), n)` would give next, `out.length` of them. The generator is
- * written out inline (no call per draw), which makes a paired bootstrap's ~2 million draws 2–5×
+ * written out inline (no call per draw), which makes a paired bootstrap's ~1 million draws 2–5×
  * faster; tests/unit/probe/random.test.ts holds the two sequences equal.
  */
 export function mulberry32Ints(seed: number): (out: Uint32Array, n: number) => void {
