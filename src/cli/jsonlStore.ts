@@ -37,7 +37,7 @@ import {
 } from '../lib/probe/types.ts';
 import { diskFullError, freeBytes, isDiskFull, spaceText } from './diskFull.ts';
 import { FieldNames, NotJsonObjectError, pickFields } from './jsonFields.ts';
-import { LineIndex } from './lineIndex.ts';
+import { LineIndex, type IndexEntry } from './lineIndex.ts';
 import { readLineBytes } from './lines.ts';
 import { realPaths } from './realPath.ts';
 
@@ -182,7 +182,9 @@ export class JsonlStore implements RunStore {
 	 */
 	async getResumeRecords(runId: string): Promise<StoredRecords> {
 		const waiting = new Map<string, ProbeRecord>();
-		const pending = [...this.#records.entries(runId)].filter((e) => e.label === null);
+		// One entry at a time: a million entries spread into an array peaked at ~100 MB.
+		const pending: IndexEntry[] = [];
+		for (const e of this.#records.entries(runId)) if (e.label === null) pending.push(e);
 		for (const text of readRanges(this.paths.records, pending)) {
 			const r = JSON.parse(text) as ProbeRecord;
 			waiting.set(r.key, r);

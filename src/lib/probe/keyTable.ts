@@ -1,38 +1,133 @@
 /**
- * A set of string keys in a fixed number of bytes per key, whatever the keys' length: what resume
- * and `summarize` hold for a run of a million records instead of a Map of a million strings (about
- * 380 bytes a key as a Map entry with its string; 16–32 bytes here).
+ * A set of string keys in a fixed number of bytes per key, exactly: what resume and `summarize`
+ * hold for a run of a million records instead of a Map of a million strings (about 380 bytes a key
+ * as a Map entry with its string; 16–24 bytes here).
  *
- * Each key is kept as its 64-bit hash (two 32-bit halves, in typed arrays) and gets a dense index,
- * 0, 1, 2… in the order keys were first added, for the caller's own per-key arrays. Two different
- * keys share a hash with probability about n² / 2⁶⁵: below 3 × 10⁻⁸ for a million keys, the
- * price of not keeping the strings.
+ * A record's key is `item|temperature|perturbation|sample` (plan.ts `recordKey`, with the run id in
+ * front where a table holds several runs): a million keys are a few thousand items times a few
+ * dozen conditions. So each key is cut in two, its head (up to the third `|` from the end) and its
+ * tail, and each part is interned once as a small code; a key is held as its two codes, and two
+ * keys are the same exactly when both codes are. No hash stands in for a key, so no two keys can
+ * be mistaken for each other; the hash of the two codes only picks where the search starts.
+ * The interned strings grow with the distinct items, which the dataset itself holds anyway.
+ *
+ * Each key gets a dense index, 0, 1, 2… in the order keys were first added, for the caller's own
+ * per-key arrays.
  */
 
 const INITIAL_KEYS = 1024;
+const INITIAL_PARTS = 64;
+/** `|`s a record key has after its item id: temperature, perturbation, sample. */
+const TAIL_FIELDS = 3;
 
-/** The 64-bit hash of `key` as two uint32 halves (cyrb53's mixing, both halves kept). */
-export function hash64(key: string): [number, number] {
-	let h1 = 0xdeadbeef;
-	let h2 = 0x41c6ce57;
-	for (let i = 0; i < key.length; i++) {
+/** Where the search for a (head, tail) pair of codes starts: any 32-bit mix spreads them. */
+export type CodeHash = (head: number, tail: number) => number;
+
+/** The default CodeHash: murmur3's finalizer over both codes. */
+export const mixCodes: CodeHash = (head, tail) => {
+	let x = Math.imul(head, 0x9e3779b1) ^ tail;
+	x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+	x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+	return (x ^ (x >>> 16)) >>> 0;
+};
+
+const PIPE = 0x7c;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/**
+ * One backward pass over `key`: where it is cut (before its third `|` from the end, or at its end
+ * when it has fewer) and each part's hash (FNV-1a, read backwards), left in `cutAt`, `headHash`
+ * and `tailHash` (unsigned, mixed) for the caller to read at once: a million keys make no tuple and
+ * no substring.
+ */
+let cutAt = 0;
+let headHash = 0;
+let tailHash = 0;
+function split(key: string): void {
+	let h = FNV_OFFSET;
+	let bars = 0;
+	for (let i = key.length - 1; i >= 0; i--) {
 		const ch = key.charCodeAt(i);
-		h1 = Math.imul(h1 ^ ch, 2654435761);
-		h2 = Math.imul(h2 ^ ch, 1597334677);
+		h = Math.imul(h ^ ch, FNV_PRIME);
+		if (ch === PIPE && ++bars === TAIL_FIELDS) {
+			cutAt = i;
+			tailHash = mixCodes(h, 0);
+			h = FNV_OFFSET;
+			for (let j = i - 1; j >= 0; j--) h = Math.imul(h ^ key.charCodeAt(j), FNV_PRIME);
+			headHash = mixCodes(h, 0);
+			return;
+		}
 	}
-	h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-	h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-	h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-	return [h1 >>> 0, h2 >>> 0];
+	cutAt = key.length;
+	headHash = mixCodes(h, 0);
+	tailHash = mixCodes(FNV_OFFSET, 0);
+}
+
+/**
+ * Distinct strings, each given the next code, found by a part of a key without slicing it out:
+ * a million lookups make no string (a slice and a Map lookup per part cost twice the time).
+ */
+class Interned {
+	#strings: string[] = [];
+	#hashes = new Uint32Array(INITIAL_PARTS);
+	/** Open addressing: 1 + a string's code, 0 for an empty cell; at most half full. */
+	#cells = new Int32Array(INITIAL_PARTS * 2);
+
+	/** The code of `key.slice(from, to)` (whose hash is `hash`), given it when new. */
+	code(key: string, from: number, to: number, hash: number): number {
+		const cell = this.#find(key, from, to, hash);
+		if (this.#cells[cell] !== 0) return this.#cells[cell] - 1;
+		const code = this.#strings.length;
+		this.#strings.push(key.slice(from, to));
+		if (code === this.#hashes.length) this.#hashes = grown(this.#hashes);
+		this.#hashes[code] = hash;
+		if (this.#strings.length * 2 > this.#cells.length) this.#rehash();
+		else this.#cells[cell] = code + 1;
+		return code;
+	}
+
+	/** The code of `key.slice(from, to)`, or -1 when it was never given one (nothing is added). */
+	find(key: string, from: number, to: number, hash: number): number {
+		return this.#cells[this.#find(key, from, to, hash)] - 1;
+	}
+
+	#find(key: string, from: number, to: number, hash: number): number {
+		const mask = this.#cells.length - 1;
+		for (let cell = hash & mask; ; cell = (cell + 1) & mask) {
+			const at = this.#cells[cell];
+			if (at === 0) return cell;
+			const s = this.#strings[at - 1];
+			if (this.#hashes[at - 1] === hash && s.length === to - from && key.startsWith(s, from))
+				return cell;
+		}
+	}
+
+	#rehash(): void {
+		this.#cells = new Int32Array(this.#cells.length * 2);
+		const mask = this.#cells.length - 1;
+		for (let code = 0; code < this.#strings.length; code++) {
+			let cell = this.#hashes[code] & mask;
+			while (this.#cells[cell] !== 0) cell = (cell + 1) & mask;
+			this.#cells[cell] = code + 1;
+		}
+	}
 }
 
 export class KeyTable {
-	#hi = new Uint32Array(INITIAL_KEYS);
-	#lo = new Uint32Array(INITIAL_KEYS);
+	readonly #heads = new Interned();
+	readonly #tails = new Interned();
+	readonly #hash: CodeHash;
+	#head = new Uint32Array(INITIAL_KEYS);
+	#tail = new Uint32Array(INITIAL_KEYS);
 	/** Open addressing: 1 + a key's index, 0 for an empty cell; at most half full. */
 	#cells = new Int32Array(INITIAL_KEYS * 2);
 	#size = 0;
+
+	/** `hash`: where a key's search starts (tests pass one that sends every key to one cell). */
+	constructor(hash: CodeHash = mixCodes) {
+		this.#hash = hash;
+	}
 
 	/** Keys added. */
 	get size(): number {
@@ -41,9 +136,11 @@ export class KeyTable {
 
 	/** The key's index, or -1 when it was never added. */
 	indexOf(key: string): number {
-		const [hi, lo] = hash64(key);
-		const cell = this.#find(hi, lo);
-		return this.#cells[cell] - 1;
+		split(key);
+		const head = this.#heads.find(key, 0, cutAt, headHash);
+		const tail = this.#tails.find(key, cutAt, key.length, tailHash);
+		if (head === -1 || tail === -1) return -1;
+		return this.#cells[this.#find(head, tail)] - 1;
 	}
 
 	has(key: string): boolean {
@@ -52,30 +149,32 @@ export class KeyTable {
 
 	/** The key's index: its existing one, or the next (`size` before the call) when it is new. */
 	add(key: string): number {
-		const [hi, lo] = hash64(key);
-		let cell = this.#find(hi, lo);
+		split(key);
+		const head = this.#heads.code(key, 0, cutAt, headHash);
+		const tail = this.#tails.code(key, cutAt, key.length, tailHash);
+		let cell = this.#find(head, tail);
 		if (this.#cells[cell] !== 0) return this.#cells[cell] - 1;
 		const index = this.#size++;
-		if (index === this.#hi.length) {
-			this.#hi = grown(this.#hi);
-			this.#lo = grown(this.#lo);
+		if (index === this.#head.length) {
+			this.#head = grown(this.#head);
+			this.#tail = grown(this.#tail);
 		}
-		this.#hi[index] = hi;
-		this.#lo[index] = lo;
+		this.#head[index] = head;
+		this.#tail[index] = tail;
 		if (this.#size * 2 > this.#cells.length) {
 			this.#rehash();
-			cell = this.#find(hi, lo);
+			cell = this.#find(head, tail);
 		}
 		this.#cells[cell] = index + 1;
 		return index;
 	}
 
-	/** The cell holding (hi, lo), or the empty cell where it would go. */
-	#find(hi: number, lo: number): number {
+	/** The cell holding (head, tail), or the empty cell where it would go. */
+	#find(head: number, tail: number): number {
 		const mask = this.#cells.length - 1;
-		for (let cell = lo & mask; ; cell = (cell + 1) & mask) {
+		for (let cell = this.#hash(head, tail) & mask; ; cell = (cell + 1) & mask) {
 			const at = this.#cells[cell];
-			if (at === 0 || (this.#hi[at - 1] === hi && this.#lo[at - 1] === lo)) return cell;
+			if (at === 0 || (this.#head[at - 1] === head && this.#tail[at - 1] === tail)) return cell;
 		}
 	}
 
@@ -83,7 +182,7 @@ export class KeyTable {
 		this.#cells = new Int32Array(this.#cells.length * 2);
 		const mask = this.#cells.length - 1;
 		for (let index = 0; index < this.#size; index++) {
-			let cell = this.#lo[index] & mask;
+			let cell = this.#hash(this.#head[index], this.#tail[index]) & mask;
 			while (this.#cells[cell] !== 0) cell = (cell + 1) & mask;
 			this.#cells[cell] = index + 1;
 		}

@@ -82,6 +82,7 @@ describe('checkBudgets', () => {
 		{ change: { cliSummarize300kPeakRssMB: 301 }, metric: 'cliSummarize300kPeakRssMB' },
 		{ change: { cliResumeCpuScale: 4.1 }, metric: 'cliResumeCpuScale' },
 		{ change: { cliSummarizeCpuScale: 4.1 }, metric: 'cliSummarizeCpuScale' },
+		{ change: { cliResume1mPeakRssMB: 301 }, metric: 'cliResume1mPeakRssMB' },
 		{ change: { cliResume1mModelRequests: 1 }, metric: 'cliResume1mModelRequests' },
 		{ change: { cliSummarize1mPeakRssMB: 301 }, metric: 'cliSummarize1mPeakRssMB' },
 		{ change: { cliSummarizeStudy1mPeakRssMB: 301 }, metric: 'cliSummarizeStudy1mPeakRssMB' },
