@@ -14,9 +14,9 @@ import { createReadStream, createWriteStream, existsSync, mkdirSync, statSync } 
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Readable, type Writable } from 'node:stream';
+import { once } from 'node:events';
 import type { ReadableStream as WebReadable } from 'node:stream/web';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import { AppError } from '../lib/errors/appError.ts';
 import {
 	DEFAULT_CPU_GENERATOR,
@@ -207,18 +207,20 @@ async function syncFile(
 		await rm(part);
 		start = 0;
 	}
-	const f = io.fetch ?? fetch;
-	const res = await f(url, {
-		headers: start > 0 ? { range: `bytes=${start}-` } : {},
-		signal: io.signal
-	});
-	if (!res.ok || !res.body) throw new MirrorDownloadError(`${url} answered HTTP ${res.status}`);
-	// A host that ignores Range sends the whole file: start over.
-	const resumed = start > 0 && res.status === 206;
-	await pipeline(
-		Readable.fromWeb(res.body as WebReadable),
-		createWriteStream(part, { flags: resumed ? 'a' : 'w' }) as Writable
-	);
+	// A .part already whole (the connection dropped after its last byte) needs no request: a Range
+	// from its end is refused (416), and every run would fail the same way.
+	let resumed = start > 0 && start === remote.size;
+	if (!resumed) {
+		const f = io.fetch ?? fetch;
+		const res = await f(url, {
+			headers: start > 0 ? { range: `bytes=${start}-` } : {},
+			signal: io.signal
+		});
+		if (!res.ok || !res.body) throw new MirrorDownloadError(`${url} answered HTTP ${res.status}`);
+		// A host that ignores Range sends the whole file: start over.
+		resumed = start > 0 && res.status === 206;
+		await saveBody(res.body as WebReadable<Uint8Array>, part, resumed);
+	}
 	const size = sizeOf(part) ?? 0;
 	const got = await fileSha256(part);
 	const fresh = remote.sha256;
@@ -233,6 +235,39 @@ async function syncFile(
 		outcome: refetch ? 'refetched' : resumed ? 'resumed' : 'downloaded',
 		file: { size, sha256: got }
 	};
+}
+
+/**
+ * Write a download's body to `part` (appending when it resumes), keeping every byte that arrived
+ * even when the connection breaks or the run is stopped: a stream pipeline destroys the file on
+ * the source's error and drops the writes still queued behind the disk (under load, all of them:
+ * a 0-byte .part, and the next run starts the file over). What reaches the disk is a prefix of the
+ * file, in order, which the next run resumes from; the error is thrown once it is there.
+ */
+async function saveBody(
+	body: WebReadable<Uint8Array>,
+	part: string,
+	append: boolean
+): Promise<void> {
+	const file = createWriteStream(part, { flags: append ? 'a' : 'w' });
+	const reader = body.getReader();
+	let failure: unknown;
+	try {
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done) break;
+			if (!file.write(value)) await once(file, 'drain');
+		}
+	} catch (err) {
+		failure = err;
+	}
+	file.end();
+	try {
+		await finished(file);
+	} catch (err) {
+		failure ??= err;
+	}
+	if (failure !== undefined) throw failure;
 }
 
 /** The files a catalog model needs on a mirror: its GGUF, and its chat template's repo config. */

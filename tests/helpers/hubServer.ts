@@ -5,7 +5,8 @@
  * Range (206) and HEAD with Content-Length. A small file (a .json) is served at once, with an
  * ETag that is not a sha256. Unknown paths: 404 "Entry not found", as the Hub words it. CORS as
  * the Hub sends it. `cutOnce` drops the connection after so many bytes of one file's next GET,
- * as a school's flaky uplink would.
+ * as a school's flaky uplink would; its `until` holds the connection open, the bytes sent, until
+ * the test sees them arrive (a cut landing before the client read anything tests nothing).
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -16,8 +17,11 @@ export interface HubServer {
 	readonly base: string;
 	/** Every request as "METHOD /path [range]". */
 	readonly requests: string[];
-	/** Drop the next GET of `path` after `bytes` bytes of its body. */
-	cutOnce(path: string, bytes: number): void;
+	/**
+	 * Drop the next GET of `path` after `bytes` bytes of its body, once `until()` holds (checked
+	 * every 10 ms, for at most 10 s; at once without it).
+	 */
+	cutOnce(path: string, bytes: number, until?: () => boolean): void;
 	close(): Promise<void>;
 }
 
@@ -29,6 +33,8 @@ const CORS = {
 };
 
 const LFS = /\.(gguf|bin|wasm)$/;
+/** How long a cut waits for its `until` before it drops the connection anyway. */
+const CUT_WAIT_MS = 10_000;
 
 /**
  * @param files path under the base (e.g. "Qwen/X-GGUF/resolve/main/x.gguf") → bytes
@@ -40,7 +46,7 @@ export async function serveHub(
 	opts: { static?: boolean } = {}
 ): Promise<HubServer> {
 	const requests: string[] = [];
-	const cuts = new Map<string, number>();
+	const cuts = new Map<string, { bytes: number; until?: () => boolean }>();
 	const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 	const server: Server = createServer((req, res) => {
 		const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -93,7 +99,11 @@ export async function serveHub(
 		const cut = cuts.get(path);
 		if (cut !== undefined) {
 			cuts.delete(path);
-			res.write(body.subarray(start, Math.min(end + 1, start + cut)), () => res.destroy());
+			res.write(body.subarray(start, Math.min(end + 1, start + cut.bytes)), async () => {
+				for (let waited = 0; cut.until && !cut.until() && waited < CUT_WAIT_MS; waited += 10)
+					await new Promise((r) => setTimeout(r, 10));
+				res.destroy();
+			});
 			return;
 		}
 		res.end(body.subarray(start, end + 1));
@@ -103,7 +113,7 @@ export async function serveHub(
 	return {
 		base: `http://127.0.0.1:${port}`,
 		requests,
-		cutOnce: (path, bytes) => void cuts.set(path, bytes),
+		cutOnce: (path, bytes, until) => void cuts.set(path, { bytes, until }),
 		close: () => {
 			server.closeAllConnections();
 			return new Promise((resolve) => server.close(() => resolve()));

@@ -6,9 +6,17 @@
  */
 import { prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mirrorCommand, parseMirrorArgs } from '../../../src/cli/mirror.ts';
 import { DEFAULT_CPU_GENERATOR, findGguf, ggufUrl } from '../../../src/lib/engines/cpu/catalog.ts';
@@ -81,14 +89,16 @@ describe('user-turn-probe mirror', () => {
 	});
 
 	it('resumes an interrupted download from where it stopped (HTTP Range)', async () => {
-		hub.cutOnce(WEIGHTS, 120_000);
+		const part = join(out, `${WEIGHTS}.part`);
+		// The connection drops once the bytes sent are on disk: a cut before the client read any
+		// of them (a loaded machine reads late) would leave nothing to resume.
+		hub.cutOnce(WEIGHTS, 120_000, () => existsSync(part) && statSync(part).size === 120_000);
 		const first = await run();
 		expect(first.code).toBe(1);
 		expect(first.log).toMatch(/run the same command again to resume/);
 		expect(existsSync(join(out, WEIGHTS))).toBe(false);
-		const partial = statSync(join(out, `${WEIGHTS}.part`)).size;
-		expect(partial).toBeGreaterThan(0);
-		expect(partial).toBeLessThan(weights.byteLength);
+		const partial = statSync(part).size;
+		expect(partial).toBe(120_000);
 
 		const second = await run();
 		expect(second.code).toBe(0);
@@ -96,6 +106,62 @@ describe('user-turn-probe mirror', () => {
 		expect(gets(WEIGHTS).at(-1)).toBe(`GET /cdn/${WEIGHTS} bytes=${partial}-`);
 		expect(readFileSync(join(out, WEIGHTS)).equals(weights)).toBe(true);
 		expect(existsSync(join(out, `${WEIGHTS}.part`))).toBe(false);
+	});
+
+	it('keeps every byte that arrived when the connection breaks, and resumes from them', async () => {
+		const CUT = 120_000;
+		const CHUNK = 16_384;
+		// The download as a dropped connection ends it: the bytes that came, then fetch's error.
+		const dropping: typeof fetch = async (input, init) => {
+			const res = await fetch(input, init);
+			if (init?.method === 'HEAD' || !String(input).endsWith(entry.file)) return res;
+			const bytes = new Uint8Array(await res.arrayBuffer()).subarray(0, CUT);
+			let at = 0;
+			const body = new ReadableStream<Uint8Array>({
+				pull(controller) {
+					if (at >= bytes.length) return controller.error(new TypeError('terminated'));
+					controller.enqueue(bytes.slice(at, (at += CHUNK)));
+				}
+			});
+			return new Response(body, { status: res.status, headers: res.headers });
+		};
+		let log = '';
+		const code = await mirrorCommand(
+			parseMirrorArgs(['--out', out, '--from', hub.base, '--model', entry.key]),
+			{ stderr: { write: (s: string) => (log += s) }, fetch: dropping }
+		);
+		expect(code).toBe(1);
+		expect(log).toMatch(/terminated/);
+		// A pipeline destroyed the file on the error and dropped the writes still queued.
+		const kept = readFileSync(join(out, `${WEIGHTS}.part`));
+		expect(kept.byteLength).toBe(CUT);
+		expect(kept.equals(weights.subarray(0, CUT))).toBe(true);
+
+		const second = await run();
+		expect(second.code).toBe(0);
+		expect(gets(WEIGHTS).at(-1)).toBe(`GET /cdn/${WEIGHTS} bytes=${CUT}-`);
+		expect(readFileSync(join(out, WEIGHTS)).equals(weights)).toBe(true);
+	});
+
+	it('takes a .part that already holds the whole file without asking the host for more', async () => {
+		// Cut after its last byte: a Range from its end would be refused (416) on every run.
+		mkdirSync(dirname(join(out, WEIGHTS)), { recursive: true });
+		writeFileSync(join(out, `${WEIGHTS}.part`), weights);
+		const { code, log } = await run();
+		expect(code, log).toBe(0);
+		expect(gets(WEIGHTS)).toEqual([]);
+		expect(log).toMatch(new RegExp(`${entry.file}: resumed`));
+		expect(readFileSync(join(out, WEIGHTS)).equals(weights)).toBe(true);
+
+		// One that is whole in size but not in content is dropped and fetched again.
+		rmSync(join(out, WEIGHTS));
+		const wrong = Buffer.from(weights);
+		wrong[7] ^= 0xff;
+		writeFileSync(join(out, `${WEIGHTS}.part`), wrong);
+		expect((await run()).code).toBe(1);
+		expect(existsSync(join(out, `${WEIGHTS}.part`))).toBe(false);
+		expect((await run()).code).toBe(0);
+		expect(readFileSync(join(out, WEIGHTS)).equals(weights)).toBe(true);
 	});
 
 	it('a second run keeps what is whole and fetches nothing again', async () => {
