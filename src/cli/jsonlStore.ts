@@ -7,9 +7,9 @@
  * calls. A record stored twice (judged after it was first written) is read back last-write-wins
  * and compacted by `compact()`.
  *
- * Memory does not grow with the file: opening streams the files once and keeps only an index
- * (a key's hash, its label and byte offsets, ~45 bytes a record); records and answers are read
- * back by offset when needed.
+ * Memory does not grow with the file: opening streams the files once and keeps only an index (a
+ * key as two interned codes, its label and byte offsets, ~45 bytes a record); records and answers
+ * are read back by offset when needed.
  */
 import { AppError } from '../lib/errors/appError.ts';
 import {

@@ -2,7 +2,8 @@
  * Where the latest line of each record (or answer) is in its file, per run: what the CLI's store
  * keeps in memory instead of the records. It holds one entry per record of a run of any size, so
  * every entry is a fixed number of bytes (about 45, a million records in ~45 MB): the key as its
- * hash in a KeyTable, the offsets, label and run in typed arrays; no string per record.
+ * two interned codes in a KeyTable (exact), the offsets, label and run in typed arrays; no string
+ * per record.
  */
 import { grown, KeyTable } from '../lib/probe/keyTable.ts';
 import { LABELS, type Label } from '../lib/probe/types.ts';
