@@ -73,6 +73,12 @@ export class RecordsCache {
 
 const SHARED_CACHE = new RecordsCache();
 
+/**
+ * What the numbers are counted from: the run's facts, or a finished run's cached records in their
+ * place (a record says its answer's cut by its own fields: probe/answerCut.ts answerCutOf).
+ */
+type CountedFacts = RecordFacts | ProbeRecord;
+
 export interface ResultsOptions {
 	/** Defaults to one cache shared by every results view of the page. */
 	cache?: RecordsCache;
@@ -97,7 +103,7 @@ export class ResultsState {
 	#status = $state<ResultsStatus>('loading');
 	#error = $state<string | null>(null);
 	#run = $state.raw<RunRow | null>(null);
-	#facts = $state.raw<readonly RecordFacts[]>([]);
+	#facts = $state.raw<readonly CountedFacts[]>([]);
 	#records = $state.raw<ProbeRecord[]>([]);
 	#recordsComplete = $state(false);
 	#recordsError = $state<string | null>(null);
@@ -114,7 +120,8 @@ export class ResultsState {
 	#generation = 0;
 
 	#answerFacts = $derived(this.#answers.map(answerFacts));
-	#exclusions = $derived(exclusionsFor(this.#answerFacts, this.#options));
+	/** From the answers, and for items they lack, the facts' own cuts: as the table counts. */
+	#exclusions = $derived(exclusionsFor(this.#facts, this.#answerFacts, this.#options));
 	/** The same computation as the CLI's `summarize`, with the same defaults. */
 	#table = $derived(resultsTable(this.#facts, this.#answerFacts, this.#options));
 	#thisPoint = $derived(
@@ -333,7 +340,7 @@ export class ResultsState {
 	async #afterFirstPaint(
 		generation: number,
 		run: RunRow,
-		facts: readonly RecordFacts[]
+		facts: readonly CountedFacts[]
 	): Promise<void> {
 		const stale = () => generation !== this.#generation;
 		if (stale()) return;
@@ -360,7 +367,7 @@ export class ResultsState {
 	async #pairedDeltas(
 		generation: number,
 		run: RunRow,
-		facts: readonly RecordFacts[]
+		facts: readonly CountedFacts[]
 	): Promise<void> {
 		const counting = this.#options.include_cut_reasoning;
 		const unprobed = this.#exclusions.unprobed;
@@ -381,6 +388,6 @@ export class ResultsState {
 			this.#source.getFacts(run.run_id),
 			this.#source.getAnswers(run.run_id)
 		]);
-		return runPoint(name, facts, exclusionsFor(answers.map(answerFacts), this.#options));
+		return runPoint(name, facts, exclusionsFor(facts, answers.map(answerFacts), this.#options));
 	}
 }
