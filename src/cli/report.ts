@@ -305,8 +305,9 @@ Turns the rules left undecided (--judge-mode rules) are counted in "undecided", 
 Runs whose items carry the person's real next turn (oasst_threads, conversations with a
 reference_turn) add a table, this app's measure, not the paper's: on unperturbed records, how often
 the judge rated the generated turn more grounded in the answer than the human's, and ties apart.
-The answers file beside FILE (FILE.answers.jsonl) says which answers were cut; FILE may also be a
-whole-run file (.run.jsonl, what the app's Share makes).`;
+Which answers were cut: each record says (its answer_finish_reason), and the answers file beside
+FILE (FILE.answers.jsonl) wins where it holds the item, so FILE counts the same without it. FILE
+may also be a whole-run file (.run.jsonl, what the app's Share makes).`;
 
 export interface SummarizeArgs {
 	/** One file: the run's table; several: the study table. */
