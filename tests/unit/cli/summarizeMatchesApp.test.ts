@@ -5,8 +5,8 @@
  * the default exclusions and with both toggles on. The run holds what used to split them: answers
  * cut at the token limit, answers cut while still reasoning, and (rules only) undecided turns.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DexieRunStore } from '../../../src/lib/db/runs.ts';
 import { filesToBundle, parseAnswersJsonl } from '../../../src/lib/probe/exchange.ts';
@@ -18,6 +18,8 @@ import { NO_RATE_REASON, tableSentences } from '../../../src/lib/results/plainWo
 import { RecordsCache, ResultsState } from '../../../src/lib/state/results.svelte.ts';
 import { RunsState } from '../../../src/lib/state/runs.svelte.ts';
 import { StudyState } from '../../../src/lib/state/study.svelte.ts';
+import { fetchShared } from '../../../src/lib/app/openRun.ts';
+import { storeStudy } from '../../../src/lib/results/storeStudy.ts';
 import type { Study } from '../../../src/lib/results/study.ts';
 import { readJsonl } from '../../helpers/fixtures.ts';
 import { fnv, type ScriptFn } from '../../helpers/script.ts';
@@ -282,6 +284,43 @@ describe('records + manifest without the answers file', () => {
 		expect(strip(a.runPoints[1])).toEqual(strip(b.runPoints[0]));
 		expect(strip(b.runPoints[1])).toEqual(strip(a.runPoints[0]));
 		expect(a.runPoints[0].accuracy).toEqual(cli.overall.accuracy);
+		db.close();
+	});
+	it('the study view opened by a link to a study list counts as summarize over that list', async () => {
+		// A link to a study list that names the runs' records files: the app fetches each with the
+		// manifest beside it (never an answers file) and stores them, as the Open view does.
+		const dir = dirname(bare.hybrid);
+		const list = join(dir, 'bare.study.json');
+		const runs = [basename(bare.hybrid), basename(bare.rules)];
+		writeFileSync(list, JSON.stringify({ format: 'user-turn-probe-study', version: 1, runs }));
+		const served: string[] = [];
+		const fetchFn = async (url: string) => {
+			const path = join(dir, decodeURIComponent(new URL(url).pathname.slice(1)));
+			served.push(basename(path));
+			return existsSync(path)
+				? new Response(readFileSync(path))
+				: new Response('Not Found', { status: 404, statusText: 'Not Found' });
+		};
+		const shared = await fetchShared('http://127.0.0.1/bare.study.json', fetchFn);
+		expect(shared.kind).toBe('study');
+		if (shared.kind !== 'study') return;
+		expect(served.some((f) => f.endsWith('.answers.jsonl'))).toBe(false);
+		const { db } = testDB('one-count-bare-link');
+		const store = new DexieRunStore(db);
+		const stored = await storeStudy(store, shared.bundles);
+		const view = new StudyState(store);
+		await view.load(stored.run_ids);
+		expect(view.status).toBe('ready');
+		const r = await runMain(['summarize', '--json', list]);
+		expect(r.code, r.stderr).toBe(0);
+		const cliStudy = JSON.parse(r.stdout) as Study;
+		expect(asJson(view.study)).toEqual(cliStudy);
+		// Effects with their p-values, row for row; and the cut answers left out in both.
+		expect(cliStudy.rows.filter((row) => row.effect !== null).length).toBeGreaterThan(0);
+		expect(cliStudy.models.map((m) => [m.cut_answers, m.cut_reasoning_items])).toEqual([
+			[3, 2],
+			[3, 2]
+		]);
 		db.close();
 	});
 });
