@@ -40,7 +40,8 @@ const SMALL_FIELDS = [
 	'correct',
 	'rule_label',
 	'judge_label',
-	'reference_grounding'
+	'reference_grounding',
+	'answer_cut'
 ] as const satisfies readonly (keyof ReportRecord)[];
 /** Each small field's place in SMALL_FIELDS, looked up once rather than per record. */
 const SMALL = Object.fromEntries(SMALL_FIELDS.map((field, f) => [field, f])) as Record<
@@ -116,6 +117,7 @@ export class PackedRecords implements Iterable<ReportRecord> {
 			correct: small(SMALL.correct) as ReportRecord['correct'],
 			rule_label: small(SMALL.rule_label) as ReportRecord['rule_label'],
 			judge_label: small(SMALL.judge_label) as ReportRecord['judge_label'],
+			answer_cut: small(SMALL.answer_cut) as ReportRecord['answer_cut'],
 			// Absent (not undefined) on a record without a reference turn, as the file has it.
 			...(grounding === undefined
 				? {}

@@ -31,6 +31,7 @@ import { NO_RATE, NO_RATE_REASON, tableSentences } from '../lib/results/plainWor
 import { count } from '../lib/display/plural.ts';
 import { kappaWarning } from '../lib/stats/smallSample.ts';
 import { KeyTable } from '../lib/probe/keyTable.ts';
+import { answerCutOf, type AnswerCut } from '../lib/probe/answerCut.ts';
 import { PackedRecords } from './packedRecords.ts';
 import { sidecarPaths } from './jsonlStore.ts';
 import { readLines, requireFile } from './lines.ts';
@@ -50,7 +51,10 @@ export function table(header: string[], rows: string[][]): string {
 
 /** What `summarize` and `agreement` read of a record; each line keeps only these fields. */
 export type ReportRecord = CountedRecord &
-	Pick<ProbeRecord, 'run_id' | 'key' | 'rule_label' | 'judge_label' | 'reference_grounding'>;
+	Pick<ProbeRecord, 'run_id' | 'key' | 'rule_label' | 'judge_label' | 'reference_grounding'> & {
+		/** Whether its answer was cut (answerCut.ts); a study file's full records say it by their fields. */
+		answer_cut?: AnswerCut;
+	};
 
 /** The manifest's part `summarize` reads: who generated the run, on what, with which seed. */
 export interface ReportManifest {
@@ -76,8 +80,8 @@ export interface RunReport {
 	/** From the manifest beside the records, or a whole-run file's first line; undefined without. */
 	manifest: ReportManifest | undefined;
 	/**
-	 * One per item: whether its answer was cut, and where. From the answers file beside the records
-	 * when there is one, else from the records' own answer fields (absent in older records).
+	 * The answers file beside the records (or a whole-run file's manifest's answers): one per item,
+	 * whether its answer was cut; [] without. Items it lacks count by their records' own cut.
 	 */
 	answers: AnswerFacts[];
 	annotations: Annotation[];
@@ -109,15 +113,11 @@ const CHECKS: [keyof ReportRecord, (v: unknown) => boolean][] = [
 	['reference_grounding', (v) => v === null || v === undefined || GROUNDING_SET.has(v)]
 ];
 
-/** An item's answer fields as a record carries them, when it does (records since answer limits). */
-export function answerOfRecord(value: Record<string, unknown>): AnswerFacts | undefined {
-	const { item_id, answer_finish_reason, answer } = value;
-	if (!FINISH_SET.has(answer_finish_reason) || typeof answer !== 'string') return undefined;
-	return answerFacts({
-		item_id: item_id as string,
-		finish_reason: answer_finish_reason as FinishReason,
-		answer
-	});
+/** A record line's answer cut, from its answer fields when they are well-formed (answerCut.ts). */
+function lineAnswerCut(value: Record<string, unknown>): AnswerCut {
+	const { answer_finish_reason, answer } = value;
+	if (!FINISH_SET.has(answer_finish_reason) || typeof answer !== 'string') return null;
+	return answerCutOf({ answer_finish_reason: answer_finish_reason as FinishReason, answer });
 }
 
 /** An answer's facts from one answers-file line or manifest entry; undefined when it is not one. */
@@ -202,6 +202,7 @@ export async function readRun(file: string, opts: { keys?: boolean } = {}): Prom
 			correct: value.correct as boolean | null,
 			rule_label: intern(value.rule_label) as ReportRecord['rule_label'],
 			judge_label: intern(value.judge_label ?? null) as ReportRecord['judge_label'],
+			answer_cut: lineAnswerCut(value),
 			// Absent (not null) on a record without a reference turn: it is not part of the share.
 			...(value.reference_turn === undefined
 				? {}
@@ -212,8 +213,6 @@ export async function readRun(file: string, opts: { keys?: boolean } = {}): Prom
 					})
 		};
 		records.set(keys.add(`${r.run_id}\u0000${r.key}`), r);
-		const answer = answerOfRecord(value);
-		if (answer) answers.set(answer.item_id, answer);
 	}
 	const paths = sidecarPaths(file);
 	for (const [item, answer] of (await readAnswers(paths.answers)) ?? []) answers.set(item, answer);
@@ -306,8 +305,9 @@ Turns the rules left undecided (--judge-mode rules) are counted in "undecided", 
 Runs whose items carry the person's real next turn (oasst_threads, conversations with a
 reference_turn) add a table, this app's measure, not the paper's: on unperturbed records, how often
 the judge rated the generated turn more grounded in the answer than the human's, and ties apart.
-The answers file beside FILE (FILE.answers.jsonl) says which answers were cut; FILE may also be a
-whole-run file (.run.jsonl, what the app's Share makes).`;
+Which answers were cut: each record says (its answer_finish_reason), and the answers file beside
+FILE (FILE.answers.jsonl) wins where it holds the item, so FILE counts the same without it. FILE
+may also be a whole-run file (.run.jsonl, what the app's Share makes).`;
 
 export interface SummarizeArgs {
 	/** One file: the run's table; several: the study table. */

@@ -21,7 +21,6 @@ import { studyMixWarnings, studySettingsOf } from '../lib/results/studyMix.ts';
 import { realPath } from './realPath.ts';
 import {
 	answerFactsOf,
-	answerOfRecord,
 	finite,
 	pct,
 	rateCell,
@@ -119,13 +118,12 @@ export function runSources(file: string, opts: { keys?: boolean } = {}): RunSour
 	}));
 }
 
-/** A run read from a study file as `readRun` reads a whole-run file: its answers, then the manifest's. */
+/**
+ * A run read from a study file as `readRun` reads a whole-run file: the bundle's answers; its full
+ * records say their own cuts for items the answers lack (answerCutOf).
+ */
 function reportOfBundle(b: RunBundle): RunReport {
 	const answers = new Map<string, AnswerFacts>();
-	for (const r of b.records) {
-		const a = answerOfRecord(r as unknown as Record<string, unknown>);
-		if (a) answers.set(a.item_id, a);
-	}
 	for (const a of b.answers ?? []) {
 		const facts = answerFactsOf(a);
 		if (facts) answers.set(facts.item_id, facts);

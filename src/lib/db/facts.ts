@@ -3,6 +3,7 @@
  * each record in their own table. A 10,000-record run is ~30 MB of full records (prompts, answers,
  * judge output) but ~1.5 MB of facts, so the view can paint from facts and read records later.
  */
+import { answerCutOf, type AnswerCut } from '../probe/answerCut.ts';
 import type { ProbeRecord } from '../probe/types.ts';
 
 export const FACT_FIELDS = [
@@ -19,10 +20,18 @@ export const FACT_FIELDS = [
 	'judge_label',
 	'correct',
 	'finish_reason',
-	'reference_grounding'
+	'reference_grounding',
+	'answer_cut'
 ] as const;
 
-export type RecordFacts = Pick<ProbeRecord, (typeof FACT_FIELDS)[number]>;
+export type RecordFacts = Pick<ProbeRecord, Exclude<(typeof FACT_FIELDS)[number], 'answer_cut'>> & {
+	/**
+	 * Whether the record's answer was cut at the token limit (probe/answerCut.ts), so a run imported
+	 * without its answers counts its cuts as `summarize` does. Facts stored before it was kept got
+	 * it from their records when the database moved to version 6 (db/migrations.ts).
+	 */
+	answer_cut: AnswerCut;
+};
 
 /**
  * All of a run's facts as one row: reading 10,000 small rows costs Chromium's IndexedDB 100-300 ms
@@ -51,8 +60,9 @@ type PackedField = Exclude<(typeof FACT_FIELDS)[number], 'run_id'>;
 /**
  * 3: facts carry the verdict; a format-2 pack is rebuilt from the records (which may lack it).
  * 4: facts carry the reference comparison (referenceShare.ts); a format-3 pack is rebuilt.
+ * 5: facts carry the answer's cut (answerCut.ts); a format-4 pack is rebuilt.
  */
-export const PACK_FORMAT = 4;
+export const PACK_FORMAT = 5;
 
 /**
  * The pack is JSON, where undefined becomes null, but a record without a reference turn (absent)
@@ -111,14 +121,20 @@ export function unpackFacts(row: FactsPackRow): RecordFacts[] | undefined {
 			judge_label: at('judge_label', i),
 			correct: at('correct', i),
 			finish_reason: at('finish_reason', i),
-			reference_grounding: referenceOf(c.reference_grounding.values[c.reference_grounding.index[i]])
+			reference_grounding: referenceOf(
+				c.reference_grounding.values[c.reference_grounding.index[i]]
+			),
+			answer_cut: at('answer_cut', i)
 		};
 	}
 	return out;
 }
 
-/** The facts of one record: a projection, nothing computed, so it can never disagree with it. */
-export function recordFacts(r: RecordFacts): RecordFacts {
+/**
+ * The facts of one record: a projection, so it can never disagree with it, and the one fact
+ * derived from it (answer_cut) by the function every shell counts by.
+ */
+export function recordFacts(r: ProbeRecord): RecordFacts {
 	return {
 		run_id: r.run_id,
 		key: r.key,
@@ -134,7 +150,8 @@ export function recordFacts(r: RecordFacts): RecordFacts {
 		judge_label: r.judge_label,
 		correct: r.correct,
 		finish_reason: r.finish_reason,
-		reference_grounding: r.reference_grounding
+		reference_grounding: r.reference_grounding,
+		answer_cut: answerCutOf(r)
 	};
 }
 

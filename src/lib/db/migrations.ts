@@ -3,6 +3,7 @@
  * here even after nothing writes them. Upgrades migrate rows in place; they never drop user data.
  */
 import type { Transaction } from 'dexie';
+import { answerCutOf, type AnswerCut } from '../probe/answerCut.ts';
 import type { ProbeRecord, RunManifest } from '../probe/types.ts';
 import { recordFacts } from './facts.ts';
 import type { RecordFacts } from './facts.ts';
@@ -107,7 +108,7 @@ export async function upgradeToV3(tx: Transaction): Promise<void> {
 }
 
 /**
- * Version 5 (current): a run's own items and chat template in their own table. They used to sit in
+ * Version 5: a run's own items and chat template in their own table. They used to sit in
  * the dataset and template caches under "run:<id>" keys, so clearing a cache took every stored
  * run's offline resume with it, and deleting a run left them behind.
  */
@@ -136,4 +137,32 @@ export async function upgradeToV5(tx: Transaction): Promise<void> {
 	await tx.table('runInputs').bulkPut(rows);
 	await datasets.where('key').startsWith(RUN_KEY_PREFIX).delete();
 	await templates.where('repo').startsWith(RUN_KEY_PREFIX).delete();
+}
+
+/**
+ * Version 6 (current): each record's facts say whether its answer was cut (facts.ts answer_cut), so
+ * a run imported without its answers counts its cut answers as `summarize` does. No index changes.
+ */
+export const SCHEMA_V6 = SCHEMA_V5;
+
+/**
+ * v5 → v6: every stored fact gets its record's answer cut (null when not cut, or when the record is
+ * too old to say), read from the record itself; only the cut ones are held meanwhile.
+ */
+export async function upgradeToV6(tx: Transaction): Promise<void> {
+	const cuts = new Map<string, AnswerCut>();
+	const id = (r: { run_id: string; key: string }) => `${r.run_id}\u0000${r.key}`;
+	await tx
+		.table<ProbeRecord>('records')
+		.toCollection()
+		.each((r) => {
+			const cut = answerCutOf(r);
+			if (cut !== null) cuts.set(id(r), cut);
+		});
+	await tx
+		.table<RecordFacts>('facts')
+		.toCollection()
+		.modify((f) => {
+			f.answer_cut = cuts.get(id(f)) ?? null;
+		});
 }

@@ -14,9 +14,11 @@ import {
 	SCHEMA_V3,
 	SCHEMA_V4,
 	SCHEMA_V5,
+	SCHEMA_V6,
 	upgradeToV2,
 	upgradeToV3,
-	upgradeToV5
+	upgradeToV5,
+	upgradeToV6
 } from './migrations.ts';
 
 export const DB_NAME = 'user-turn-probe';
@@ -107,6 +109,7 @@ export class ProbeDB extends Dexie {
 		this.version(3).stores(SCHEMA_V3).upgrade(upgradeToV3);
 		this.version(4).stores(SCHEMA_V4);
 		this.version(5).stores(SCHEMA_V5).upgrade(upgradeToV5);
+		this.version(6).stores(SCHEMA_V6).upgrade(upgradeToV6);
 	}
 }
 

@@ -8,6 +8,7 @@
  *   was written yet, so the probe put an empty assistant turn in front of the model.
  * Each has a toggle that counts them, and the table says how many there were either way.
  */
+import { answerCut, answerCutOf, type AnswerCut, type CutOfRecord } from '../probe/answerCut.ts';
 import type { AnswerRecord } from '../probe/types.ts';
 import { summarize, tally } from '../stats/aggregate.ts';
 import type { ConditionSummary, CountedRecord, Exclusions, Tally } from '../stats/aggregate.ts';
@@ -25,37 +26,60 @@ export const COUNT_DEFAULTS: Readonly<CountOptions> = Object.freeze({
 	include_cut_reasoning: false
 });
 
-/** How an item's answer was cut: 'reasoning' when the limit came before any visible answer. */
-export type AnswerCut = 'answer' | 'reasoning' | null;
-
 /** What counting needs of an item's answer: one small row per item. */
 export interface AnswerFacts {
 	item_id: string;
 	cut: AnswerCut;
 }
 
-/** `answer` is the visible answer (reasoning split off), as in AnswerRecord and ProbeRecord. */
-export function answerCut(a: Pick<AnswerRecord, 'finish_reason' | 'answer'>): AnswerCut {
-	if (a.finish_reason !== 'length') return null;
-	return a.answer.trim() === '' ? 'reasoning' : 'answer';
-}
-
 export function answerFacts(a: Pick<AnswerRecord, 'item_id' | 'finish_reason' | 'answer'>) {
 	return { item_id: a.item_id, cut: answerCut(a) } satisfies AnswerFacts;
 }
 
-/** Which items the options leave out of accuracy and of follow-up rates. */
-export function exclusionsFor(
-	answers: readonly AnswerFacts[],
-	options: CountOptions = COUNT_DEFAULTS
-): Required<Exclusions> {
+/** A record as counting reads it: its item, and what it says of its answer (answerCut.ts). */
+export type CountedCutRecord = Pick<CountedRecord, 'item_id'> & CutOfRecord;
+
+/**
+ * One fact per item whose answer is known to be cut, or that `answers` lists: the answers' (the
+ * answers file or table) where they hold the item, else the records' own. So a run read without
+ * its answers (imported as records + manifest, or summarized without the file beside it) counts
+ * as with them. Records of one item that disagree (a hand-edited file) give the deeper cut,
+ * whatever their order, so the app (key order) and the CLI (file order) agree.
+ */
+export function itemCuts(
+	records: Iterable<CountedCutRecord>,
+	answers: readonly AnswerFacts[]
+): AnswerFacts[] {
+	const cuts = new Map<string, AnswerCut>();
+	for (const r of records) {
+		const cut = answerCutOf(r);
+		if (cut !== null && cuts.get(r.item_id) !== 'reasoning') cuts.set(r.item_id, cut);
+	}
+	for (const a of answers) cuts.set(a.item_id, a.cut);
+	return [...cuts].map(([item_id, cut]) => ({ item_id, cut }));
+}
+
+/** Which items the options leave out of accuracy and of follow-up rates (cuts: itemCuts). */
+function excluded(cuts: readonly AnswerFacts[], options: CountOptions): Required<Exclusions> {
 	const unscored = new Set<string>();
 	const unprobed = new Set<string>();
-	for (const a of answers) {
+	for (const a of cuts) {
 		if (a.cut !== null && !options.include_cut_answers) unscored.add(a.item_id);
 		if (a.cut === 'reasoning' && !options.include_cut_reasoning) unprobed.add(a.item_id);
 	}
 	return { unscored, unprobed };
+}
+
+/**
+ * Which items the options leave out of accuracy and of follow-up rates, from the run's answers
+ * and, for items they do not hold, its records' own (itemCuts).
+ */
+export function exclusionsFor(
+	records: Iterable<CountedCutRecord>,
+	answers: readonly AnswerFacts[],
+	options: CountOptions = COUNT_DEFAULTS
+): Required<Exclusions> {
+	return excluded(itemCuts(records, answers), options);
 }
 
 export interface ResultsTable {
@@ -77,21 +101,23 @@ export interface ResultsTable {
 }
 
 /**
- * Every number of the results table. Rates with no records have p = NaN (null in JSON).
+ * Every number of the results table. Rates with no records have p = NaN (null in JSON). `answers`:
+ * the run's answers file or table, [] when it has none (the records' own cuts then count).
  * @note Pure and linear in the records: the view recomputes it on every toggle.
  */
 export function resultsTable(
-	records: Iterable<CountedRecord & Partial<GroundedRecord>>,
+	records: Iterable<CountedRecord & CutOfRecord & Partial<GroundedRecord>>,
 	answers: readonly AnswerFacts[],
 	options: CountOptions = COUNT_DEFAULTS
 ): ResultsTable {
-	const ex = exclusionsFor(answers, options);
+	const cuts = itemCuts(records, answers);
+	const ex = excluded(cuts, options);
 	const table: ResultsTable = {
 		options: { ...options },
 		overall: tally(records, ex),
 		conditions: summarize(records, ex),
-		cut_answers: answers.filter((a) => a.cut !== null).length,
-		cut_reasoning_items: answers.filter((a) => a.cut === 'reasoning').length
+		cut_answers: cuts.filter((a) => a.cut !== null).length,
+		cut_reasoning_items: cuts.filter((a) => a.cut === 'reasoning').length
 	};
 	const reference = referenceShare(records);
 	return reference === undefined ? table : { ...table, reference };

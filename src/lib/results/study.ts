@@ -6,6 +6,7 @@
  * model × condition and adds label shares. The study view and `summarize a.jsonl b.jsonl …` both
  * call study(), so the CLI prints what the view draws.
  */
+import type { CutOfRecord } from '../probe/answerCut.ts';
 import type { ModelRef, ProbeConfig } from '../probe/types.ts';
 import { LABELS, type Label } from '../probe/types.ts';
 import { conditionKey } from '../stats/aggregate.ts';
@@ -28,8 +29,9 @@ export interface StudyRun {
 	dataset: string;
 	/** The run's seed: its paired bootstrap uses it, as the results view does. */
 	seed: number;
-	/** Read several times over (an array, or the CLI's packed records). */
-	records: Iterable<CountedRecord>;
+	/** Read several times over (an array, or the CLI's packed records); each says its answer's cut. */
+	records: Iterable<CountedRecord & CutOfRecord>;
+	/** The run's answers file or table; [] without one (the records' own cuts count then). */
 	answers: readonly AnswerFacts[];
 }
 
@@ -39,7 +41,7 @@ export function studyRunOf(
 		run_id: string;
 		config: Pick<ProbeConfig, 'generator' | 'seed'> & { dataset: string };
 	},
-	records: Iterable<CountedRecord>,
+	records: Iterable<CountedRecord & CutOfRecord>,
 	answers: readonly AnswerFacts[]
 ): StudyRun {
 	const { generator, dataset, seed } = manifest.config;
@@ -121,7 +123,7 @@ export function runEffects(
 	run: Pick<StudyRun, 'records' | 'answers' | 'seed'>,
 	options: CountOptions = COUNT_DEFAULTS
 ): Map<string, PairedDelta> {
-	const { unprobed } = exclusionsFor(run.answers, options);
+	const { unprobed } = exclusionsFor(run.records, run.answers, options);
 	const pairs = perturbationPairs(run.records);
 	const deltas = perturbationDeltas(run.records, run.seed, unprobed);
 	return new Map(pairs.map((pair, k) => [conditionKey(pair.b), deltas[k]]));

@@ -13,14 +13,8 @@ import type { ConditionSummary, Tally } from '../stats/aggregate.ts';
 import type { PaperPoint, RunPoint } from '../stats/charts.ts';
 import { compareWithPaper, overlayFor, PAPER_FIGURES } from '../results/paperFigures.ts';
 import type { PaperComparison, TextChangeFigure } from '../results/paperFigures.ts';
-import {
-	pairedDelta,
-	withHolm,
-	perturbationPairs,
-	runName,
-	runPoint,
-	textChangeRates
-} from '../results/resultsData.ts';
+import { pairedInline, type PairedDeltas } from '../results/pairedOffThread.ts';
+import { runName, runPoint, textChangeRates } from '../results/resultsData.ts';
 import type { PairedDelta, TextChange } from '../results/resultsData.ts';
 import {
 	answerFacts,
@@ -72,6 +66,14 @@ export class RecordsCache {
 }
 
 const SHARED_CACHE = new RecordsCache();
+/** No item left out. */
+const NO_ITEMS: ReadonlySet<string> = new Set();
+
+/**
+ * What the numbers are counted from: the run's facts, or a finished run's cached records in their
+ * place (a record says its answer's cut by its own fields: probe/answerCut.ts answerCutOf).
+ */
+type CountedFacts = RecordFacts | ProbeRecord;
 
 export interface ResultsOptions {
 	/** Defaults to one cache shared by every results view of the page. */
@@ -80,6 +82,8 @@ export interface ResultsOptions {
 	otherRuns?: number;
 	/** Schedules work the first paint does not need; tests run it at once. */
 	later?: (work: () => void) => void;
+	/** How the paired effects are computed: inline by default, in a worker in the page. */
+	paired?: PairedDeltas;
 }
 
 export type ResultsStatus = 'loading' | 'ready' | 'missing' | 'failed';
@@ -90,14 +94,11 @@ export const FIRST_ROWS = 100;
 
 const now = () => (typeof performance === 'undefined' ? Date.now() : performance.now());
 
-/** Lets the browser paint and handle input between two slices of deferred work. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
 export class ResultsState {
 	#status = $state<ResultsStatus>('loading');
 	#error = $state<string | null>(null);
 	#run = $state.raw<RunRow | null>(null);
-	#facts = $state.raw<readonly RecordFacts[]>([]);
+	#facts = $state.raw<readonly CountedFacts[]>([]);
 	#records = $state.raw<ProbeRecord[]>([]);
 	#recordsComplete = $state(false);
 	#recordsError = $state<string | null>(null);
@@ -114,7 +115,8 @@ export class ResultsState {
 	#generation = 0;
 
 	#answerFacts = $derived(this.#answers.map(answerFacts));
-	#exclusions = $derived(exclusionsFor(this.#answerFacts, this.#options));
+	/** From the answers, and for items they lack, the facts' own cuts: as the table counts. */
+	#exclusions = $derived(exclusionsFor(this.#facts, this.#answerFacts, this.#options));
 	/** The same computation as the CLI's `summarize`, with the same defaults. */
 	#table = $derived(resultsTable(this.#facts, this.#answerFacts, this.#options));
 	#thisPoint = $derived(
@@ -142,6 +144,7 @@ export class ResultsState {
 	readonly #source: ResultsSource;
 	readonly #otherRuns: number;
 	readonly #later: (work: () => void) => void;
+	readonly #computePaired: PairedDeltas;
 	readonly #cache: RecordsCache;
 
 	constructor(source: ResultsSource, opts: ResultsOptions = {}) {
@@ -149,6 +152,7 @@ export class ResultsState {
 		this.#otherRuns = opts.otherRuns ?? OTHER_RUNS;
 		this.#later = opts.later ?? afterPaint;
 		this.#cache = opts.cache ?? SHARED_CACHE;
+		this.#computePaired = opts.paired ?? pairedInline;
 	}
 
 	get status(): ResultsStatus {
@@ -333,7 +337,7 @@ export class ResultsState {
 	async #afterFirstPaint(
 		generation: number,
 		run: RunRow,
-		facts: readonly RecordFacts[]
+		facts: readonly CountedFacts[]
 	): Promise<void> {
 		const stale = () => generation !== this.#generation;
 		if (stale()) return;
@@ -356,23 +360,22 @@ export class ResultsState {
 		}
 	}
 
-	/** One bootstrap per task, so the page stays responsive; a newer load or toggle wins. */
+	/** The paired effects (options.paired: in a worker in the page); a newer load or toggle wins. */
 	async #pairedDeltas(
 		generation: number,
 		run: RunRow,
-		facts: readonly RecordFacts[]
+		facts: readonly CountedFacts[]
 	): Promise<void> {
 		const counting = this.#options.include_cut_reasoning;
-		const unprobed = this.#exclusions.unprobed;
-		const deltas: Omit<PairedDelta, 'p_adjusted'>[] = [];
-		for (const pair of perturbationPairs(facts)) {
-			await nextTask();
-			if (generation !== this.#generation || counting !== this.#options.include_cut_reasoning)
-				return;
-			deltas.push(pairedDelta(facts, pair, run.manifest.config.seed, unprobed));
-		}
-		// Adjusted over the whole family at once, as perturbationDeltas does for a study and the CLI.
-		this.#paired = withHolm(deltas);
+		const stale = () =>
+			generation !== this.#generation || counting !== this.#options.include_cut_reasoning;
+		const deltas = await this.#computePaired(
+			facts,
+			run.manifest.config.seed,
+			this.#exclusions.unprobed ?? NO_ITEMS,
+			stale
+		);
+		if (deltas !== null && !stale()) this.#paired = deltas;
 	}
 
 	/** Another run's point, counted as this run's is (runPoint over its facts, same exclusions). */
@@ -381,6 +384,6 @@ export class ResultsState {
 			this.#source.getFacts(run.run_id),
 			this.#source.getAnswers(run.run_id)
 		]);
-		return runPoint(name, facts, exclusionsFor(answers.map(answerFacts), this.#options));
+		return runPoint(name, facts, exclusionsFor(facts, answers.map(answerFacts), this.#options));
 	}
 }

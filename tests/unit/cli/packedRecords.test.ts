@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { PackedRecords } from '../../../src/cli/packedRecords.ts';
 import { readRun, type ReportRecord } from '../../../src/cli/report.ts';
 import { resultsTable } from '../../../src/lib/results/resultsTable.ts';
+import { answerCutOf } from '../../../src/lib/probe/answerCut.ts';
 import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { makeRecord, makeRecords } from '../../helpers/factories.ts';
 
@@ -23,6 +24,7 @@ function reportOf(r: ProbeRecord, key = r.key): ReportRecord {
 		correct: r.correct,
 		rule_label: r.rule_label,
 		judge_label: r.judge_label ?? null,
+		answer_cut: answerCutOf(r),
 		...(r.reference_turn === undefined
 			? {}
 			: { reference_grounding: r.reference_grounding ?? null })
@@ -34,7 +36,9 @@ const VARIED: ProbeRecord[] = [
 	makeRecord({ sample: 1, label: 'genuine_followup', verdict: 'genuine', label_source: 'judge' }),
 	makeRecord({ temperature: 0.25, perturbation: 'truncate', correct: false }),
 	makeRecord({ item_id: 'gsm8k-9', reference_turn: 'And then?', reference_grounding: null }),
-	makeRecord({ item_id: 'gsm8k-9', sample: 3, reference_turn: 'x', reference_grounding: 'tie' })
+	makeRecord({ item_id: 'gsm8k-9', sample: 3, reference_turn: 'x', reference_grounding: 'tie' }),
+	makeRecord({ item_id: 'gsm8k-4', answer_finish_reason: 'length', answer: 'Janet has 16' }),
+	makeRecord({ item_id: 'gsm8k-5', answer_finish_reason: 'length', answer: '' })
 ];
 
 function packed(records: readonly ProbeRecord[], keepKeys = false): PackedRecords {
@@ -47,6 +51,15 @@ describe('PackedRecords', () => {
 	it('gives back every field summarize reads, absent reference grounding absent, null null', () => {
 		const out = [...packed(VARIED, true)];
 		expect(out).toEqual(VARIED.map((r) => reportOf(r)));
+		expect(out.map((r) => r.answer_cut)).toEqual([
+			null,
+			null,
+			null,
+			null,
+			null,
+			'answer',
+			'reasoning'
+		]);
 		expect('reference_grounding' in out[0]).toBe(false);
 		expect(out[3]).toHaveProperty('reference_grounding', null);
 	});
@@ -65,10 +78,13 @@ describe('PackedRecords', () => {
 	});
 
 	it('grows past its first columns and reads the same numbers as the records themselves', () => {
-		const records = makeRecords(5_000);
+		const records = makeRecords(5_000).map((r, i) =>
+			i % 7 === 0 ? { ...r, answer_finish_reason: 'length' as const, answer: '' } : r
+		);
 		const p = packed(records);
 		expect(p.length).toBe(5_000);
 		expect(resultsTable(p, [])).toEqual(resultsTable(records, []));
+		expect(resultsTable(p, []).cut_reasoning_items).toBeGreaterThan(0);
 	});
 
 	it('refuses a record set beyond the end, which would leave a hole', () => {

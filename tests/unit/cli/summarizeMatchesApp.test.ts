@@ -5,8 +5,8 @@
  * the default exclusions and with both toggles on. The run holds what used to split them: answers
  * cut at the token limit, answers cut while still reasoning, and (rules only) undecided turns.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DexieRunStore } from '../../../src/lib/db/runs.ts';
 import { filesToBundle, parseAnswersJsonl } from '../../../src/lib/probe/exchange.ts';
@@ -16,6 +16,11 @@ import type { ResultsTable } from '../../../src/lib/results/resultsTable.ts';
 import type { RunSummary } from '../../../src/lib/results/study.ts';
 import { NO_RATE_REASON, tableSentences } from '../../../src/lib/results/plainWords.ts';
 import { RecordsCache, ResultsState } from '../../../src/lib/state/results.svelte.ts';
+import { RunsState } from '../../../src/lib/state/runs.svelte.ts';
+import { StudyState } from '../../../src/lib/state/study.svelte.ts';
+import { fetchShared } from '../../../src/lib/app/openRun.ts';
+import { storeStudy } from '../../../src/lib/results/storeStudy.ts';
+import type { Study } from '../../../src/lib/results/study.ts';
 import { readJsonl } from '../../helpers/fixtures.ts';
 import { fnv, type ScriptFn } from '../../helpers/script.ts';
 import { testDB } from '../db/helpers.ts';
@@ -92,17 +97,23 @@ async function appEffects(app: ResultsState): Promise<unknown> {
 	return JSON.parse(JSON.stringify(app.paired)) as unknown;
 }
 
-/** The app's way in: Import with the three files, then the results view's state. */
-async function openInApp(file: string): Promise<ResultsState> {
+/** Import's way in: records and manifest, and the answers file when there is one beside them. */
+async function importInto(store: DexieRunStore, file: string): Promise<string> {
 	const stem = file.replace(/\.jsonl$/, '');
 	const bundle = filesToBundle(
 		readFileSync(file, 'utf8'),
 		readFileSync(`${stem}.manifest.json`, 'utf8')
 	);
-	bundle.answers = parseAnswersJsonl(readFileSync(`${stem}.answers.jsonl`, 'utf8')).answers;
+	if (existsSync(`${stem}.answers.jsonl`))
+		bundle.answers = parseAnswersJsonl(readFileSync(`${stem}.answers.jsonl`, 'utf8')).answers;
+	return store.importRun(bundle);
+}
+
+/** The app's way in: Import with the run's files, then the results view's state. */
+async function openInApp(file: string): Promise<ResultsState> {
 	const { db } = testDB(`one-count-${file}`);
 	const store = new DexieRunStore(db);
-	const runId = await store.importRun(bundle);
+	const runId = await importInto(store, file);
 	const state = new ResultsState(resultsSource(store), {
 		cache: new RecordsCache(),
 		later: (work) => work()
@@ -113,7 +124,7 @@ async function openInApp(file: string): Promise<ResultsState> {
 }
 
 /** As JSON carries it (NaN → null), the form a table over many runs is built from. */
-const asJson = (t: ResultsTable) => JSON.parse(JSON.stringify(t)) as unknown;
+const asJson = (t: object) => JSON.parse(JSON.stringify(t)) as unknown;
 
 describe.each(['rules', 'hybrid'] as const)(
 	'summarize --json and the results view (%s)',
@@ -175,6 +186,144 @@ describe.each(['rules', 'hybrid'] as const)(
 		});
 	}
 );
+
+/** The run's records and manifest copied into `bare/`, without its answers file. */
+function withoutAnswers(file: string): string {
+	const dir = join(cli.dir, 'bare');
+	mkdirSync(dir, { recursive: true });
+	const bare = join(dir, basename(file));
+	copyFileSync(file, bare);
+	copyFileSync(
+		file.replace(/\.jsonl$/, '.manifest.json'),
+		bare.replace(/\.jsonl$/, '.manifest.json')
+	);
+	return bare;
+}
+
+/**
+ * Issue 35: a run imported as records + manifest without its answers file counted every cut answer
+ * in the app (the answers table was its only source of cuts) and left them out in `summarize`
+ * (which read them from the records). The cut travels on each record's facts now.
+ */
+describe('records + manifest without the answers file', () => {
+	const full: Record<'rules' | 'hybrid', string> = { rules: '', hybrid: '' };
+	const bare: Record<'rules' | 'hybrid', string> = { rules: '', hybrid: '' };
+	beforeAll(async () => {
+		for (const mode of ['rules', 'hybrid'] as const) {
+			full[mode] = await runCli(mode);
+			bare[mode] = withoutAnswers(full[mode]);
+		}
+	}, 120_000);
+
+	it.each(['rules', 'hybrid'] as const)(
+		'the results view and summarize --json count the same, with or without it (%s)',
+		async (mode) => {
+			expect(existsSync(bare[mode].replace(/\.jsonl$/, '.answers.jsonl'))).toBe(false);
+			const { table: withFile, effects: withFileEffects } = await summarizeRun(full[mode]);
+			const { table: cli, effects } = await summarizeRun(bare[mode]);
+			const app = await openInApp(bare[mode]);
+			expect(asJson(app.table)).toEqual(cli);
+			expect(await appEffects(app)).toEqual(effects);
+			// Same n, rate and interval as the run read with its answers file.
+			expect(cli).toEqual(withFile);
+			expect(effects).toEqual(withFileEffects);
+			expect([cli.cut_answers, cli.cut_reasoning_items]).toEqual([3, 2]);
+			expect(cli.overall.accuracy.n).toBe(3);
+			expect(cli.overall.cut_reasoning).toBeGreaterThan(0);
+			if (mode === 'hybrid') {
+				const rate = rated(cli.overall.followup);
+				expect(rated(app.table.overall.followup)).toEqual(rate);
+				expect(rate.n).toBe(cli.overall.n - cli.overall.cut_reasoning);
+			}
+			// The toggles count the cut answers back in, as summarize's flags do.
+			const flags = ['--include-cut-answers', '--include-cut-reasoning'];
+			const { table: all } = await summarizeRun(bare[mode], flags);
+			app.setIncludeCutAnswers(true);
+			app.setIncludeCutReasoning(true);
+			expect(asJson(app.table)).toEqual(all);
+			expect(all.overall.accuracy.n).toBe(ROWS);
+		}
+	);
+
+	it('the runs list, the accuracy chart’s other runs and the study count the same', async () => {
+		const { db } = testDB('one-count-bare-study');
+		const store = new DexieRunStore(db);
+		const ids = [await importInto(store, bare.hybrid), await importInto(store, bare.rules)];
+		// The study view over the stored runs, and summarize over their files.
+		const r = await runMain(['summarize', '--json', bare.hybrid, bare.rules]);
+		expect(r.code, r.stderr).toBe(0);
+		const cliStudy = JSON.parse(r.stdout) as Study;
+		const studyState = new StudyState(store);
+		await studyState.load(ids);
+		expect(studyState.status).toBe('ready');
+		expect(asJson(studyState.study)).toEqual(cliStudy);
+		expect(cliStudy.models.map((m) => m.cut_reasoning_items)).toEqual([2, 2]);
+		// The runs list's rate is the results table's whole-run one.
+		const runs = new RunsState(
+			store,
+			() => {},
+			async () => []
+		);
+		await runs.load();
+		const hybrid = runs.runs.find((e) => e.run_id === ids[0]);
+		const { table: cli } = await summarizeRun(bare.hybrid);
+		expect(hybrid?.followup).toEqual(cli.overall.followup);
+		expect(hybrid?.records).toBe(cli.overall.n);
+		// Another run's point on the accuracy chart is counted as its own results view counts it.
+		const open = async (id: string) => {
+			const s = new ResultsState(resultsSource(store), {
+				cache: new RecordsCache(),
+				later: (work) => work()
+			});
+			await s.load(id);
+			await until(() => s.runPoints.length === 2, 30_000, 'the other run’s point');
+			return s;
+		};
+		const [a, b] = [await open(ids[0]), await open(ids[1])];
+		const strip = (p: { accuracy: unknown; followup: unknown }) => [p.accuracy, p.followup];
+		expect(strip(a.runPoints[1])).toEqual(strip(b.runPoints[0]));
+		expect(strip(b.runPoints[1])).toEqual(strip(a.runPoints[0]));
+		expect(a.runPoints[0].accuracy).toEqual(cli.overall.accuracy);
+		db.close();
+	});
+	it('the study view opened by a link to a study list counts as summarize over that list', async () => {
+		// A link to a study list that names the runs' records files: the app fetches each with the
+		// manifest beside it (never an answers file) and stores them, as the Open view does.
+		const dir = dirname(bare.hybrid);
+		const list = join(dir, 'bare.study.json');
+		const runs = [basename(bare.hybrid), basename(bare.rules)];
+		writeFileSync(list, JSON.stringify({ format: 'user-turn-probe-study', version: 1, runs }));
+		const served: string[] = [];
+		const fetchFn = async (url: string) => {
+			const path = join(dir, decodeURIComponent(new URL(url).pathname.slice(1)));
+			served.push(basename(path));
+			return existsSync(path)
+				? new Response(readFileSync(path))
+				: new Response('Not Found', { status: 404, statusText: 'Not Found' });
+		};
+		const shared = await fetchShared('http://127.0.0.1/bare.study.json', fetchFn);
+		expect(shared.kind).toBe('study');
+		if (shared.kind !== 'study') return;
+		expect(served.some((f) => f.endsWith('.answers.jsonl'))).toBe(false);
+		const { db } = testDB('one-count-bare-link');
+		const store = new DexieRunStore(db);
+		const stored = await storeStudy(store, shared.bundles);
+		const view = new StudyState(store);
+		await view.load(stored.run_ids);
+		expect(view.status).toBe('ready');
+		const r = await runMain(['summarize', '--json', list]);
+		expect(r.code, r.stderr).toBe(0);
+		const cliStudy = JSON.parse(r.stdout) as Study;
+		expect(asJson(view.study)).toEqual(cliStudy);
+		// Effects with their p-values, row for row; and the cut answers left out in both.
+		expect(cliStudy.rows.filter((row) => row.effect !== null).length).toBeGreaterThan(0);
+		expect(cliStudy.models.map((m) => [m.cut_answers, m.cut_reasoning_items])).toEqual([
+			[3, 2],
+			[3, 2]
+		]);
+		db.close();
+	});
+});
 
 describe('summarize as text and CSV', () => {
 	let file: string;

@@ -1,10 +1,12 @@
 import { Dexie } from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { FACT_FIELDS, packFacts, recordFacts, unpackFacts } from '../../../src/lib/db/facts.ts';
-import { SCHEMA_V2, SCHEMA_V3 } from '../../../src/lib/db/migrations.ts';
+import { SCHEMA_V2, SCHEMA_V3, SCHEMA_V5 } from '../../../src/lib/db/migrations.ts';
+import { answerFacts, resultsTable } from '../../../src/lib/results/resultsTable.ts';
 import { ofRun } from '../../../src/lib/db/ranges.ts';
 import { DexieRunStore } from '../../../src/lib/db/runs.ts';
 import { createDB } from '../../../src/lib/db/schema.ts';
+import type { ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { makeBundle, makeManifest, makeRecord, makeRecords } from '../../helpers/factories.ts';
 import { testDB } from './helpers.ts';
 
@@ -14,10 +16,21 @@ describe('recordFacts', () => {
 		const f = recordFacts(r);
 		expect(Object.keys(f).sort()).toEqual([...FACT_FIELDS].sort());
 		for (const field of FACT_FIELDS) {
+			if (field === 'answer_cut') continue; // derived, below
 			// Absent stays absent: a record without a reference turn is not one pending comparison.
 			const absent = field === 'reference_grounding' ? undefined : null;
 			expect(f[field]).toEqual(r[field] ?? absent);
 		}
+		expect(f.answer_cut).toBeNull();
+	});
+
+	it('says whether the answer was cut, and where, from the record’s own answer fields', () => {
+		const cut = (patch: Partial<ProbeRecord>) => recordFacts(makeRecord(patch)).answer_cut;
+		expect(cut({ answer_finish_reason: 'stop', answer: '18' })).toBeNull();
+		expect(cut({ answer_finish_reason: 'length', answer: 'Janet has 16 - 3' })).toBe('answer');
+		expect(cut({ answer_finish_reason: 'length', answer: ' \n' })).toBe('reasoning');
+		// A record made before answer_finish_reason was kept cannot say: not cut, its answers say.
+		expect(cut({ answer_finish_reason: undefined, answer: '' })).toBeNull();
 	});
 
 	it('keeps a packed record without a reference apart from one whose comparison is pending', () => {
@@ -147,7 +160,7 @@ describe('version 2 → 3 migration', () => {
 
 		const db = createDB('mig3', deps);
 		const store = new DexieRunStore(db);
-		expect(db.verno).toBe(5);
+		expect(db.verno).toBe(6);
 		const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : 1);
 		const xs = records.filter((r) => r.run_id === 'x').sort(byKey);
 		expect(await store.getFacts('x')).toEqual(xs.map(recordFacts));
@@ -168,7 +181,9 @@ describe('the pack format', () => {
 			label: i % 7 === 0 ? null : r.label,
 			label_source: i % 7 === 0 ? null : 'judge',
 			rule_label: i % 3 === 0 ? 'undecided' : 'degenerate',
-			finish_reason: i % 9 === 0 ? 'length' : 'stop'
+			finish_reason: i % 9 === 0 ? 'length' : 'stop',
+			answer_finish_reason: i % 11 === 0 ? 'length' : i % 13 === 0 ? undefined : 'stop',
+			answer: i % 2 === 0 ? '' : 'The answer is 18.'
 		})
 	);
 
@@ -211,7 +226,7 @@ describe('version 3 → 4 migration', () => {
 		const db = createDB('mig4', deps);
 		const store = new DexieRunStore(db);
 		expect(await db.records.count()).toBe(16);
-		expect(db.verno).toBe(5);
+		expect(db.verno).toBe(6);
 		expect(db.records.schema.indexes.map((i) => i.name)).toEqual(['[run_id+label]']);
 		expect((await store.getRecords('x')).map((r) => r.key).sort()).toEqual(
 			records
@@ -227,6 +242,80 @@ describe('version 3 → 4 migration', () => {
 		});
 		expect(page.total).toBe(want.length);
 		expect(await store.countRecords('y')).toBe(4);
+		db.close();
+	});
+});
+
+describe('version 5 → 6 migration', () => {
+	it('gives the stored facts of cut answers their cut, so a run without answers counts them', async () => {
+		const { deps } = testDB();
+		const old = new Dexie('mig6', deps);
+		old.version(5).stores(SCHEMA_V5);
+		// Imported as records + manifest only: no answers. Item 1 cut mid-answer, item 2 in reasoning.
+		const records = makeRecords(12, 'x').map((r, i) => {
+			const item = i % 3;
+			return {
+				...r,
+				item_id: `item-${item}`,
+				answer_finish_reason: item === 0 ? ('stop' as const) : ('length' as const),
+				answer: item === 2 ? '' : 'Janet has 16 - 3'
+			};
+		});
+		await old.table('runs').add({
+			run_id: 'x',
+			manifest: makeManifest({ run_id: 'x' }),
+			status: 'done',
+			created_at: 'c',
+			updated_at: 'u'
+		});
+		await old.table('records').bulkAdd(records);
+		// The facts as version 5 wrote them (no answer_cut), and a pack in format 4, which must not
+		// be read (here deliberately one fact only).
+		const v5Facts = records.map((r) => {
+			const { answer_cut: _cut, ...rest } = recordFacts(r);
+			return rest;
+		});
+		await old.table('facts').bulkAdd(v5Facts);
+		const stale = packFacts('x', records.slice(0, 1).map(recordFacts));
+		await old.table('factPacks').put({ ...stale, format: 4 });
+		old.close();
+
+		const db = createDB('mig6', deps);
+		const store = new DexieRunStore(db);
+		expect(db.verno).toBe(6);
+		const facts = await store.getFacts('x');
+		const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : 1);
+		expect(facts).toEqual([...records].sort(byKey).map(recordFacts));
+		expect(new Set(facts.map((f) => `${f.item_id}:${f.answer_cut}`))).toEqual(
+			new Set(['item-0:null', 'item-1:answer', 'item-2:reasoning'])
+		);
+		// Counted as summarize counts the same records: both cut items out of accuracy, one's
+		// probes out of the follow-up rate.
+		const table = resultsTable(facts, (await store.getAnswers('x')).map(answerFacts));
+		expect([table.cut_answers, table.cut_reasoning_items]).toEqual([2, 1]);
+		expect(table).toEqual(resultsTable(records, []));
+		// The records themselves are untouched.
+		expect(await store.getRecords('x')).toEqual([...records].sort(byKey));
+		db.close();
+	});
+
+	it('opens a version 5 database whose facts say nothing of cuts, counting by the answers', async () => {
+		const { deps } = testDB();
+		const old = new Dexie('mig6-plain', deps);
+		old.version(5).stores(SCHEMA_V5);
+		const records = makeRecords(4, 'y').map((r) => ({ ...r, answer_finish_reason: undefined }));
+		await old.table('records').bulkAdd(records);
+		await old.table('facts').bulkAdd(
+			records.map((r) => {
+				const { answer_cut: _cut, ...rest } = recordFacts(r);
+				return rest;
+			})
+		);
+		old.close();
+		const db = createDB('mig6-plain', deps);
+		const facts = await new DexieRunStore(db).getFacts('y');
+		expect(facts.map((f) => f.answer_cut)).toEqual([null, null, null, null]);
+		expect(resultsTable(facts, []).cut_answers).toBe(0);
 		db.close();
 	});
 });

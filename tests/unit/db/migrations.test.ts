@@ -55,7 +55,7 @@ describe('version 1 → 2 migration', () => {
 		);
 		const db = createDB('mig', deps);
 		const runs = await db.runs.orderBy('created_at').toArray();
-		expect(db.verno).toBe(5);
+		expect(db.verno).toBe(6);
 		expect(runs.map((r) => [r.run_id, r.status, r.updated_at])).toEqual([
 			['old', 'paused', '2026-01-01'],
 			['done', 'done', '2026-01-02']
@@ -156,7 +156,7 @@ describe('version 4 → 5 migration', () => {
 		old.close();
 
 		const db = createDB('mig5', deps);
-		expect(db.verno).toBe(5);
+		expect(db.verno).toBe(6);
 		expect(await db.runInputs.toArray()).toEqual([
 			{
 				run_id: 'r1',

@@ -27,7 +27,7 @@ describe('ProbeDB schema', () => {
 		const { db } = testDB();
 		open.push(db);
 		await db.open();
-		expect(db.verno).toBe(5);
+		expect(db.verno).toBe(6);
 		const keys = Object.fromEntries(db.tables.map((t) => [t.name, t.schema.primKey.keyPath]));
 		expect(keys).toEqual({
 			runs: 'run_id',

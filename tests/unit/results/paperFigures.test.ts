@@ -10,6 +10,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { wilson } from '../../../src/lib/stats/interval.ts';
 import type { ConditionSummary } from '../../../src/lib/stats/aggregate.ts';
+import { resultsTable } from '../../../src/lib/results/resultsTable.ts';
+import { makeRecord } from '../../helpers/factories.ts';
 import {
 	compareWithPaper,
 	isPaperModel,
@@ -468,6 +470,32 @@ describe('compareWithPaper', () => {
 		expect(followup?.verdict).toBe('indistinguishable');
 		// 4/10 correct → [16.8, 68.7%]: the 0.8B's 41.6% inside.
 		expect(find(rows, 'Qwen3.5-0.8B', 0, 'none', 'accuracy')?.verdict).toBe('indistinguishable');
+	});
+
+	it('draws no verdict for a rules-only condition: it has no rate, only its accuracy compares', () => {
+		// Rules only: a degenerate loop, and turns no rule decides (undecided), never "genuine".
+		const records = Array.from({ length: 300 }, (_, i) =>
+			makeRecord({
+				key: `k${i}`,
+				item_id: `gsm8k-${i}`,
+				temperature: 0,
+				perturbation: 'none',
+				correct: i % 2 === 0,
+				label: i % 3 === 0 ? 'degenerate' : 'undecided',
+				verdict: i % 3 === 0 ? 'not_genuine' : null,
+				label_source: 'rules',
+				judge_label: null
+			})
+		);
+		const { conditions } = resultsTable(records, []);
+		expect(conditions[0].followup).toBeNull();
+		const rows = compareWithPaper(conditions, gsm, QWEN_08B);
+		// The rules never say genuine: a 0% over the decided turns would be 0 by construction.
+		expect(find(rows, 'Qwen3.5-0.8B', 0, 'none')).toMatchObject({ run: null, verdict: 'no_rate' });
+		expect(rows.filter((r) => r.measure === 'followup').map((r) => r.verdict)).not.toContain(
+			'differs'
+		);
+		expect(find(rows, 'Qwen3.5-0.8B', 0, 'none', 'accuracy')?.run?.n).toBe(300);
 	});
 
 	it('says a large run differs when its model’s number is outside its interval', () => {

@@ -4,8 +4,8 @@
  * its toggle; older records without a verdict count by their label.
  */
 import { describe, expect, it } from 'vitest';
+import { answerCut } from '../../../src/lib/probe/answerCut.ts';
 import {
-	answerCut,
 	answerFacts,
 	COUNT_DEFAULTS,
 	resultsTable
