@@ -22,17 +22,12 @@ import { realPath } from './realPath.ts';
 import {
 	answerFactsOf,
 	answerOfRecord,
-	finite,
-	pct,
-	rateCell,
-	table,
-	tallyCells,
-	TALLY_FIELDS,
 	readRun,
 	reportManifest,
 	type RunReport
-} from './report.ts';
-import type { SummaryFormat } from './report.ts';
+} from './readRun.ts';
+import { finite, tallyCells, TALLY_FIELDS } from './reportCsv.ts';
+import { pct, rateCell, table, type SummaryFormat } from './report.ts';
 
 /**
  * A run file read by `readRun` as a study's run. Without a manifest the file's name stands for
