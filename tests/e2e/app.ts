@@ -66,6 +66,18 @@ export async function unfold(page: Page): Promise<void> {
 }
 
 /** The element with this data-testid, which must appear; the failure names view and id. */
+/**
+ * A chart's "Data as a table", opened: the table is built only when its details open (a closed one is
+ * read by no one), so a test that reads it opens it first, as a reader does.
+ */
+export async function chartData(page: Page, testid: string): Promise<Locator> {
+	const data = page.getByTestId(`${testid}-data`);
+	if (!(await data.evaluate((el) => (el as HTMLDetailsElement).open))) {
+		await data.locator('summary').click();
+	}
+	return data;
+}
+
 export async function need(page: Page | Locator, view: string, testId: string): Promise<Locator> {
 	const el = page.getByTestId(testId).first();
 	try {

@@ -13,14 +13,8 @@ import type { ConditionSummary, Tally } from '../stats/aggregate.ts';
 import type { PaperPoint, RunPoint } from '../stats/charts.ts';
 import { compareWithPaper, overlayFor, PAPER_FIGURES } from '../results/paperFigures.ts';
 import type { PaperComparison, TextChangeFigure } from '../results/paperFigures.ts';
-import {
-	pairedDelta,
-	withHolm,
-	perturbationPairs,
-	runName,
-	runPoint,
-	textChangeRates
-} from '../results/resultsData.ts';
+import { pairedInline, type PairedDeltas } from '../results/pairedOffThread.ts';
+import { runName, runPoint, textChangeRates } from '../results/resultsData.ts';
 import type { PairedDelta, TextChange } from '../results/resultsData.ts';
 import {
 	answerFacts,
@@ -72,6 +66,8 @@ export class RecordsCache {
 }
 
 const SHARED_CACHE = new RecordsCache();
+/** No item left out. */
+const NO_ITEMS: ReadonlySet<string> = new Set();
 
 export interface ResultsOptions {
 	/** Defaults to one cache shared by every results view of the page. */
@@ -80,6 +76,8 @@ export interface ResultsOptions {
 	otherRuns?: number;
 	/** Schedules work the first paint does not need; tests run it at once. */
 	later?: (work: () => void) => void;
+	/** How the paired effects are computed: inline by default, in a worker in the page. */
+	paired?: PairedDeltas;
 }
 
 export type ResultsStatus = 'loading' | 'ready' | 'missing' | 'failed';
@@ -89,9 +87,6 @@ export const OTHER_RUNS = 8;
 export const FIRST_ROWS = 100;
 
 const now = () => (typeof performance === 'undefined' ? Date.now() : performance.now());
-
-/** Lets the browser paint and handle input between two slices of deferred work. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export class ResultsState {
 	#status = $state<ResultsStatus>('loading');
@@ -142,6 +137,7 @@ export class ResultsState {
 	readonly #source: ResultsSource;
 	readonly #otherRuns: number;
 	readonly #later: (work: () => void) => void;
+	readonly #computePaired: PairedDeltas;
 	readonly #cache: RecordsCache;
 
 	constructor(source: ResultsSource, opts: ResultsOptions = {}) {
@@ -149,6 +145,7 @@ export class ResultsState {
 		this.#otherRuns = opts.otherRuns ?? OTHER_RUNS;
 		this.#later = opts.later ?? afterPaint;
 		this.#cache = opts.cache ?? SHARED_CACHE;
+		this.#computePaired = opts.paired ?? pairedInline;
 	}
 
 	get status(): ResultsStatus {
@@ -356,23 +353,22 @@ export class ResultsState {
 		}
 	}
 
-	/** One bootstrap per task, so the page stays responsive; a newer load or toggle wins. */
+	/** The paired effects (options.paired: in a worker in the page); a newer load or toggle wins. */
 	async #pairedDeltas(
 		generation: number,
 		run: RunRow,
 		facts: readonly RecordFacts[]
 	): Promise<void> {
 		const counting = this.#options.include_cut_reasoning;
-		const unprobed = this.#exclusions.unprobed;
-		const deltas: Omit<PairedDelta, 'p_adjusted'>[] = [];
-		for (const pair of perturbationPairs(facts)) {
-			await nextTask();
-			if (generation !== this.#generation || counting !== this.#options.include_cut_reasoning)
-				return;
-			deltas.push(pairedDelta(facts, pair, run.manifest.config.seed, unprobed));
-		}
-		// Adjusted over the whole family at once, as perturbationDeltas does for a study and the CLI.
-		this.#paired = withHolm(deltas);
+		const stale = () =>
+			generation !== this.#generation || counting !== this.#options.include_cut_reasoning;
+		const deltas = await this.#computePaired(
+			facts,
+			run.manifest.config.seed,
+			this.#exclusions.unprobed ?? NO_ITEMS,
+			stale
+		);
+		if (deltas !== null && !stale()) this.#paired = deltas;
 	}
 
 	/** Another run's point, counted as this run's is (runPoint over its facts, same exclusions). */

@@ -5,7 +5,7 @@
  * and named; the two runs run one after another by real llama.cpp in WebAssembly and end in their
  * study.
  */
-import { need, setControl, startRun, UI_TIMEOUT_MS } from '../app.ts';
+import { chartData, need, setControl, startRun, UI_TIMEOUT_MS } from '../app.ts';
 import type { E2EContext } from '../context.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
 import { storedRuns } from '../idb.ts';
@@ -64,7 +64,7 @@ export const cpuSweep: Scenario<E2EContext> = {
 				runs.some((r) => r.run_id === first),
 				'the first run shown is not one of the sweep’s'
 			);
-			const beside = (await page.getByTestId('study-chart-beside-data').textContent()) ?? '';
+			const beside = (await (await chartData(page, 'study-chart-beside')).textContent()) ?? '';
 			for (const url of [a, b]) check(beside.includes(url), `accuracy chart: no bars for ${url}`);
 			const gets = files.requests.filter((r) => r.startsWith('GET /models/tiny-b.gguf')).length;
 			check(gets > 0, 'the second model was never downloaded');

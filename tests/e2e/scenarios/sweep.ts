@@ -10,7 +10,15 @@
  * browser, opens it again.
  */
 import { mkdirSync } from 'node:fs';
-import { configureRun, need, openView, setControl, startRun, UI_TIMEOUT_MS } from '../app.ts';
+import {
+	chartData,
+	configureRun,
+	need,
+	openView,
+	setControl,
+	startRun,
+	UI_TIMEOUT_MS
+} from '../app.ts';
 import { MOCK_MODEL, type E2EContext } from '../context.ts';
 import { plannedRecords, SMALL_PLAN, templateSource } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
@@ -155,7 +163,7 @@ export const sweep: Scenario<E2EContext> = {
 		const rows = await page.getByTestId('study-row').count();
 		check(rows === 3 * 4, `study table: ${rows} rows, expected 12`);
 		const series = async (testid: string) =>
-			page.getByTestId(`${testid}-data`).locator('tbody tr td:first-child').allTextContents();
+			(await chartData(page, testid)).locator('tbody tr td:first-child').allTextContents();
 		const followup = await series('study-chart-followup');
 		for (const m of models) {
 			check(followup.includes(m), `follow-up chart: no line for ${m}`);
@@ -165,7 +173,7 @@ export const sweep: Scenario<E2EContext> = {
 			const cells = await series(chart);
 			check(cells.length > 0, `${chart}: no data table`);
 		}
-		const beside = (await page.getByTestId('study-chart-beside-data').textContent()) ?? '';
+		const beside = (await (await chartData(page, 'study-chart-beside')).textContent()) ?? '';
 		for (const m of models) check(beside.includes(m), `accuracy chart: no bars for ${m}`);
 		const sentence = await (await need(page, 'study', 'study-sentence')).innerText();
 		check(/^Across 3 models/.test(sentence), `study sentence reads "${sentence}"`);
