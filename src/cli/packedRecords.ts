@@ -10,7 +10,7 @@
  * The key of a record is kept only when asked (`agreement` pairs labelings by key; summarize
  * counts without it).
  */
-import type { ReportRecord } from './report.ts';
+import type { ReportRecord } from './readRun.ts';
 import { grown } from '../lib/probe/keyTable.ts';
 
 const INITIAL = 1024;

@@ -19,19 +19,9 @@ import { pValueText } from '../lib/display/format.ts';
 import { labelShares, studyRunOf, type Study, type StudyRun } from '../lib/results/study.ts';
 import { studyMixWarnings, studySettingsOf } from '../lib/results/studyMix.ts';
 import { realPath } from './realPath.ts';
-import {
-	answerFactsOf,
-	finite,
-	pct,
-	rateCell,
-	table,
-	tallyCells,
-	TALLY_FIELDS,
-	readRun,
-	reportManifest,
-	type RunReport
-} from './report.ts';
-import type { SummaryFormat } from './report.ts';
+import { answerFactsOf, readRun, reportManifest, type RunReport } from './readRun.ts';
+import { finite, tallyCells, TALLY_FIELDS } from './reportCsv.ts';
+import { pct, rateCell, table, type SummaryFormat } from './report.ts';
 
 /**
  * A run file read by `readRun` as a study's run. Without a manifest the file's name stands for

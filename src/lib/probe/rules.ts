@@ -8,8 +8,13 @@
  * meta_planning → undecided. A genuine follow-up is never the rules' call.
  */
 import { MESSAGE_CHANNELS, REASONING_CHANNELS, verdictOf } from './labels.ts';
-import type { RuleLabel, Verdict } from './types.ts';
-import { containment, twoDecimals, jaccard, normalizeText, shingles, wordTokens } from './text.ts';
+import { LOOP_MAX_WORDS, RULE_THRESHOLDS, TURN_MAX_CHARS, quote } from './ruleBasics.ts';
+import type { Finding, RuleDecision } from './ruleBasics.ts';
+import { analyze, assistantVoice, restatement, turnShape } from './ruleSources.ts';
+import { normalizeText, wordTokens } from './text.ts';
+
+export { RULE_THRESHOLDS } from './ruleBasics.ts';
+export type { RuleDecision } from './ruleBasics.ts';
 
 export interface RuleInput {
 	question: string;
@@ -18,54 +23,6 @@ export interface RuleInput {
 	/** The engine's stop strings: one left at the end of the turn is its terminator, not an artifact. */
 	stop_tokens?: string[];
 }
-
-export interface RuleDecision {
-	label: RuleLabel;
-	/** The binary verdict the label implies: not_genuine, or undecided when no rule fired. */
-	verdict: Verdict;
-	/** Cites the evidence, e.g. `contains template token "<|im_end|>"`. */
-	reason: string;
-}
-
-/** What each check finds, before the verdict is added. */
-type Finding = Omit<RuleDecision, 'verdict'>;
-
-/**
- * Thresholds, chosen conservatively on hand-written cases (tests/fixtures/rules/cases.json).
- * Overlap is measured on word trigrams of normalized text (NFKC, lower case, letters and digits),
- * so one changed word costs three trigrams: 0.85 allows about one edit per 20 words.
- */
-export const RULE_THRESHOLDS = {
-	/** A repeated n-gram must occur this many times in a row… */
-	LOOP_MIN_REPEATS: 4,
-	/** …over at least this share of the turn's words, to call the turn a loop. */
-	LOOP_MIN_COVERAGE: 0.6,
-	/** Longest n-gram (in words) the loop check looks for: about one sentence. */
-	LOOP_MAX_NGRAM: 16,
-	/** One character repeated this many times in a row… */
-	CHAR_RUN_MIN: 20,
-	/** …making up at least this share of the non-space characters. */
-	CHAR_RUN_MIN_SHARE: 0.5,
-	/** Below this share of letters and digits (with ≥ 8 visible characters) a turn is gibberish. */
-	GIBBERISH_MAX_ALNUM_SHARE: 0.25,
-	/** Turns shorter than this (in words) are never called restatements: too little evidence. */
-	RESTATE_MIN_WORDS: 4,
-	/** Share of the turn's trigrams found in the source: the turn is (nearly) a copy of it. */
-	RESTATE_CONTAINED: 0.85,
-	/** Share of the source's trigrams found in the turn: the turn contains the source… */
-	RESTATE_CONTAINS: 0.85,
-	/** …and at least this share of the turn is the source (little else was added). */
-	RESTATE_CONTAINS_MIN_SHARE: 0.6,
-	/** Same words in another order: unigram set Jaccard, with at least RESTATE_SET_MIN_WORDS. */
-	RESTATE_TOKEN_SET: 0.8,
-	RESTATE_SET_MIN_WORDS: 6
-} as const;
-
-/** Caps that keep the rules linear and well under the 0.5 ms/record budget on long texts. */
-const TURN_MAX_CHARS = 8_000;
-const SOURCE_EDGE_CHARS = 8_000;
-const LOOP_MAX_WORDS = 2_000;
-const SOURCE_CACHE_SIZE = 64;
 
 const UNDECIDED_REASON = 'no rule fired: needs the judge';
 
@@ -118,12 +75,7 @@ function findTurnRule(stripped: string, answer: string, question: string, raw: s
 					reason: artifact
 				}));
 	if (early) return early;
-	const shape: TurnShape = {
-		text: turn,
-		words,
-		trigrams: shingles(words, 3),
-		wordSet: new Set(words)
-	};
+	const shape = turnShape(turn, words);
 	return (
 		restatement(shape, analyze(input.question), 'prompt_restatement') ??
 		restatement(shape, analyze(input.answer), 'assistant_restatement') ??
@@ -155,11 +107,6 @@ function empty(raw: string, turn: string): Finding | null {
 				? 'only whitespace'
 				: `nothing but the stop token ${quote(raw.trim())}`;
 	return { label: 'degenerate', reason };
-}
-
-/** A short excerpt for reasons, JSON-quoted so whitespace and markup stay visible. */
-function quote(text: string, max = 40): string {
-	return JSON.stringify(text.length > max ? text.slice(0, max) + '…' : text);
 }
 
 // ── degenerate ──────────────────────────────────────────────────────────────────────────────
@@ -301,162 +248,9 @@ function assistantThroughMarkup(turn: string, answer: string): Finding | null {
 			reason: `continues as the assistant in ${where}${plans}: opens with ${quote(opener[0].trim())}`
 		};
 	}
-	const shape: TurnShape = {
-		text: inner,
-		words: innerWords,
-		trigrams: shingles(innerWords, 3),
-		wordSet: new Set(innerWords)
-	};
+	const shape = turnShape(inner, innerWords);
 	const copy = restatement(shape, analyze(answer), 'assistant_restatement');
 	return copy && { label: copy.label, reason: `inside template markup, ${copy.reason}` };
-}
-
-// ── restatements ────────────────────────────────────────────────────────────────────────────
-
-/** The turn's words and n-grams, computed once for both restatement checks. */
-interface TurnShape {
-	text: string;
-	words: string[];
-	trigrams: Set<string>;
-	wordSet: Set<string>;
-}
-
-interface SourceAnalysis {
-	trigrams: Set<string>;
-	wordSet: Set<string>;
-	/** Trigrams of the source's own question sentences (those ending in "?"). */
-	questionTrigrams: Set<string>;
-	/** The last number in the text: for GSM8K answers, the final answer. */
-	lastNumber: string | null;
-}
-
-/** Question and answer repeat across a run's conditions, so their analysis is cached (LRU). */
-const sourceCache = new Map<string, SourceAnalysis>();
-
-function analyze(source: string): SourceAnalysis {
-	const hit = sourceCache.get(source);
-	if (hit) {
-		sourceCache.delete(source);
-		sourceCache.set(source, hit);
-		return hit;
-	}
-	// Long answers keep their head and tail: restatements copy the start or continue the end.
-	const text =
-		source.length > 2 * SOURCE_EDGE_CHARS
-			? source.slice(0, SOURCE_EDGE_CHARS) + '\n' + source.slice(-SOURCE_EDGE_CHARS)
-			: source;
-	const normalized = normalizeText(text);
-	const words = wordTokens(normalized);
-	const questionTrigrams = new Set<string>();
-	for (const sentence of questionSentences(normalized)) {
-		for (const t of shingles(wordTokens(sentence), 3)) questionTrigrams.add(t);
-	}
-	const numbers = normalized.match(/-?\d[\d,]*(?:\.\d+)?/g);
-	const analysis: SourceAnalysis = {
-		trigrams: shingles(words, 3),
-		wordSet: new Set(words),
-		questionTrigrams,
-		lastNumber: numbers ? canonicalNumber(numbers[numbers.length - 1]) : null
-	};
-	sourceCache.set(source, analysis);
-	if (sourceCache.size > SOURCE_CACHE_SIZE) {
-		const oldest = sourceCache.keys().next();
-		if (!oldest.done) sourceCache.delete(oldest.value);
-	}
-	return analysis;
-}
-
-function canonicalNumber(n: string): string {
-	return String(Number(n.replace(/,/g, '')));
-}
-
-/** Sentences ending in "?". A split, not /[^.!?]*\?/g, which is quadratic on unpunctuated text. */
-function questionSentences(text: string): string[] {
-	return text.split(/(?<=[.!?\n])/).filter((s) => s.endsWith('?'));
-}
-
-/** Prefaces that ask nothing new ("Can you solve this?"), so they don't block a restatement. */
-const GENERIC_REQUEST =
-	/^\s*(?:(?:can|could|would|will) you(?: please)? (?:help(?: me)?(?: with| solve)?|solve|answer|do|work out|figure out)(?: this| that| the following)?(?: (?:math |word )?(?:problem|question|one))?(?: for me)?|what(?: is|'s) the answer)\s*\?$/;
-
-const SOURCE_NAME = { prompt_restatement: 'question', assistant_restatement: 'answer' } as const;
-
-/**
- * Near-verbatim copies only; rephrasings are the judge's call. A turn that asks a question its
- * source never asked ("<question> Why did you multiply?") is not a restatement, whatever the overlap.
- */
-function restatement(
-	turn: TurnShape,
-	source: SourceAnalysis,
-	label: 'prompt_restatement' | 'assistant_restatement'
-): Finding | null {
-	const T = RULE_THRESHOLDS;
-	if (turn.words.length < T.RESTATE_MIN_WORDS || source.trigrams.size === 0) return null;
-	const name = SOURCE_NAME[label];
-	const turnInSource = containment(turn.trigrams, source.trigrams);
-	const sourceInTurn = containment(source.trigrams, turn.trigrams);
-	const setOverlap =
-		turn.wordSet.size >= T.RESTATE_SET_MIN_WORDS ? jaccard(turn.wordSet, source.wordSet) : 0;
-	let reason = '';
-	if (turnInSource >= T.RESTATE_CONTAINED) {
-		reason = `repeats the ${name} (${twoDecimals(turnInSource)} of the turn's word trigrams are in it)`;
-	} else if (sourceInTurn >= T.RESTATE_CONTAINS && turnInSource >= T.RESTATE_CONTAINS_MIN_SHARE) {
-		reason = `contains the ${name} (${twoDecimals(sourceInTurn)} of its word trigrams) with little else (${twoDecimals(turnInSource)} of the turn)`;
-	} else if (setOverlap >= T.RESTATE_TOKEN_SET) {
-		reason = `repeats the ${name}'s words (token-set overlap ${twoDecimals(setOverlap)})`;
-	}
-	if (!reason) return null;
-	for (const sentence of questionSentences(normalizeText(turn.text))) {
-		if (GENERIC_REQUEST.test(sentence)) continue;
-		const asked = shingles(wordTokens(sentence), 3);
-		if (asked.size > 0 && containment(asked, source.questionTrigrams) < T.RESTATE_CONTAINED) {
-			return null;
-		}
-	}
-	return { label, reason };
-}
-
-// ── assistant voice ─────────────────────────────────────────────────────────────────────────
-
-/** Openers only an assistant uses: offering help, accepting thanks, praising the question. */
-const ASSISTANT_OPENER =
-	/^["'\s]*(is there anything else (?:i|we) can (?:help|assist|do)|how (?:can|may) i (?:help|assist)|i hope (?:this|that) helps|let me know if you (?:have|need)|feel free to (?:ask|reach out)|(?:i'm |i am )?glad (?:i could|to) help|happy to help|you're (?:very |most )?welcome|great question|certainly!)/i;
-/** "So the answer is 18": restating the final answer; it must equal the answer's last number. */
-const FINAL_ANSWER =
-	/^["'\s]*(?:(?:so|thus|therefore|hence)[,\s]+)?(?:the\s+)?(?:final\s+)?answer\s+is:?\s*\$?\s*(?:\\boxed\{)?\s*(-?\d[\d,]*(?:\.\d+)?)/i;
-/** Words that turn a repeated result into a user's challenge ("the answer is 18, not 20"). */
-const CHALLENGE = /\?|\b(?:not|no|wrong|incorrect|but|you|actually|really|sure)\b|n't\b/i;
-const GSM8K_MARKER = /^\s*#{4}\s*-?\$?\d/;
-const ARITHMETIC_CONTINUATION = /^\s*(?:[=+*/×÷]|-\s)\s*\$?\d/;
-
-function assistantVoice(turn: string, answer: SourceAnalysis): Finding | null {
-	const opener = ASSISTANT_OPENER.exec(turn);
-	if (opener) {
-		return {
-			label: 'assistant_restatement',
-			reason: `speaks as the assistant: opens with ${quote(opener[1])}`
-		};
-	}
-	const final = FINAL_ANSWER.exec(turn);
-	if (final && !CHALLENGE.test(turn) && canonicalNumber(final[1]) === answer.lastNumber) {
-		return {
-			label: 'assistant_restatement',
-			reason: `restates the assistant's final answer: ${quote(final[0].trim())}`
-		};
-	}
-	if (GSM8K_MARKER.test(turn) || (/\\boxed\{/.test(turn) && !turn.includes('?'))) {
-		return {
-			label: 'assistant_restatement',
-			reason: `writes a final-answer marker as the assistant: ${quote(turn.trim())}`
-		};
-	}
-	if (ARITHMETIC_CONTINUATION.test(turn)) {
-		return {
-			label: 'assistant_restatement',
-			reason: `continues the assistant's arithmetic: starts with ${quote(turn.trim(), 20)}`
-		};
-	}
-	return null;
 }
 
 // ── meta_planning ───────────────────────────────────────────────────────────────────────────

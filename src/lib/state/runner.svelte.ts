@@ -16,8 +16,6 @@
  * server with no token delay sends hundreds of events a frame, and re-rendering per event made
  * main-thread tasks of 100 ms and more on a busy machine.
  */
-import { AppError } from '../errors/appError.ts';
-import { describeError } from '../errors/describe.ts';
 import type { Engine, LoadProgress } from '../probe/engine.ts';
 import type { ProbeEvent, ProbeEventOf } from '../probe/events.ts';
 import type { ProbeContext, runProbe as RunProbe } from '../probe/pipeline.ts';
@@ -28,9 +26,12 @@ import { storageFullAdvice, type StorageEstimateLike } from '../display/storageF
 import { DownloadMeter, type DownloadSample } from '../setup/downloadSpeed.ts';
 import { FrameBatch, nextFrame, type Schedule } from '../live/frameBatch.ts';
 import { LabelTally } from '../live/labelTally.ts';
-import { nlpUnavailableWarning } from '../nlp/warning.ts';
-import { APP_CHOICES, nlpFix } from '../setup/fixes.ts';
 import { ConversationFold, indexItems, type LiveConversation } from '../live/liveConversation.ts';
+import { nlpWarning, RunActiveError, startError, type RunErrorView } from '../live/runErrors.ts';
+import { StallWatch, type ServerWait } from './stallWatch.svelte.ts';
+
+export { errorHeading, RunActiveError, type RunErrorView } from '../live/runErrors.ts';
+export type { ServerWait } from './stallWatch.svelte.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'paused' | 'done' | 'failed';
 
@@ -73,35 +74,6 @@ export type RunPlan = Omit<ProbeEventOf<'plan'>, 'type'>;
 /** The latest `progress` event's counts. */
 export type RunProgress = Omit<ProbeEventOf<'progress'>, 'type'>;
 
-export interface RunErrorView {
-	stage: string;
-	name: string;
-	message: string;
-	recovery?: string;
-	fatal: boolean;
-	key?: string;
-}
-
-export class RunActiveError extends AppError {
-	constructor(runId: string) {
-		super(`Run ${runId} is still active in this tab. Pause or cancel it first.`, {
-			code: 'run_active'
-		});
-		this.name = 'RunActiveError';
-	}
-}
-
-/** What the run is waiting for, when the engine has gone quiet or is retrying. */
-export interface ServerWait {
-	/** Time since the last event from the engine. */
-	silent_ms: number;
-	/** The retry in progress, when a request failed and is being asked again. */
-	retry?: { retry: number; of: number; message: string };
-}
-
-/** Silence from the engine after which the view says it is waiting for the server. */
-const STALL_MS = 10_000;
-
 /** Recent user turns kept for the live list; the full set is in the store. */
 const RECENT_MAX = 8;
 /** Streamed state shows at most this often: 20 frames a second is smooth for text. */
@@ -129,7 +101,6 @@ export class RunController {
 	#recent = $state.raw<ProbeRecord[]>([]);
 	#tally = $state.raw<Partial<Record<Label, number>>>({});
 	#errors = $state.raw<RunErrorView[]>([]);
-	#waiting = $state.raw<ServerWait | null>(null);
 	/** Times the downloads the load reports show; not state, nothing renders it. */
 	readonly #meter = new DownloadMeter();
 	readonly #onDownload?: (sample: DownloadSample) => void;
@@ -142,10 +113,7 @@ export class RunController {
 	#tallyChanged = false;
 	readonly #batch: FrameBatch;
 	readonly #storage?: { estimate(): Promise<StorageEstimateLike> };
-	readonly #stallMs: number;
-	#lastEventAt = 0;
-	#retry: ServerWait['retry'] = undefined;
-	#stallTimer: ReturnType<typeof setInterval> | undefined;
+	readonly #stalls: StallWatch;
 	#abort: AbortController | null = null;
 	#stopRequest: 'pause' | 'cancel' | null = null;
 	#finished: Promise<void> = Promise.resolve();
@@ -156,7 +124,7 @@ export class RunController {
 			schedule: options.schedule ?? nextFrame,
 			minIntervalMs: COMMIT_INTERVAL_MS
 		});
-		this.#stallMs = options.stallMs ?? STALL_MS;
+		this.#stalls = new StallWatch(options.stallMs);
 		this.#onDownload = options.onDownload;
 		this.#storage =
 			options.storage ??
@@ -203,7 +171,7 @@ export class RunController {
 	 * a failed request: the view says "waiting for the server…" instead of a frozen ETA.
 	 */
 	get waiting(): ServerWait | null {
-		return this.#waiting;
+		return this.#stalls.waiting;
 	}
 	/** The fatal error that stopped the run, if any. */
 	get fatal(): RunErrorView | undefined {
@@ -293,7 +261,7 @@ export class RunController {
 		}
 		if (setup.nlp && 'unavailable' in setup.nlp) this.#pushError(nlpWarning(setup.nlp.unavailable));
 		this.#phase = 'running';
-		this.#watchStalls();
+		this.#stalls.start();
 		let fatal: unknown = null;
 		try {
 			for await (const e of runProbe(req.config, {
@@ -317,7 +285,7 @@ export class RunController {
 		}
 		// The last frame's worth of events shows before the run reports that it stopped.
 		this.#batch.flush();
-		this.#unwatchStalls();
+		this.#stalls.stop();
 		await this.#explainStorageFull();
 		const fatalEvent = this.fatal;
 		if (!this.#stopRequest && (fatal || fatalEvent)) await this.#discardIfEmpty(req);
@@ -345,7 +313,7 @@ export class RunController {
 	}
 
 	#apply(e: ProbeEvent): void {
-		this.#heard(e);
+		this.#stalls.heard(e);
 		switch (e.type) {
 			case 'plan': {
 				const { type: _type, ...plan } = e;
@@ -456,44 +424,6 @@ export class RunController {
 		this.#tally = this.#labels.snapshot();
 	}
 
-	/** Any event is a sign of life; a retry says why the engine is waiting. */
-	#heard(e: ProbeEvent): void {
-		this.#lastEventAt = performance.now();
-		if (e.type === 'retry') {
-			this.#retry = { retry: e.retry, of: e.of, message: e.message };
-		} else if (e.type === 'token' || e.type === 'record' || e.type === 'answer') {
-			this.#retry = undefined;
-		} else if (e.type !== 'progress' && e.type !== 'stage') {
-			return;
-		}
-		this.#updateWaiting();
-	}
-
-	#watchStalls(): void {
-		this.#lastEventAt = performance.now();
-		this.#retry = undefined;
-		this.#waiting = null;
-		clearInterval(this.#stallTimer);
-		this.#stallTimer = setInterval(() => this.#updateWaiting(), Math.min(1000, this.#stallMs));
-	}
-
-	#unwatchStalls(): void {
-		clearInterval(this.#stallTimer);
-		this.#stallTimer = undefined;
-		this.#retry = undefined;
-		this.#waiting = null;
-	}
-
-	#updateWaiting(): void {
-		if (this.#stallTimer === undefined) return;
-		const silentMs = performance.now() - this.#lastEventAt;
-		const next: ServerWait | null =
-			this.#retry || silentMs >= this.#stallMs ? { silent_ms: silentMs, retry: this.#retry } : null;
-		// Only changes re-render: a null stays null, and a wait is replaced once a second at most.
-		if (next === null && this.#waiting === null) return;
-		this.#waiting = next;
-	}
-
 	/** A run stopped by a full disk: say what takes the space, what is free, what to delete. */
 	async #explainStorageFull(): Promise<void> {
 		const i = this.#errors.findIndex((e) => e.fatal && e.name === 'QuotaExceededError');
@@ -507,33 +437,4 @@ export class RunController {
 	#pushError(e: RunErrorView): void {
 		this.#errors = [...this.#errors, e];
 	}
-}
-
-/** The stage of the warning that NLTK's English data is not loaded: a run-wide note, no item's. */
-const NLP_STAGE = 'scoring';
-
-/**
- * The heading of an error in the run view: a fatal one stopped the run, a per-item one skipped
- * that item, and the scoring warning (NLTK's data not loaded) skipped nothing.
- */
-export function errorHeading(e: RunErrorView): string {
-	if (e.fatal) return 'The run stopped';
-	if (e.stage === NLP_STAGE) return 'Some answers are not scored';
-	return `Skipped ${e.key ?? 'an item'}`;
-}
-
-/** The run goes on without NLTK's data; the items that need it are unscored, and this says why. */
-function nlpWarning(reason: string): RunErrorView {
-	const { message, consequence } = nlpUnavailableWarning(reason);
-	return {
-		stage: NLP_STAGE,
-		name: 'NlpUnavailable',
-		message,
-		recovery: `${consequence} ${nlpFix(APP_CHOICES)}`,
-		fatal: false
-	};
-}
-
-function startError(err: unknown): RunErrorView {
-	return { stage: 'start', ...describeError(err), fatal: true };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PackedRecords } from '../../../src/cli/packedRecords.ts';
-import { readRun, type ReportRecord } from '../../../src/cli/report.ts';
+import { readRun, type ReportRecord } from '../../../src/cli/readRun.ts';
 import { resultsTable } from '../../../src/lib/results/resultsTable.ts';
 import { answerCutOf } from '../../../src/lib/probe/answerCut.ts';
 import type { ProbeRecord } from '../../../src/lib/probe/types.ts';

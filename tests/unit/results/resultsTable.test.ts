@@ -10,7 +10,7 @@ import {
 	COUNT_DEFAULTS,
 	resultsTable
 } from '../../../src/lib/results/resultsTable.ts';
-import { resultsCsv } from '../../../src/cli/report.ts';
+import { resultsCsv } from '../../../src/cli/reportCsv.ts';
 import { wilson } from '../../../src/lib/stats/aggregate.ts';
 import { makeAnswer, makeRecord } from '../../helpers/factories.ts';
 

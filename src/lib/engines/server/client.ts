@@ -8,25 +8,12 @@ import type {
 	CompletionResult,
 	Engine,
 	EngineCapabilities,
-	EngineRetryNotice,
 	JsonChatRequest,
 	LoadProgress
 } from '../../probe/engine.ts';
 import { EngineError } from '../../probe/engine.ts';
-import { AbortError } from '../../errors/appError.ts';
 import { fingerprintOfServerModel, type ModelFingerprint } from '../../probe/identity.ts';
-import { IdleDeadline } from '../../net/deadline.ts';
-import { readCappedText } from '../../net/cappedBody.ts';
-import {
-	attemptError,
-	classifyEngineError,
-	type LimitHints,
-	fetchHints,
-	httpError,
-	normalizeBaseUrl,
-	notJsonError,
-	notOpenAIError
-} from './http.ts';
+import { type LimitHints, normalizeBaseUrl, notOpenAIError } from './http.ts';
 import { contextFromModels, contextFromProps, type ServerContextWindow } from './contextWindow.ts';
 import { fallbackFor, type JsonForm, messagesFor, responseFormat } from './jsonMode.ts';
 import { Limiter } from './limit.ts';
@@ -40,15 +27,10 @@ import {
 import { mayServeProps, propsUrl, templateFromProps } from './servedTemplate.ts';
 import type { ChatTemplate } from '../../probe/template.ts';
 import { SpecialTokenFields, StopTokenIds } from './specialTokens.ts';
-import {
-	DEFAULT_RETRIES,
-	type RetryNotice,
-	sleep as defaultSleep,
-	type Sleep,
-	withRetries
-} from '../../net/retry.ts';
+import { DEFAULT_RETRIES, sleep as defaultSleep, type Sleep } from '../../net/retry.ts';
 import { buildUsage, mapFinish, parseReply, readStream } from './stream.ts';
 import { completionFields, samplingFields } from '../requestFields.ts';
+import { ServerTransport } from './transport.ts';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = DEFAULT_RETRIES;
@@ -92,23 +74,15 @@ export interface OpenAIEngineOptions {
 	limitHints?: LimitHints;
 }
 
-interface Opened {
-	res: Response;
-	deadline: IdleDeadline;
-	sentAt: number;
-}
-
 export class OpenAIEngine implements Engine {
 	readonly name = 'openai';
 	/** The normalised API root, ending in /v1. */
 	readonly baseUrl: string;
-	#apiKey?: string;
-	#fetch: typeof fetch;
+	#io: ServerTransport;
 	#timeoutMs: number;
 	#limits: ReplyLimitOptions;
 	#hints: LimitHints;
 	#maxRetries: number;
-	#sleep: Sleep;
 	#limit: Limiter;
 	/** The strongest JSON mode this server accepted; only ever weakens. */
 	#jsonForm: JsonForm = 'json_schema';
@@ -120,17 +94,22 @@ export class OpenAIEngine implements Engine {
 	/** @throws EngineError('network') when baseUrl is not an http(s) URL. */
 	constructor(opts: OpenAIEngineOptions) {
 		this.baseUrl = normalizeBaseUrl(opts.baseUrl);
-		this.#apiKey = opts.apiKey || undefined;
-		// Bound so a browser's fetch is not called with the engine as `this` (an "Illegal invocation").
-		this.#fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
 		this.#timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 		this.#limits = { requestTimeoutMs: opts.requestTimeoutMs, maxReplyBytes: opts.maxReplyBytes };
 		this.#hints = opts.limitHints ?? {};
 		this.#maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
-		this.#sleep = opts.sleep ?? defaultSleep;
+		this.#io = new ServerTransport({
+			baseUrl: this.baseUrl,
+			apiKey: opts.apiKey || undefined,
+			// Bound so a browser's fetch is not called with the engine as `this` (an "Illegal invocation").
+			fetch: opts.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+			timeoutMs: this.#timeoutMs,
+			sleep: opts.sleep ?? defaultSleep,
+			hints: this.#hints
+		});
 		this.#limit = new Limiter(opts.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
 		this.#stopIds = new StopTokenIds(this.baseUrl, (url, signal, body) =>
-			this.#quietJson(url, signal, body)
+			this.#io.quietJson(url, signal, body)
 		);
 	}
 
@@ -165,10 +144,10 @@ export class OpenAIEngine implements Engine {
 	async modelFingerprints(signal?: AbortSignal): Promise<Map<string, ModelFingerprint>> {
 		// The first contact: a wrong URL or a server that is down should be said at once, not after
 		// a full backoff schedule, so only one retry here.
-		const reply = await this.#retrying(signal, LIST_RETRIES, undefined, async () => {
-			const { res, deadline } = await this.#open('GET', '/models', undefined, signal);
+		const reply = await this.#io.retrying(signal, LIST_RETRIES, undefined, async () => {
+			const { res, deadline } = await this.#io.open('GET', '/models', undefined, signal);
 			try {
-				return await this.#readJson(res, deadline, SMALL_REPLY_MAX_BYTES, 'the list of models');
+				return await this.#io.readJson(res, deadline, SMALL_REPLY_MAX_BYTES, 'the list of models');
 			} finally {
 				deadline.dispose();
 			}
@@ -195,7 +174,7 @@ export class OpenAIEngine implements Engine {
 		model: string,
 		signal?: AbortSignal
 	): Promise<ServerContextWindow | undefined> {
-		const models = await this.#quietJson(`${this.baseUrl}/models`, signal);
+		const models = await this.#io.quietJson(`${this.baseUrl}/models`, signal);
 		const fromModels = contextFromModels(models, model);
 		if (fromModels) return fromModels;
 		const data = (models as { data?: unknown } | undefined)?.data;
@@ -203,7 +182,7 @@ export class OpenAIEngine implements Engine {
 			? data.map((e) => (e as { id?: unknown } | null)?.id).filter((id) => typeof id === 'string')
 			: [];
 		if (!mayServeProps(models)) return undefined;
-		const props = await this.#quietJson(
+		const props = await this.#io.quietJson(
 			propsUrl(this.baseUrl),
 			signal,
 			undefined,
@@ -219,9 +198,13 @@ export class OpenAIEngine implements Engine {
 	 * @throws TemplateError when the served template is unusable; AbortError when `signal` aborts.
 	 */
 	async servedTemplate(signal?: AbortSignal): Promise<ChatTemplate | undefined> {
-		if (!mayServeProps(await this.#quietJson(`${this.baseUrl}/models`, signal))) return undefined;
+		if (!mayServeProps(await this.#io.quietJson(`${this.baseUrl}/models`, signal)))
+			return undefined;
 		const url = propsUrl(this.baseUrl);
-		return templateFromProps(await this.#quietJson(url, signal, undefined, PROPS_TIMEOUT_MS), url);
+		return templateFromProps(
+			await this.#io.quietJson(url, signal, undefined, PROPS_TIMEOUT_MS),
+			url
+		);
 	}
 
 	/** @throws EngineError('bad_model') naming what is served, or listModels' errors. */
@@ -273,8 +256,8 @@ export class OpenAIEngine implements Engine {
 
 	#completeOnce(req: CompletionRequest, fields: object): Promise<CompletionResult> {
 		const body = { ...completionFields(req), ...fields };
-		return this.#retrying(req.signal, this.#maxRetries, req.onRetry, async () => {
-			const { res, deadline, sentAt } = await this.#open(
+		return this.#io.retrying(req.signal, this.#maxRetries, req.onRetry, async () => {
+			const { res, deadline, sentAt } = await this.#io.open(
 				'POST',
 				'/completions',
 				body,
@@ -302,7 +285,7 @@ export class OpenAIEngine implements Engine {
 			for (;;) {
 				const form = this.#jsonForm;
 				try {
-					return await this.#retrying(req.signal, this.#maxRetries, undefined, () =>
+					return await this.#io.retrying(req.signal, this.#maxRetries, undefined, () =>
 						this.#chatOnce(req, form)
 					);
 				} catch (err) {
@@ -324,7 +307,7 @@ export class OpenAIEngine implements Engine {
 		};
 		const format = responseFormat(form, req.schema);
 		if (format) body.response_format = format;
-		const { res, deadline, sentAt } = await this.#open(
+		const { res, deadline, sentAt } = await this.#io.open(
 			'POST',
 			'/chat/completions',
 			body,
@@ -333,7 +316,7 @@ export class OpenAIEngine implements Engine {
 		);
 		try {
 			const maxBytes = replyMaxBytes(req.max_tokens, this.#limits.maxReplyBytes);
-			const text = await this.#readText(res, deadline, maxBytes, "the judge's reply");
+			const text = await this.#io.readText(res, deadline, maxBytes, "the judge's reply");
 			const reply = parseReply(text, this.baseUrl);
 			const choice = reply.choices?.[0];
 			if (!choice) throw notOpenAIError(this.baseUrl, JSON.stringify(reply));
@@ -348,129 +331,8 @@ export class OpenAIEngine implements Engine {
 		}
 	}
 
-	/** One request and the reading of its reply, retried whole while the failure is transient. */
-	#retrying<T>(
-		signal: AbortSignal | undefined,
-		retries: number,
-		onRetry: ((notice: EngineRetryNotice) => void) | undefined,
-		attempt: () => Promise<T>
-	): Promise<T> {
-		return withRetries(attempt, {
-			retries,
-			signal,
-			sleep: this.#sleep,
-			classify: classifyEngineError,
-			onRetry: onRetry && ((n: RetryNotice) => onRetry(engineNotice(n)))
-		});
-	}
-
 	/** One completion or judge request's whole time (replyLimits.ts). */
 	#totalMs(maxTokens: number): number {
 		return requestTotalMs(this.#timeoutMs, maxTokens, this.#limits.requestTimeoutMs);
 	}
-
-	/**
-	 * Send one request (one attempt); the caller reads the body, then disposes. `totalMs` bounds
-	 * the whole request (default: two idle timeouts, for the small replies).
-	 */
-	async #open(
-		method: 'GET' | 'POST',
-		path: string,
-		body: unknown,
-		signal: AbortSignal | undefined,
-		totalMs = 2 * this.#timeoutMs
-	): Promise<Opened> {
-		const url = `${this.baseUrl}${path}`;
-		const headers: Record<string, string> = {};
-		if (body !== undefined) headers['Content-Type'] = 'application/json';
-		if (this.#apiKey) headers.Authorization = `Bearer ${this.#apiKey}`;
-		const init = {
-			method,
-			headers,
-			body: body === undefined ? undefined : JSON.stringify(body),
-			...fetchHints(this.baseUrl)
-		};
-		const deadline = new IdleDeadline(signal, this.#timeoutMs, totalMs);
-		const sentAt = performance.now();
-		try {
-			const res = await deadline.race(this.#fetch(url, { ...init, signal: deadline.signal }));
-			if (!res.ok) throw await deadline.race(httpError(res, this.baseUrl));
-			return { res, deadline, sentAt };
-		} catch (err) {
-			deadline.dispose();
-			throw attemptError(deadline, err, this.baseUrl, false, { hints: this.#hints });
-		}
-	}
-
-	/**
-	 * GET (or POST `body` to) a small JSON document (SMALL_REPLY_MAX_BYTES at most); undefined on
-	 * any failure but the caller's abort. `timeoutMs` replaces the engine's idle timeout (for /props).
-	 */
-	async #quietJson(
-		url: string,
-		signal: AbortSignal | undefined,
-		body?: unknown,
-		timeoutMs = this.#timeoutMs
-	): Promise<unknown> {
-		const headers: Record<string, string> = {};
-		if (this.#apiKey) headers.Authorization = `Bearer ${this.#apiKey}`;
-		if (body !== undefined) headers['Content-Type'] = 'application/json';
-		const deadline = new IdleDeadline(signal, timeoutMs, 2 * timeoutMs);
-		try {
-			const res = await deadline.race(
-				this.#fetch(url, {
-					method: body === undefined ? 'GET' : 'POST',
-					headers,
-					body: body === undefined ? undefined : JSON.stringify(body),
-					...fetchHints(this.baseUrl),
-					signal: deadline.signal
-				})
-			);
-			if (!res.ok) return undefined;
-			const text = await deadline.race(
-				readCappedText(res, SMALL_REPLY_MAX_BYTES, { onChunk: () => deadline.touch() })
-			);
-			return JSON.parse(text) as unknown;
-		} catch {
-			if (signal?.aborted) throw new AbortError();
-			return undefined;
-		} finally {
-			deadline.dispose();
-		}
-	}
-
-	/** The body, up to `maxBytes`; `what` names it in the error past that. */
-	async #readText(
-		res: Response,
-		deadline: IdleDeadline,
-		maxBytes: number,
-		what: string
-	): Promise<string> {
-		try {
-			return await deadline.race(
-				readCappedText(res, maxBytes, { onChunk: () => deadline.touch() })
-			);
-		} catch (err) {
-			throw attemptError(deadline, err, this.baseUrl, true, { what, hints: this.#hints });
-		}
-	}
-
-	async #readJson(
-		res: Response,
-		deadline: IdleDeadline,
-		maxBytes: number,
-		what: string
-	): Promise<unknown> {
-		const text = await this.#readText(res, deadline, maxBytes, what);
-		try {
-			return JSON.parse(text) as unknown;
-		} catch {
-			throw notJsonError(this.baseUrl, text);
-		}
-	}
-}
-
-function engineNotice(n: RetryNotice): EngineRetryNotice {
-	const message = n.error instanceof Error ? n.error.message : String(n.error);
-	return { retry: n.retry, of: n.of, delay_ms: n.delayMs, message };
 }
