@@ -24,7 +24,7 @@ export const RESULT_CHARTS = [
 	'chart-acc-followup',
 	'chart-paired'
 ];
-const OPENS = 3;
+const OPENS = 5;
 const IMPORT_TIMEOUT_MS = 180_000;
 const RENDER_TIMEOUT_MS = 15_000;
 
