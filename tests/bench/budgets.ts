@@ -32,6 +32,10 @@ export interface BenchMetrics {
 	browserVsCliServerRatio: number | null;
 	/** Requests in flight the browser's server engine asks for by default. */
 	browserServerConcurrency: number;
+	/**
+	 * The 10,000-record results open's main-thread CPU, scaled to the host the budget was set on by
+	 * a yardstick run in the same page (browser/results10k.ts); the unscaled CPU is in its detail.
+	 */
 	results10kRenderCpuMs: number | null;
 	/** The CLI on a fully stored 100,000-record run (tests/bench/cli100k.ts), own process each. */
 	cliResume100kCpuMs: number;
