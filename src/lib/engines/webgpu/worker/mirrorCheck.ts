@@ -1,0 +1,103 @@
+/**
+ * The WebGPU engine's check of what it takes from a model mirror. web-llm downloads a model's
+ * files itself, with `Cache.add` into its Cache API scopes (cacheSizes.ts): no fetch of ours sees
+ * those requests, so the worker reads the cached copies instead, once web-llm has them, and checks
+ * each against the mirror's index.json with the check the CPU engine uses too
+ * (mirror.ts, `mirrorFileProblem`: listed, its size, its sha256 where given). A copy that fails is
+ * deleted from web-llm's cache, so the next load fetches it again, and the load fails naming it.
+ *
+ * A checked copy gets a stamp in a cache of ours: the manifest entry it matched and the Date its
+ * server sent. A copy with a matching stamp is not read again (a cached model loads without
+ * hashing its weights each time); a copy fetched again (deleted, then downloaded anew) has a new
+ * Date and is checked anew. A copy without a Date header is checked at every load.
+ */
+import type { ModelRecord } from '@mlc-ai/web-llm';
+import { EngineError } from '../../../probe/engine.ts';
+import { MIRROR_HELP, mirrorFileProblem, type MirrorManifest } from '../../mirror.ts';
+import { modelBaseUrl, WEBLLM_CACHES } from './cacheSizes.ts';
+
+/** Our cache of stamps: which mirror copies in web-llm's cache were checked, against what. */
+export const MIRROR_CHECKED_CACHE = 'utp/mirror-checked';
+
+interface CachedResponse {
+	headers: { get(name: string): string | null };
+	blob(): Promise<Blob>;
+	text(): Promise<string>;
+}
+
+/** The slice of CacheStorage the check reads, deletes from and stamps (the worker's `caches`). */
+export interface MirrorCaches {
+	has(name: string): Promise<boolean>;
+	open(name: string): Promise<{
+		keys(): Promise<readonly { url: string }[]>;
+		match(url: string): Promise<CachedResponse | undefined>;
+		put(url: string, response: Response): Promise<void>;
+		delete(url: string): Promise<boolean>;
+	}>;
+}
+
+/**
+ * Check the mirror's copies of these records' files in web-llm's cache.
+ * @param base the mirror's base, normalised, as the records were made with (mirroredRecord)
+ * @param records catalog models' records pointing at the mirror
+ * @throws EngineError bad_model naming the first file that failed; every failing copy is deleted
+ */
+export async function verifyMirrorCopies(
+	caches: MirrorCaches,
+	base: string,
+	manifest: MirrorManifest,
+	records: readonly ModelRecord[]
+): Promise<void> {
+	if (records.length === 0) return;
+	const root = new URL(`${base}/`).href;
+	const ours = (url: string) =>
+		records.some((r) => url.startsWith(modelBaseUrl(r.model)) || url === libUrl(r.model_lib));
+	const stamps = await caches.open(MIRROR_CHECKED_CACHE);
+	const problems: string[] = [];
+	for (const scope of WEBLLM_CACHES) {
+		if (!(await caches.has(scope))) continue;
+		const cache = await caches.open(scope);
+		for (const { url } of await cache.keys()) {
+			const path = url.startsWith(root) && ours(url) ? pathOf(url.slice(root.length)) : null;
+			if (path === null) continue;
+			const copy = await cache.match(url);
+			if (!copy) continue;
+			const entry = manifest.files[path];
+			const date = copy.headers.get('date');
+			const stamp = entry && date ? JSON.stringify([entry.size, entry.sha256 ?? '', date]) : '';
+			if (stamp && (await (await stamps.match(url))?.text()) === stamp) continue;
+			const problem = await mirrorFileProblem(path, await copy.blob(), manifest);
+			if (problem) {
+				problems.push(problem);
+				await cache.delete(url);
+				await stamps.delete(url);
+			} else if (stamp) {
+				await stamps.put(url, new Response(stamp));
+			}
+		}
+	}
+	if (problems.length === 0) return;
+	const more =
+		problems.length > 1
+			? ` ${problems.length - 1} more file(s) of the mirror failed the same check and were not kept either.`
+			: '';
+	throw new EngineError('bad_model', `${problems[0]}${more}`, MIRROR_HELP);
+}
+
+/** A model library's URL as web-llm's cache keys it (a Request's normalised URL). */
+function libUrl(lib: string): string {
+	try {
+		return new URL(lib).href;
+	} catch {
+		return lib;
+	}
+}
+
+/** The manifest's path for a URL's path under the base (the manifest holds them unescaped). */
+function pathOf(escaped: string): string {
+	try {
+		return decodeURI(escaped);
+	} catch {
+		return escaped;
+	}
+}
