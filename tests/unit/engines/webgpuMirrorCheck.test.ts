@@ -6,7 +6,7 @@
  * short are each named and dropped from the cache; a size-only index checks sizes only.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { prebuiltAppConfig } from '@mlc-ai/web-llm';
+import { prebuiltAppConfig, type AppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import {
 	mirrorPath,
@@ -14,6 +14,7 @@ import {
 	type MirrorSource
 } from '../../../src/lib/engines/mirror.ts';
 import type { WorkerRequest } from '../../../src/lib/engines/webgpu/protocol.ts';
+import { modelBaseUrl } from '../../../src/lib/engines/webgpu/worker/cacheSizes.ts';
 import { MIRROR_CHECKED_CACHE } from '../../../src/lib/engines/webgpu/worker/mirrorCheck.ts';
 import { createHandler } from '../../../src/lib/engines/webgpu/worker/handler.ts';
 import type {
@@ -101,6 +102,28 @@ function host(files: Record<string, Uint8Array>) {
 	};
 }
 
+/** web-llm's deleteModelAllInfoInCache over the fake caches: the record's files, by URL. */
+function deleteLikeWebLLM(caches: FakeCacheStorage) {
+	return async (model: string, config?: AppConfig) => {
+		const record = config?.model_list.find((r) => r.model_id === model);
+		if (!record) throw new Error(`no record for ${model}`);
+		const base = modelBaseUrl(record.model);
+		for (const scope of ['webllm/config', 'webllm/wasm', 'webllm/model']) {
+			const cache = await caches.open(scope);
+			for (const url of await caches.urls(scope)) {
+				if (url.startsWith(base) || url === record.model_lib) await cache.delete(url);
+			}
+		}
+	};
+}
+
+/** A request before the worker's client numbers it. */
+type Unsent = WorkerRequest extends infer R
+	? R extends WorkerRequest
+		? Omit<R, 'id'>
+		: never
+	: never;
+
 /** One engine worker (a new one per page visit) over the browser's one Cache Storage. */
 function worker(caches: FakeCacheStorage) {
 	const fake = new FakeWebLLM();
@@ -112,17 +135,18 @@ function worker(caches: FakeCacheStorage) {
 		(msg: WorkerReply) => {
 			if (msg.kind === 'result' || msg.kind === 'error') waiting.get(msg.id)?.(msg);
 		},
-		{ caches },
+		{ caches, delete: deleteLikeWebLLM(caches) },
 		{ baseAppConfig: prebuiltAppConfig }
 	);
 	let id = 0;
-	const load = (mirror: MirrorSource) =>
+	const send = (msg: Unsent) =>
 		new Promise<ResultReply | ErrorReply>((resolve) => {
-			const msg: WorkerRequest = { kind: 'load', id: ++id, models: [MODEL], mirror };
-			waiting.set(msg.id, resolve);
-			handle(structuredClone(msg));
+			const withId = { ...msg, id: ++id } as WorkerRequest;
+			waiting.set(withId.id, resolve);
+			handle(structuredClone(withId));
 		});
-	return { fake, load };
+	const load = (mirror: MirrorSource) => send({ kind: 'load', models: [MODEL], mirror });
+	return { fake, load, send };
 }
 
 async function failed(reply: ResultReply | ErrorReply) {
@@ -241,21 +265,29 @@ describe("the WebGPU engine checks a mirror's files against its index.json", () 
 		expect(await cached(caches, SHARD1)).toBe(false);
 	});
 
-	it('a copy checked at an earlier visit is not read again; one fetched anew is checked anew', async () => {
+	it('a copy checked at an earlier visit is not read again; deleting the model drops its stamps, so a new download is checked', async () => {
 		const files = kit();
 		const manifest = indexOf(files);
 		const served = { ...files };
 		const caches = new FakeCacheStorage(host(served));
 		expect((await worker(caches).load({ base: MIRROR, manifest })).kind).toBe('result');
 		const shard = `${MIRROR}/${SHARD0}`;
-		// The stamp (its index entry and its server's Date) is what spares a cached model a re-hash:
-		// the same copy, even if it changed on disk since, is not read at the next visit.
+		// The stamp is what spares a cached model a re-hash at each visit: the same copy, even if
+		// its bytes changed on disk since (same size), is not read again.
 		(await caches.open('webllm/model')).overwrite(shard, flip(files[SHARD0]));
-		expect((await worker(caches).load({ base: MIRROR, manifest })).kind).toBe('result');
+		const page = worker(caches);
+		expect((await page.load({ base: MIRROR, manifest })).kind).toBe('result');
 
-		// Deleted (as deleting the model does) while the host's copy went bad: fetched anew, a new
-		// Date, so it is read and checked again.
-		await (await caches.open('webllm/model')).delete(shard);
+		// Deleted through the engine (set-up's Delete) while the host's copy went bad: the stamps go
+		// with the copies, and the copy downloaded anew is read and refused.
+		const deleted = await page.send({
+			kind: 'cacheQuery',
+			op: 'delete',
+			model: MODEL,
+			mirror: MIRROR
+		});
+		expect(deleted.kind).toBe('result');
+		expect(await caches.urls(MIRROR_CHECKED_CACHE)).toEqual([]);
 		served[SHARD0] = flip(files[SHARD0], 7);
 		const error = await failed(await worker(caches).load({ base: MIRROR, manifest }));
 		expect(error.message).toContain(`${SHARD0} does not match its index.json`);

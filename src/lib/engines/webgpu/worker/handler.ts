@@ -31,7 +31,7 @@ import { mergeAppConfig, mirroredRecord } from '../custom.ts';
 import { normalizeMirrorBase, type MirrorSource } from '../../mirror.ts';
 import { usesCacheApi } from './cacheSizes.ts';
 import { diagnoseCustomLoad, type DiagnoseFetch } from './diagnose.ts';
-import { verifyMirrorCopies, type MirrorCaches } from './mirrorCheck.ts';
+import { pruneMirrorStamps, verifyMirrorCopies, type MirrorCaches } from './mirrorCheck.ts';
 import { EnginePool, type EngineFactory } from './pool.ts';
 import { collect, type StreamControl } from './stream.ts';
 
@@ -146,18 +146,24 @@ export function createHandler(
 		source: MirrorSource | undefined,
 		records: ModelRecord[],
 		config: AppConfig | undefined
-	): (models: readonly string[]) => Promise<void> {
+	): (models: readonly string[], signal?: AbortSignal) => Promise<void> {
 		const { caches } = cache;
 		const manifest = source?.manifest;
 		const full = withBase(config) ?? config;
 		if (!caches || !source || !manifest || (full && !usesCacheApi(full))) return async () => {};
-		return (models) =>
+		return (models, signal) =>
 			verifyMirrorCopies(
 				caches,
 				normalizeMirrorBase(source.base),
 				manifest,
-				records.filter((r) => models.includes(r.model_id))
+				records.filter((r) => models.includes(r.model_id)),
+				signal
 			);
+	}
+
+	/** After web-llm's copies were deleted: a copy downloaded anew must be checked anew. */
+	async function forgetChecks(): Promise<void> {
+		if (cache.caches) await pruneMirrorStamps(cache.caches).catch(() => {});
 	}
 
 	async function load({ models, appConfig: sent, mirror }: LoadMessage, job: Job) {
@@ -186,7 +192,7 @@ export function createHandler(
 					if (fold) job.progress(fold(report));
 				},
 				verify: (model) =>
-					verify([model]).catch((e: unknown) => {
+					verify([model], job.signal).catch((e: unknown) => {
 						named = e;
 						throw e;
 					})
@@ -221,6 +227,7 @@ export function createHandler(
 			for (const r of custom) {
 				await cache.forgetConfig(r.model_id, withBase(config)).catch(() => {});
 			}
+			await forgetChecks();
 		}
 		return problem;
 	}
@@ -303,6 +310,7 @@ export function createHandler(
 			case 'delete':
 				if (!cache.delete) throw missing();
 				await cache.delete(model, config);
+				await forgetChecks();
 				return { op, model };
 			case 'sizes':
 				if (!cache.sizes) throw missing();

@@ -6,10 +6,12 @@
  * (mirror.ts, `mirrorFileProblem`: listed, its size, its sha256 where given). A copy that fails is
  * deleted from web-llm's cache, so the next load fetches it again, and the load fails naming it.
  *
- * A checked copy gets a stamp in a cache of ours: the manifest entry it matched and the Date its
- * server sent. A copy with a matching stamp is not read again (a cached model loads without
- * hashing its weights each time); a copy fetched again (deleted, then downloaded anew) has a new
- * Date and is checked anew. A copy without a Date header is checked at every load.
+ * A checked copy gets a stamp in a cache of ours: the manifest entry (size and sha256) it matched.
+ * A copy whose stamp matches the manifest and whose size still does is not read again, so a cached
+ * model loads without hashing its weights each time. (Not the server's Date or ETag: a response
+ * from another origin shows the page neither.) Whatever deletes web-llm's copies in this worker
+ * (deleting a model, dropping a broken config, this check) then drops the stamps of copies no
+ * longer cached (pruneMirrorStamps), so a file downloaded anew is checked anew.
  */
 import type { ModelRecord } from '@mlc-ai/web-llm';
 import { EngineError } from '../../../probe/engine.ts';
@@ -20,7 +22,6 @@ import { modelBaseUrl, WEBLLM_CACHES } from './cacheSizes.ts';
 export const MIRROR_CHECKED_CACHE = 'utp/mirror-checked';
 
 interface CachedResponse {
-	headers: { get(name: string): string | null };
 	blob(): Promise<Blob>;
 	text(): Promise<string>;
 }
@@ -40,13 +41,15 @@ export interface MirrorCaches {
  * Check the mirror's copies of these records' files in web-llm's cache.
  * @param base the mirror's base, normalised, as the records were made with (mirroredRecord)
  * @param records catalog models' records pointing at the mirror
+ * @param signal stops between files (a load cancelled while its files are checked)
  * @throws EngineError bad_model naming the first file that failed; every failing copy is deleted
  */
 export async function verifyMirrorCopies(
 	caches: MirrorCaches,
 	base: string,
 	manifest: MirrorManifest,
-	records: readonly ModelRecord[]
+	records: readonly ModelRecord[],
+	signal?: AbortSignal
 ): Promise<void> {
 	if (records.length === 0) return;
 	const root = new URL(`${base}/`).href;
@@ -62,11 +65,14 @@ export async function verifyMirrorCopies(
 			if (path === null) continue;
 			const copy = await cache.match(url);
 			if (!copy) continue;
+			signal?.throwIfAborted();
 			const entry = manifest.files[path];
-			const date = copy.headers.get('date');
-			const stamp = entry && date ? JSON.stringify([entry.size, entry.sha256 ?? '', date]) : '';
-			if (stamp && (await (await stamps.match(url))?.text()) === stamp) continue;
-			const problem = await mirrorFileProblem(path, await copy.blob(), manifest);
+			const stamp = entry ? JSON.stringify([entry.size, entry.sha256 ?? '']) : '';
+			// Reading a cached copy's size does not read its bytes (a disk-backed blob).
+			const data = await copy.blob();
+			const stamped = (await (await stamps.match(url))?.text()) === stamp;
+			if (stamp && stamped && data.size === entry?.size) continue;
+			const problem = await mirrorFileProblem(path, data, manifest);
 			if (problem) {
 				problems.push(problem);
 				await cache.delete(url);
@@ -82,6 +88,18 @@ export async function verifyMirrorCopies(
 			? ` ${problems.length - 1} more file(s) of the mirror failed the same check and were not kept either.`
 			: '';
 	throw new EngineError('bad_model', `${problems[0]}${more}`, MIRROR_HELP);
+}
+
+/** Drop the stamps of copies web-llm's cache no longer holds (after anything deleted some). */
+export async function pruneMirrorStamps(caches: MirrorCaches): Promise<void> {
+	if (!(await caches.has(MIRROR_CHECKED_CACHE))) return;
+	const held = new Set<string>();
+	for (const scope of WEBLLM_CACHES) {
+		if (!(await caches.has(scope))) continue;
+		for (const { url } of await (await caches.open(scope)).keys()) held.add(url);
+	}
+	const stamps = await caches.open(MIRROR_CHECKED_CACHE);
+	for (const { url } of await stamps.keys()) if (!held.has(url)) await stamps.delete(url);
 }
 
 /** A model library's URL as web-llm's cache keys it (a Request's normalised URL). */
