@@ -161,8 +161,11 @@ export function createHandler(
 			);
 	}
 
-	/** After web-llm's copies were deleted: a copy downloaded anew must be checked anew. */
-	async function forgetChecks(): Promise<void> {
+	/**
+	 * Before a load: stamps of copies deleted since (set-up's Delete, another tab, the browser's
+	 * own tools) go, so a copy web-llm downloads anew is checked anew.
+	 */
+	async function forgetDeleted(): Promise<void> {
 		if (cache.caches) await pruneMirrorStamps(cache.caches).catch(() => {});
 	}
 
@@ -182,6 +185,7 @@ export function createHandler(
 		for (const model of pool.keeps(unique)) {
 			job.progress({ model, fraction: 1, phase: 'ready', text: KEPT_TEXT });
 		}
+		if (mirrored.length > 0) await forgetDeleted();
 		const stop = () => void Promise.resolve(pool.abortLoad()).catch(() => undefined);
 		job.signal.addEventListener('abort', stop, { once: true });
 		try {
@@ -227,7 +231,6 @@ export function createHandler(
 			for (const r of custom) {
 				await cache.forgetConfig(r.model_id, withBase(config)).catch(() => {});
 			}
-			await forgetChecks();
 		}
 		return problem;
 	}
@@ -310,7 +313,6 @@ export function createHandler(
 			case 'delete':
 				if (!cache.delete) throw missing();
 				await cache.delete(model, config);
-				await forgetChecks();
 				return { op, model };
 			case 'sizes':
 				if (!cache.sizes) throw missing();

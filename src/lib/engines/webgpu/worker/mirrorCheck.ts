@@ -9,9 +9,8 @@
  * A checked copy gets a stamp in a cache of ours: the manifest entry (size and sha256) it matched.
  * A copy whose stamp matches the manifest and whose size still does is not read again, so a cached
  * model loads without hashing its weights each time. (Not the server's Date or ETag: a response
- * from another origin shows the page neither.) Whatever deletes web-llm's copies in this worker
- * (deleting a model, dropping a broken config, this check) then drops the stamps of copies no
- * longer cached (pruneMirrorStamps), so a file downloaded anew is checked anew.
+ * from another origin shows the page neither.) Each load first drops the stamps of copies no longer
+ * cached (pruneMirrorStamps), whatever deleted them, so a file downloaded anew is checked anew.
  */
 import type { ModelRecord } from '@mlc-ai/web-llm';
 import { EngineError } from '../../../probe/engine.ts';
@@ -90,7 +89,7 @@ export async function verifyMirrorCopies(
 	throw new EngineError('bad_model', `${problems[0]}${more}`, MIRROR_HELP);
 }
 
-/** Drop the stamps of copies web-llm's cache no longer holds (after anything deleted some). */
+/** Drop the stamps of copies web-llm's cache no longer holds (whatever deleted them). */
 export async function pruneMirrorStamps(caches: MirrorCaches): Promise<void> {
 	if (!(await caches.has(MIRROR_CHECKED_CACHE))) return;
 	const held = new Set<string>();
