@@ -1,5 +1,5 @@
 /**
- * The authors' controls through the app's own path: the set-up form's values, createAndStart (stored
+ * The review's controls through the app's own path: the set-up form's values, createAndStart (stored
  * run, launch), the tab's RunController and the server engine, against a scripted OpenAI-compatible
  * server. What the server received is the prompt each control put in front of the model; what the
  * store holds pairs each control with 'none' in the results' paired effects.
