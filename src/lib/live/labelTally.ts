@@ -10,7 +10,7 @@
  */
 import { answerCutOf, type AnswerCut, type CutOfRecord } from '../probe/answerCut.ts';
 import type { ProbeRecord } from '../probe/types.ts';
-import { exclusionsFor, type AnswerFacts } from '../results/resultsTable.ts';
+import { answerFacts, exclusionsFor, type AnswerFacts } from '../results/resultsTable.ts';
 import { tally, type CountedRecord, type Tally } from '../stats/aggregate.ts';
 
 /** What the tally reads of a record: a full record or its stored facts (db/facts.ts) will do. */
@@ -50,9 +50,9 @@ export class LabelTally {
 		this.#records.set(r.key, counted(r));
 	}
 
-	/** An item's answer (results/resultsTable.ts answerFacts): its cut wins over the records'. */
-	answer(a: AnswerFacts): void {
-		this.#answers.set(a.item_id, a);
+	/** An item's answer, as stored or as its facts (answerFacts): its cut wins over the records'. */
+	answer(a: Parameters<typeof answerFacts>[0]): void {
+		this.#answers.set(a.item_id, answerFacts(a));
 	}
 
 	/**

@@ -22,12 +22,11 @@ import type { ProbeContext, runProbe as RunProbe } from '../probe/pipeline.ts';
 import type { RunStore } from '../probe/store.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { ProbeConfig, ProbeRecord } from '../probe/types.ts';
-import { answerFacts } from '../results/resultsTable.ts';
 import type { Tally } from '../stats/aggregate.ts';
 import { storageFullAdvice, type StorageEstimateLike } from '../display/storageFull.ts';
 import { DownloadMeter, type DownloadSample } from '../setup/downloadSpeed.ts';
 import { FrameBatch, nextFrame, type Schedule } from '../live/frameBatch.ts';
-import { EMPTY_TALLY, LabelTally } from '../live/labelTally.ts';
+import type { LabelTally } from '../live/labelTally.ts';
 import { ConversationFold, indexItems, type LiveConversation } from '../live/liveConversation.ts';
 import { nlpWarning, RunActiveError, startError, type RunErrorView } from '../live/runErrors.ts';
 import { StallWatch, type ServerWait } from './stallWatch.svelte.ts';
@@ -101,13 +100,14 @@ export class RunController {
 	#loads = $state.raw<ModelLoad[]>([]);
 	#current = $state.raw<LiveConversation | null>(null);
 	#recent = $state.raw<ProbeRecord[]>([]);
-	#tally = $state.raw<Tally>(EMPTY_TALLY);
+	/** Null until a run's first count (the counting code loads with the run, as the core does). */
+	#tally = $state.raw<Tally | null>(null);
 	#errors = $state.raw<RunErrorView[]>([]);
 	/** Times the downloads the load reports show; not state, nothing renders it. */
 	readonly #meter = new DownloadMeter();
 	readonly #onDownload?: (sample: DownloadSample) => void;
 
-	#labels = new LabelTally();
+	#labels: LabelTally | null = null;
 	/** Plain working state behind the streamed fields; #commit publishes it. */
 	#fold = new ConversationFold(indexItems([]));
 	#nextProgress: RunProgress | null = null;
@@ -163,7 +163,7 @@ export class RunController {
 		return this.#recent;
 	}
 	/** The records stored so far, counted as the results count them (live/labelTally.ts). */
-	get tally(): Tally {
+	get tally(): Tally | null {
 		return this.#tally;
 	}
 	get errors(): RunErrorView[] {
@@ -227,9 +227,9 @@ export class RunController {
 		this.#loads = [];
 		this.#current = null;
 		this.#recent = [];
-		this.#tally = EMPTY_TALLY;
+		this.#tally = null;
 		this.#errors = [];
-		this.#labels = new LabelTally();
+		this.#labels = null;
 		this.#fold = new ConversationFold(indexItems(config.items));
 		this.#nextProgress = null;
 		this.#nextRecent = [];
@@ -244,8 +244,14 @@ export class RunController {
 		let setup: RunSetup;
 		let runProbe: typeof RunProbe;
 		try {
-			// The probe core loads with the first run, not with the views that only hold the runner.
-			({ runProbe } = await import('../probe/pipeline.ts'));
+			// The probe core and the results' counting load with the first run, not with the views
+			// that only hold the runner (set-up's first paint).
+			const [pipeline, live] = await Promise.all([
+				import('../probe/pipeline.ts'),
+				import('../live/labelTally.ts')
+			]);
+			runProbe = pipeline.runProbe;
+			this.#labels = new live.LabelTally();
 			for (const r of await req.store.getRecords(req.config.run_id)) this.#count(r);
 			this.#publishTally();
 			setup = await req.prepare(signal);
@@ -323,7 +329,7 @@ export class RunController {
 				this.#plan = plan;
 				this.#nextProgress = {
 					done: e.already_done,
-					generated: this.#labels.stored,
+					generated: this.#labels?.stored ?? 0,
 					total: e.total,
 					elapsed_ms: 0,
 					eta_ms: null,
@@ -350,7 +356,7 @@ export class RunController {
 				return;
 			case 'answer':
 				// Its cut leaves its probes out of the rate, as in the results (resultsTable.ts).
-				this.#labels.answer(answerFacts(e.answer));
+				this.#labels?.answer(e.answer);
 				this.#tallyChanged = true;
 				this.#fold.apply(e);
 				this.#batch.request();
@@ -426,11 +432,11 @@ export class RunController {
 	}
 
 	#count(r: ProbeRecord): void {
-		this.#labels.add(r);
+		this.#labels?.add(r);
 	}
 
 	#publishTally(): void {
-		this.#tally = this.#labels.snapshot();
+		if (this.#labels) this.#tally = this.#labels.snapshot();
 	}
 
 	/** A run stopped by a full disk: say what takes the space, what is free, what to delete. */

@@ -73,7 +73,7 @@ describe('LabelTally counts as the results table does', () => {
 		const answer = { item_id: 'old', finish_reason: 'length' as const, answer: '' };
 		const t = tallied([judged('grounded'), old]);
 		expect(t.snapshot().followup).toMatchObject({ k: 2, n: 2 });
-		t.answer(answerFacts(answer));
+		t.answer(answer);
 		const live = t.snapshot();
 		expect(live).toEqual(resultsTable([judged('grounded'), old], [answerFacts(answer)]).overall);
 		expect(live.followup).toMatchObject({ k: 1, n: 1 });
