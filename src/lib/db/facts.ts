@@ -5,21 +5,16 @@
  */
 import { answerCutOf, type AnswerCut } from '../probe/answerCut.ts';
 import type { ProbeRecord } from '../probe/types.ts';
+import { COUNTED_FIELDS } from '../stats/aggregate.ts';
 import { columnsOf, valueAt } from '../stats/columns.ts';
 
+/** What the counts read (stats/aggregate.ts COUNTED_FIELDS), and what the views show besides. */
 export const FACT_FIELDS = [
 	'run_id',
 	'key',
-	'item_id',
-	'temperature',
-	'perturbation',
-	'sample',
-	'label',
-	'verdict',
-	'label_source',
+	...COUNTED_FIELDS,
 	'rule_label',
 	'judge_label',
-	'correct',
 	'finish_reason',
 	'reference_grounding',
 	'answer_cut'
