@@ -1,45 +1,45 @@
 /** `user-turn-probe run`: the browser's probe core against OpenAI-compatible servers, into JSONL. */
 import { AppError } from '../lib/errors/appError.ts';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { DATASET_NAMES, DATASETS, isDatasetName, loadDataset } from '../lib/datasets/registry.ts';
-import { parseUserDataset } from '../lib/datasets/importFile.ts';
+import { DATASETS, isDatasetName } from '../lib/datasets/registry.ts';
 import { OpenAIEngine } from '../lib/engines/server/client.ts';
 import {
 	checkResume,
 	describeVanished,
 	identityHash,
-	type ModelFingerprint,
 	type RunIdentity
 } from '../lib/probe/identity.ts';
 import { loadNlpSupport, type LoadedNlp } from '../lib/nlp/support.ts';
 import { nlpUnavailableWarning } from '../lib/nlp/warning.ts';
 import { CLI_CHOICES, nlpFix } from '../lib/setup/fixes.ts';
 import { runProbe } from '../lib/probe/pipeline.ts';
-import { prepareRun } from '../lib/probe/prepare.ts';
-import { DEFAULT_ANSWER_MAX_TOKENS, type RunValues } from '../lib/probe/runConfig.ts';
-import { parseTokenizerConfig, templateFromFile } from '../lib/probe/templateSource.ts';
+import { prepareRun, type PreparedRun } from '../lib/probe/prepare.ts';
+import { driveStart, type StartPorts, type StartStep } from '../lib/probe/start.ts';
+import type { RunValues } from '../lib/probe/runConfig.ts';
+import { RUN_DEFAULTS, runValues } from '../lib/probe/runValues.ts';
+import { templateValues } from '../lib/probe/templateValues.ts';
 import { contextFit, misfitText } from '../lib/setup/contextFit.ts';
-import { loadFromRepos, loadServerTemplate, type TemplateDeps } from '../lib/setup/templates.ts';
-import { shippedTemplateIn } from '../lib/templates/entry.ts';
-import { packagedTemplates } from '../lib/templates/packaged.ts';
-import { thinkingDefault, userHeader, type ChatTemplate } from '../lib/probe/template.ts';
-import {
-	reasoningEffortDefault,
-	userHeaderDefault,
-	userHeaderReason
-} from '../lib/probe/markup.ts';
+import { userHeader, type ChatTemplate } from '../lib/probe/template.ts';
+import { userHeaderDefault, userHeaderReason } from '../lib/probe/markup.ts';
 import type { DatasetItem, ProbeConfig, RunManifest, UserHeaderCut } from '../lib/probe/types.ts';
 import { randomBytes } from 'node:crypto';
 import { appVersion } from '../lib/version.ts';
 import { UsageError, type RunOptions } from './args.ts';
 import { JsonlStore, readManifest, sidecarPaths } from './jsonlStore.ts';
 import { defaultNlpCacheDir, directoryCache } from './nlpCache.ts';
-import { requireFile } from './lines.ts';
-import { acquireRunLock, unwritableOut } from './lock.ts';
+import { acquireRunLock, unwritableOut, type RunLock } from './lock.ts';
+import { loadItems, loadTemplate } from './runInputs.ts';
 import { realPath, realPaths } from './realPath.ts';
 import { downloadProgress } from './downloadProgress.ts';
 import { errorLines, ProgressLine } from './progress.ts';
+
+export {
+	DATASET_FILE_MAX_BYTES,
+	DatasetFileTooLargeError,
+	loadItems,
+	loadTemplate
+} from './runInputs.ts';
 
 export const CLI_VERSION = appVersion('cli');
 /** A run stopped before its end (Ctrl-C): not a success, as 128 + SIGINT says in a shell. */
@@ -74,49 +74,6 @@ async function loadNlp(io: RunIO, opts: RunOptions): Promise<LoadedNlp> {
 		io.stderr.write(`warning: ${message}\n  → ${consequence} ${nlpFix(CLI_CHOICES)}\n`);
 	}
 	return loaded;
-}
-
-/** `hfToken` is passed to the Hub for a gated dataset only; it is never written anywhere. */
-export async function loadItems(
-	dataset: string,
-	io: RunIO,
-	hfToken?: string
-): Promise<DatasetItem[]> {
-	if (isDatasetName(dataset)) {
-		return loadDataset(dataset, {
-			fetch: io.fetch ?? fetch,
-			signal: io.signal,
-			token: hfToken,
-			onProgress: (done, total) => io.stderr.write(`dataset ${dataset}: ${done}/${total} rows\n`)
-		});
-	}
-	if (!existsSync(dataset))
-		throw new UsageError(
-			`--dataset: "${dataset}" is neither a dataset name (${DATASET_NAMES.join(', ')}) nor a file`
-		);
-	const bytes = statSync(dataset).size;
-	if (bytes > DATASET_FILE_MAX_BYTES) throw new DatasetFileTooLargeError(dataset, bytes);
-	return parseUserDataset(readFileSync(dataset, 'utf8'), dataset);
-}
-
-/**
- * A dataset file is read whole, as one string, and V8 strings stop at 512 MiB; far below that,
- * a file this large is not a probe dataset (each item is one question).
- */
-export const DATASET_FILE_MAX_BYTES = 256 * 1024 * 1024;
-
-export class DatasetFileTooLargeError extends AppError {
-	constructor(path: string, bytes: number) {
-		super(
-			`${path} is ${(bytes / 1024 ** 2).toFixed(0)} MB; a dataset file may be at most ` +
-				`${DATASET_FILE_MAX_BYTES / 1024 ** 2} MB`,
-			{
-				code: 'dataset_file_too_large',
-				recovery: 'use a smaller file (the probe samples --limit items from it anyway)'
-			}
-		);
-		this.name = 'DatasetFileTooLargeError';
-	}
 }
 
 /** --out already holds a run whose records mean something else: refuse rather than mix. */
@@ -179,52 +136,6 @@ export function checkStoredRun(
 }
 
 /**
- * --template as a path to a .jinja or tokenizer_config.json, else a Hugging Face repo id (shipped
- * with the app, or fetched). Without --template: the template the server applies (llama-server
- * /props), else --model's repo, as set-up does in the app (setup/templates.ts).
- */
-export async function loadTemplate(
-	opts: RunOptions,
-	io: RunIO,
-	server?: Pick<OpenAIEngine, 'servedTemplate'>
-): Promise<ChatTemplate> {
-	const spec = opts.template ?? opts.model;
-	if (spec.endsWith('.jinja') || spec.endsWith('.json')) requireFile(spec, 'template file');
-	if (spec.endsWith('.jinja')) {
-		io.stderr.write(`chat template: ${spec}\n`);
-		return templateFromFile(readFileSync(spec, 'utf8'), {
-			bos_token: opts.bosToken,
-			eos_token: opts.eosToken
-		});
-	}
-	if (spec.endsWith('.json')) {
-		io.stderr.write(`chat template: ${spec}\n`);
-		return parseTokenizerConfig(readFileSync(spec, 'utf8'), spec);
-	}
-	const deps: TemplateDeps = {
-		fetch: io.fetch ?? fetch,
-		signal: io.signal,
-		shipped: (repo) => shippedTemplateIn(packagedTemplates(), repo),
-		served: server && (() => server.servedTemplate(io.signal))
-	};
-	const t =
-		opts.template !== undefined
-			? await loadFromRepos([spec], deps)
-			: await loadServerTemplate(
-					{ kind: 'server', baseUrl: opts.baseUrl, repos: spec.includes('/') ? [spec] : [] },
-					deps
-				);
-	io.stderr.write(`chat template: ${templateOrigin(t, spec)}\n`);
-	return t;
-}
-
-function templateOrigin(t: ChatTemplate, spec: string): string {
-	if (t.server) return `served by the server (${t.server}); --template chooses another`;
-	if (t.provenance) return `${t.repo ?? spec}, shipped with the app (${t.provenance})`;
-	return t.repo ?? spec;
-}
-
-/**
  * What the command line, the template, the dataset and the servers say, as the plain values a run
  * is prepared from (probe/prepare.ts): the CLI's side of the one run preparation.
  */
@@ -242,13 +153,13 @@ export function cliRunValues(
 		user_header?: UserHeaderCut;
 	}
 ): RunValues {
-	const effortDefault = reasoningEffortDefault(run.template);
-	if (effortDefault === null && opts.reasoningEffort !== undefined)
+	const fromTemplate = templateValues(run.template);
+	if (fromTemplate.reasoning_effort_default === null && opts.reasoningEffort !== undefined)
 		throw new UsageError(
 			'--reasoning-effort: this chat template has no reasoning effort (gpt-oss templates do)'
 		);
 	const auto = opts.answerMaxTokens === 'auto';
-	return {
+	return runValues(RUN_DEFAULTS, {
 		run_id: run.run_id,
 		dataset: opts.dataset,
 		dataset_note: isDatasetName(opts.dataset) ? DATASETS[opts.dataset].note : undefined,
@@ -262,21 +173,18 @@ export function cliRunValues(
 		generator: { id: opts.model, template_repo: run.template.repo },
 		judge: { id: opts.judgeModel },
 		max_tokens: opts.maxTokens,
-		answer_max_tokens: auto ? DEFAULT_ANSWER_MAX_TOKENS : (opts.answerMaxTokens as number),
+		answer_max_tokens: auto ? undefined : (opts.answerMaxTokens as number),
 		answer_tokens_auto: auto,
 		context_window: run.context_window,
 		thinking: opts.thinking ?? null,
-		thinking_default: thinkingDefault(run.template),
 		user_header: opts.userHeader ?? run.user_header ?? null,
-		user_header_default: userHeaderDefault(run.template),
 		reasoning_effort: opts.reasoningEffort ?? null,
-		reasoning_effort_default: effortDefault,
 		truncate_fraction: opts.truncateFraction,
 		append_text: opts.appendText,
 		task_prompt: opts.taskPrompt,
-		template_sha256: run.template.sha256,
+		...fromTemplate,
 		models: run.models
-	};
+	});
 }
 
 /** Which user header the probe ends on, and why (the set-up view shows the same reason). */
@@ -332,7 +240,96 @@ function engineLimits(opts: RunOptions) {
 	};
 }
 
-export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
+type RunModels = NonNullable<RunValues['models']>;
+
+/** What the CLI's store step leaves: the run prepared, with the identity as checked. */
+export interface CliStored extends Omit<PreparedRun, 'identity'> {
+	identity: RunIdentity;
+}
+
+export type CliStartPorts = StartPorts<RunModels, ChatTemplate, DatasetItem[], CliStored>;
+
+/**
+ * The CLI's side of the start (probe/start.ts): the lock on --out, the servers' model lists, the
+ * template, the dataset, and --out's stored run checked against the prepared one. `held` gets the
+ * lock, for the caller to release when the run ends.
+ */
+export function cliStartPorts(
+	opts: RunOptions,
+	io: RunIO,
+	engines: { engine: OpenAIEngine; judge: OpenAIEngine },
+	held: { lock?: RunLock }
+): CliStartPorts {
+	const { engine, judge } = engines;
+	return {
+		// Before anything reads or deletes --out: a second writer would lose the first one's records.
+		lock: () => {
+			held.lock = acquireRunLock(opts.out);
+			if (held.lock.tookOver) io.stderr.write(`${held.lock.tookOver}\n`);
+		},
+		server: async () => {
+			const served = await engine.modelFingerprints(io.signal);
+			const judgeServed = judge === engine ? served : await judge.modelFingerprints(io.signal);
+			return { generator: served.get(opts.model), judge: judgeServed.get(opts.judgeModel) };
+		},
+		template: () => loadTemplate(opts, io, engine),
+		dataset: () => loadItems(opts.dataset, io, opts.hfToken),
+		store: async ({ server: models, template, data: items }) => {
+			const paths = realPaths(sidecarPaths(opts.out));
+			if (opts.overwrite) for (const path of Object.values(paths)) rmSync(path, { force: true });
+			// Checked before the store opens, so a refused run leaves even a torn tail as it was.
+			const stored = readManifest(paths.manifest);
+			const hasRecords = existsSync(paths.records) && statSync(paths.records).size > 0;
+			// A resumed run keeps its id; a new one gets a fresh id.
+			const run_id = opts.runId ?? stored?.run_id ?? newCliRunId(opts);
+			const told =
+				opts.answerMaxTokens === 'auto'
+					? await engine.contextWindow(opts.model, io.signal)
+					: undefined;
+			// A run made before the header cut was recorded used the whole header, and resumes with it.
+			const user_header = stored ? (stored.config.user_header ?? 'template') : undefined;
+			const prepared = await prepareRun(
+				cliRunValues(opts, {
+					run_id,
+					template,
+					items,
+					context_window: told?.tokens,
+					models,
+					user_header
+				})
+			);
+			const { config } = prepared;
+			const kept = checkStoredRun(
+				stored,
+				hasRecords,
+				config.run_id,
+				prepared.identity,
+				opts,
+				io.stderr
+			);
+			if (opts.answerMaxTokens === 'auto')
+				io.stderr.write(`${answerLimitNote(config.answer_max_tokens, told)}\n`);
+			// The set-up's warning, by the same rule: a window below the automatic floor cannot hold the run.
+			const misfit = misfitText(contextFit({ ...config, answer_tokens_auto: false }, told?.tokens));
+			if (misfit) io.stderr.write(`Warning: ${misfit}\n`);
+			io.stderr.write(headerNote(template, config));
+			// The identity as checked: every fingerprint the run stored is kept (identity.ts).
+			return {
+				...prepared,
+				identity: kept,
+				manifestExtras: { identity: kept, config_hash: await identityHash(kept) }
+			};
+		}
+	};
+}
+
+/** Set by a test: the ports the start takes, given the CLI's own (to log or fail one). */
+export type StartPortsHook = (ports: CliStartPorts) => CliStartPorts;
+
+export async function runCommand(
+	opts: RunOptions,
+	io: RunIO & { startPorts?: StartPortsHook }
+): Promise<number> {
 	// README's `--out runs/first.jsonl` works on a fresh clone: the folder is made, not assumed.
 	try {
 		mkdirSync(dirname(opts.out), { recursive: true });
@@ -343,17 +340,19 @@ export async function runCommand(opts: RunOptions, io: RunIO): Promise<number> {
 	// and --overwrite replace the target, leaving the link a link.
 	const out = realPath(opts.out);
 	if (out !== resolve(opts.out)) io.stderr.write(`--out ${opts.out} is a link: writing ${out}\n`);
-	// Before anything reads or deletes --out: a second writer would lose the first one's records.
-	const lock = acquireRunLock(out);
+	const held: { lock?: RunLock } = {};
 	try {
-		if (lock.tookOver) io.stderr.write(`${lock.tookOver}\n`);
-		return await runLocked({ ...opts, out }, io);
+		return await runLocked({ ...opts, out }, io, held);
 	} finally {
-		lock.release();
+		held.lock?.release();
 	}
 }
 
-async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
+async function runLocked(
+	opts: RunOptions,
+	io: RunIO & { startPorts?: StartPortsHook },
+	held: { lock?: RunLock }
+): Promise<number> {
 	const engine = new OpenAIEngine({
 		baseUrl: opts.baseUrl,
 		apiKey: opts.apiKey,
@@ -361,15 +360,6 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 		maxConcurrency: opts.concurrency,
 		fetch: io.fetch
 	});
-	const template = await loadTemplate(opts, io, engine);
-	const items = await loadItems(opts.dataset, io, opts.hfToken);
-	const paths = realPaths(sidecarPaths(opts.out));
-	if (opts.overwrite) for (const path of Object.values(paths)) rmSync(path, { force: true });
-	// Checked before the store opens, so a refused run leaves even a torn tail as it was.
-	const stored = readManifest(paths.manifest);
-	const hasRecords = existsSync(paths.records) && statSync(paths.records).size > 0;
-	// A resumed run keeps its id; a new one gets a fresh id.
-	const runId = opts.runId ?? stored?.run_id ?? newCliRunId(opts);
 	const judge =
 		opts.judgeBaseUrl && opts.judgeBaseUrl !== opts.baseUrl
 			? new OpenAIEngine({
@@ -380,36 +370,23 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 					fetch: io.fetch
 				})
 			: engine;
-	let models: { generator?: ModelFingerprint; judge?: ModelFingerprint };
+	const ports = cliStartPorts(opts, io, { engine, judge }, held);
+	let failedAt: StartStep | undefined;
+	let started: Awaited<
+		ReturnType<typeof driveStart<RunModels, ChatTemplate, DatasetItem[], CliStored>>
+	>;
 	try {
-		const served = await engine.modelFingerprints(io.signal);
-		const judgeServed = judge === engine ? served : await judge.modelFingerprints(io.signal);
-		models = { generator: served.get(opts.model), judge: judgeServed.get(opts.judgeModel) };
+		started = await driveStart(io.startPorts?.(ports) ?? ports, (event) => {
+			if (event.type === 'failed') failedAt = event.step;
+		});
 	} catch (err) {
+		// A server that does not answer ends the run with its error said, as a failed run does.
+		if (failedAt !== 'server') throw err;
 		io.stderr.write(errorLines(err));
 		return 1;
 	}
-	const told =
-		opts.answerMaxTokens === 'auto' ? await engine.contextWindow(opts.model, io.signal) : undefined;
-	// A run made before the header cut was recorded used the whole header, and resumes with it.
-	const user_header = stored ? (stored.config.user_header ?? 'template') : undefined;
-	const { config, identity, manifestExtras, needs } = await prepareRun(
-		cliRunValues(opts, {
-			run_id: runId,
-			template,
-			items,
-			context_window: told?.tokens,
-			models,
-			user_header
-		})
-	);
-	const kept = checkStoredRun(stored, hasRecords, config.run_id, identity, opts, io.stderr);
-	if (opts.answerMaxTokens === 'auto')
-		io.stderr.write(`${answerLimitNote(config.answer_max_tokens, told)}\n`);
-	// The set-up's warning, by the same rule: a window below the automatic floor cannot hold the run.
-	const misfit = misfitText(contextFit({ ...config, answer_tokens_auto: false }, told?.tokens));
-	if (misfit) io.stderr.write(`Warning: ${misfit}\n`);
-	io.stderr.write(headerNote(template, config));
+	const { template } = started;
+	const { config, manifestExtras, needs } = started.stored;
 	const nlp = needs.nlp ? await loadNlp(io, opts) : undefined;
 	const store = await JsonlStore.open(opts.out);
 	const progress = new ProgressLine(io.stderr, io.now);
@@ -424,12 +401,7 @@ async function runLocked(opts: RunOptions, io: RunIO): Promise<number> {
 		concurrency: opts.concurrency,
 		appVersion: CLI_VERSION,
 		// The identity as checked: every fingerprint the run stored is kept (identity.ts).
-		manifestExtras: {
-			...manifestExtras,
-			identity: kept,
-			config_hash: await identityHash(kept),
-			nlp_data: nlp?.note
-		},
+		manifestExtras: { ...manifestExtras, nlp_data: nlp?.note },
 		nlp: nlp?.nlp
 	})) {
 		progress.render(event);

@@ -4,7 +4,6 @@
  */
 import { AppError } from '../errors/appError.ts';
 import { DATASETS, loadDataset } from '../datasets/registry.ts';
-import type { SweepGenerator } from '../engines/provider.ts';
 import { providerOf, type EngineKind } from '../engines/registry.ts';
 import { checkResume, describeVanished, type ModelFingerprint } from '../probe/identity.ts';
 import { prepareConfig, prepareRun, type PreparedRun } from '../probe/prepare.ts';
@@ -15,6 +14,7 @@ import type { RunController, RunSetup } from '../state/runner.svelte.ts';
 import { RunActiveError } from '../state/runner.svelte.ts';
 import type { EngineSettings } from '../state/settings.svelte.ts';
 import type { SetupState, StartStep } from '../state/setup.svelte.ts';
+import { driveStart, type StartPorts, type StartStep as CoreStartStep } from '../probe/start.ts';
 import { generatorContextWindow } from './contextWindow.ts';
 import { startWithLock } from './runLocks.ts';
 import { browserAnswersOpaque, checkServer, type ServerCheckDeps } from './serverCheck.ts';
@@ -31,9 +31,8 @@ import {
 } from '../setup/runInputs.ts';
 import { APP_VERSION, type AppServices } from './services.ts';
 import type { SkippedModel } from '../setup/sweeps.ts';
-import { servedTemplateSpec } from '../setup/sweepPlan.ts';
-import { readTemplateCheck, type TemplateCheck } from '../setup/templateCheck.ts';
-import { errorText } from '../errors/describe.ts';
+import type { TemplateCheck } from '../setup/templateCheck.ts';
+import { ownTemplate } from './sweepTemplates.ts';
 
 export interface EngineChoice {
 	engine: EngineKind;
@@ -256,166 +255,173 @@ export interface NewRunRequest {
 	signal: AbortSignal;
 	/** The server check's opaque probe (tests inject one); defaults to the browser's fetch. */
 	answersOpaque?: ServerCheckDeps['answersOpaque'];
+	/** Set by a test: the start's ports, given the app's own (to log or fail one). */
+	startPorts?: <Stored>(ports: AppStartPorts<Stored>) => AppStartPorts<Stored>;
 }
 
 /**
- * The set-up view's Start: template, items, config, stored run, started run.
+ * The set-up view's Start: the start's steps (probe/start.ts), then the stored run, started.
  * @returns the new run's id.
  * @throws the provider's EngineError (e.g. 'webgpu_unavailable') before anything loads or is
  *   stored when this device cannot run the chosen engine (the run could only fail);
- *   TemplateError, DatasetError, RunActiveError, or AbortError when `signal` aborts.
+ *   RunActiveError, the server check's failure, TemplateError, DatasetError, or AbortError when
+ *   `signal` aborts.
  */
 export async function startFromSetup(r: NewRunRequest): Promise<string> {
 	const generator = r.settings.generatorId(r.gpu);
-	const {
-		runs: [run]
-	} = await runsFromSetup(r, [generator]);
-	r.step('storing');
-	const { config } = await createAndStart(r.services, r.runner, run);
-	return config.run_id;
+	return startRuns(r, [generator], async ({ runs: [run] }) => {
+		const { config } = await createAndStart(r.services, r.runner, run);
+		return config.run_id;
+	});
 }
 
+/** The runs a start made (one per generator model) and the models it left out. */
+export interface SetupRuns {
+	runs: NewRun[];
+	skipped: SkippedModel[];
+}
+
+/** What the app's template step reads: the chosen template, and a sweep's further models' own. */
+interface SetupTemplates {
+	check: TemplateCheck;
+	own: Map<string, { check: TemplateCheck; contextWindow?: number } | SkippedModel>;
+}
+
+interface SetupDataset {
+	items: DatasetItem[];
+	name: string;
+	note?: string;
+}
+
+export type AppStartPorts<Stored> = StartPorts<void, SetupTemplates, SetupDataset, Stored>;
+
+/** The set-up view's step for each of the start's (none for the lock, taken at once). */
+const SHOWN_STEP: Record<CoreStartStep, StartStep | null> = {
+	lock: null,
+	server: 'server',
+	template: 'template',
+	dataset: 'dataset',
+	store: 'storing'
+};
+
 /**
- * One run per generator model, all else the same (items, seeds, conditions, judge): the server is
- * checked for every model and the dataset read once. The chosen template is the chosen (first)
- * generator's; each further model has its own, as a single run of it would read it (ownTemplate),
- * and its own context window, and a model whose template cannot be read is left out of the sweep
- * and said so (as the CLI goes on past a model).
+ * One run per generator model, all else the same (items, seeds, conditions, judge), through the
+ * start's steps in their one order: the tab's one run, the server (checked for every model), the
+ * templates, the dataset (read once), then `store` with the runs. The chosen template is the
+ * chosen (first) generator's; each further model has its own, as a single run of it would read it
+ * (ownTemplate), and its own context window, and a model whose template cannot be read is left
+ * out of the sweep and said so (as the CLI goes on past a model).
  * @throws as startFromSetup when the chosen generator's (the first) cannot start.
  */
-export async function runsFromSetup(
+export async function startRuns<Stored>(
 	r: NewRunRequest,
-	generators: readonly string[]
-): Promise<{ runs: NewRun[]; skipped: SkippedModel[] }> {
-	const { services, settings, setup, gpu } = r;
-	const provider = settings.provider;
-	const unavailable = provider.unavailable(gpu);
+	generators: readonly string[],
+	store: (made: SetupRuns) => Promise<Stored>
+): Promise<Stored> {
+	const unavailable = r.settings.provider.unavailable(r.gpu);
 	if (unavailable) throw unavailable;
-	const values = setup.valuesNow;
-	const conn = settings.connection();
-	// Only an engine elsewhere is opened this early: one on this device would start its worker.
-	const served = provider.onDevice ? undefined : provider.open(services, conn).listModels;
-	if (served) {
-		// A server that is down, blocked or lacks a model fails the start here, before the template
-		// and the dataset load and before a run is stored: a failed start leaves no empty run behind.
-		r.step('server');
-		for (const model of generators) {
-			const check = await checkServer(
-				{
-					baseUrl: conn.base_url ?? '',
-					model,
-					judge: values.judge_mode === 'rules' ? undefined : settings.judgeId(gpu),
-					signal: r.signal
-				},
-				{
-					listModels: served,
-					answersOpaque: r.answersOpaque ?? browserAnswersOpaque
-				}
-			);
-			const failed = check.lines.filter((l) => !l.ok);
-			if (failed.length > 0) throw new Error(failed.map((l) => l.text).join(' '));
-		}
-	}
-	r.step('template');
-	const check = await setup.checkTemplate(settings.templateSpec(gpu), (spec) =>
-		services.appTemplate(spec, r.signal)
-	);
-	if (!check) throw new Error(setup.templateError ?? 'No chat template.');
-	r.step('dataset');
-	const choice = setup.dataset.current;
-	let items: DatasetItem[];
-	let datasetName: string;
-	let datasetNote: string | undefined;
-	if (choice === 'upload') {
-		if (!setup.upload) throw new Error('Choose a dataset file first.');
-		items = setup.upload.items;
-		datasetName = setup.upload.name;
-	} else {
-		items = await loadDataset(choice, {
-			fetch: (url, init) => fetch(url, init),
-			cache: services.datasetCache(),
-			signal: r.signal,
-			onProgress: (done, total) => setup.setRows(done, total),
-			// loadDataset hands it only to a dataset that needs one, which sends it to the Hub only.
-			token: settings.hfToken
-		});
-		datasetName = choice;
-		datasetNote = DATASETS[choice].note;
-	}
-	const contextWindow = await generatorContextWindow(services, settings, gpu, r.signal);
-	const chosen = settings.generatorId(gpu);
-	const runs: NewRun[] = [];
-	const skipped: SkippedModel[] = [];
-	for (const generator of generators) {
-		let own: { check: TemplateCheck; contextWindow?: number } = { check, contextWindow };
-		if (generator !== chosen) {
-			r.step('template');
-			const found = await ownTemplate(r, generator);
-			if ('reason' in found) {
-				skipped.push(found);
-				continue;
-			}
-			own = found;
-		}
-		// Rules-only runs never call a judge; the generator stands in so the manifest is complete.
-		const judge = values.judge_mode === 'rules' ? generator : settings.judgeId(gpu);
-		const runValues = formRunValues(values, {
-			run_id: newRunId(),
-			dataset: datasetName,
-			dataset_note: datasetNote,
-			items,
-			generator: { id: generator, template_repo: own.check.template.repo },
-			judge: { id: judge },
-			thinking_default: own.check.thinking,
-			user_header_default: own.check.markup.headerDefault,
-			reasoning_effort_default: own.check.markup.effortDefault,
-			context_window: own.contextWindow
-		});
-		runs.push({
-			values: runValues,
-			template: own.check.template,
-			choice: { engine: settings.engine.current, ...conn, adapter: gpu.adapter }
-		});
-	}
-	return { runs, skipped };
+	const ports = setupStartPorts(r, generators, store);
+	const started = await driveStart(r.startPorts?.(ports) ?? ports, (event) => {
+		const shown = event.type === 'step' ? SHOWN_STEP[event.step] : null;
+		if (shown) r.step(shown);
+	});
+	return started.stored;
 }
 
-/**
- * A sweep's further model: its own chat template and context window, or why it is left out. On
- * this device the catalog's repo or the file's own; on a server what its served name names
- * (servedTemplateSpec), and the context window the server states for it.
- * @throws AbortError when the start is stopped.
- */
-export async function ownTemplate(
-	r: Pick<NewRunRequest, 'services' | 'settings' | 'gpu' | 'signal'>,
-	generator: string
-): Promise<{ check: TemplateCheck; contextWindow?: number } | SkippedModel> {
-	const { provider, chosen } = r.settings;
-	const found: Pick<SweepGenerator, 'template' | 'context_window'> | null | undefined =
-		provider.onDevice
-			? chosen.sweepGenerator?.(generator, r.gpu)
-			: { template: servedTemplateSpec(generator) };
-	if (!found?.template) {
-		return {
-			model: generator,
-			reason: provider.onDevice
-				? 'not a model this engine loads, or no chat template known'
-				: 'its served name is not a Hugging Face repo, so its chat template is unknown (run it alone with its template chosen)'
-		};
-	}
-	try {
-		const template = await r.services.appTemplate(found.template, r.signal);
-		const ask = provider.askContextWindow;
-		const told =
-			found.context_window === undefined && ask
-				? await ask(r.services, r.settings.connection(), generator, r.signal)
-				: undefined;
-		return {
-			check: await readTemplateCheck(JSON.stringify(found.template), template),
-			contextWindow: found.context_window ?? told?.tokens
-		};
-	} catch (err) {
-		if (r.signal.aborted) throw err;
-		return { model: generator, reason: `its chat template could not be read: ${errorText(err)}` };
-	}
+/** The app's side of the start: what each step is in this tab. */
+export function setupStartPorts<Stored>(
+	r: NewRunRequest,
+	generators: readonly string[],
+	store: (made: SetupRuns) => Promise<Stored>
+): AppStartPorts<Stored> {
+	const { services, settings, setup, gpu } = r;
+	const provider = settings.provider;
+	const values = setup.valuesNow;
+	const conn = settings.connection();
+	const chosen = settings.generatorId(gpu);
+	return {
+		// One run at a time in a tab: refused before anything loads or is stored.
+		lock: () => {
+			if (r.runner.active) throw new RunActiveError(r.runner.runId ?? '?');
+		},
+		// A server that is down, blocked or lacks a model fails the start here, before the template
+		// and the dataset load and before a run is stored: a failed start leaves no empty run behind.
+		// Only an engine elsewhere is checked this early: one on this device would start its worker.
+		server: provider.onDevice
+			? undefined
+			: async () => {
+					const served = provider.open(services, conn).listModels;
+					if (!served) return;
+					for (const model of generators) {
+						const check = await checkServer(
+							{
+								baseUrl: conn.base_url ?? '',
+								model,
+								judge: values.judge_mode === 'rules' ? undefined : settings.judgeId(gpu),
+								signal: r.signal
+							},
+							{ listModels: served, answersOpaque: r.answersOpaque ?? browserAnswersOpaque }
+						);
+						const failed = check.lines.filter((l) => !l.ok);
+						if (failed.length > 0) throw new Error(failed.map((l) => l.text).join(' '));
+					}
+				},
+		template: async () => {
+			const check = await setup.checkTemplate(settings.templateSpec(gpu), (spec) =>
+				services.appTemplate(spec, r.signal)
+			);
+			if (!check) throw new Error(setup.templateError ?? 'No chat template.');
+			const own: SetupTemplates['own'] = new Map();
+			for (const generator of generators)
+				if (generator !== chosen) own.set(generator, await ownTemplate(r, generator));
+			return { check, own };
+		},
+		dataset: async () => {
+			const choice = setup.dataset.current;
+			if (choice !== 'upload') {
+				const items = await loadDataset(choice, {
+					fetch: (url, init) => fetch(url, init),
+					cache: services.datasetCache(),
+					signal: r.signal,
+					onProgress: (done, total) => setup.setRows(done, total),
+					// loadDataset hands it only to a dataset that needs one, which sends it to the Hub only.
+					token: settings.hfToken
+				});
+				return { items, name: choice, note: DATASETS[choice].note };
+			}
+			if (!setup.upload) throw new Error('Choose a dataset file first.');
+			return { items: setup.upload.items, name: setup.upload.name };
+		},
+		store: async ({ template, data }) => {
+			const contextWindow = await generatorContextWindow(services, settings, gpu, r.signal);
+			const made: SetupRuns = { runs: [], skipped: [] };
+			for (const generator of generators) {
+				const own = template.own.get(generator) ?? { check: template.check, contextWindow };
+				if ('reason' in own) {
+					made.skipped.push(own);
+					continue;
+				}
+				// Rules-only runs never call a judge; the generator stands in so the manifest is complete.
+				const judge = values.judge_mode === 'rules' ? generator : settings.judgeId(gpu);
+				const runValues = formRunValues(values, {
+					run_id: newRunId(),
+					dataset: data.name,
+					dataset_note: data.note,
+					items: data.items,
+					generator: { id: generator, template_repo: own.check.template.repo },
+					judge: { id: judge },
+					thinking_default: own.check.thinking,
+					user_header_default: own.check.markup.headerDefault,
+					reasoning_effort_default: own.check.markup.effortDefault,
+					context_window: own.contextWindow
+				});
+				made.runs.push({
+					values: runValues,
+					template: own.check.template,
+					choice: { engine: settings.engine.current, ...conn, adapter: gpu.adapter }
+				});
+			}
+			return store(made);
+		}
+	};
 }

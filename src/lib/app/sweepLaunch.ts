@@ -20,7 +20,7 @@ import { RunActiveError } from '../state/runner.svelte.ts';
 import {
 	createStored,
 	resumeRun,
-	runsFromSetup,
+	startRuns,
 	storage,
 	type EngineChoice,
 	type NewRun,
@@ -40,13 +40,12 @@ export async function startSweepFromSetup(
 	generators: readonly string[],
 	on: SweepEvents
 ): Promise<SweepRecord> {
-	if (r.runner.active) throw new RunActiveError(r.runner.runId ?? '?');
-	const { runs, skipped } = await runsFromSetup(r, generators);
-	r.step('storing');
-	const ids = await storeSweepRuns(r.services, runs);
-	const sweep = saveSweep(storage(), ids, skipped);
-	void driveSweep(r.services, r.runner, sweep, runs[0].choice, on);
-	return sweep;
+	return startRuns(r, generators, async ({ runs, skipped }) => {
+		const ids = await storeSweepRuns(r.services, runs);
+		const sweep = saveSweep(storage(), ids, skipped);
+		void driveSweep(r.services, r.runner, sweep, runs[0].choice, on);
+		return sweep;
+	});
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { DatasetItem, ProbeConfig } from '../probe/types.ts';
 import { planConditions } from '../probe/plan.ts';
 import { runConfig } from '../probe/runConfig.ts';
-import { BARE_TASK_PROMPT } from '../probe/taskPrompt.ts';
+import { RUN_DEFAULTS, runValues } from '../probe/runValues.ts';
 
 export const SHORT_PROMPT = 'Count from one to twenty in words, separated by commas.';
 export const SHORT_RUNS = 3;
@@ -24,29 +24,25 @@ export const BENCH_ITEMS: readonly DatasetItem[] = [
 
 /** 1 item × temperatures [0, 1] × perturbations [none, append] = 4 records, 1 answer, rules only. */
 export function benchConfig(model: string): ProbeConfig {
-	return runConfig({
-		run_id: 'device-bench',
-		dataset: 'device-bench',
-		items: BENCH_ITEMS.map((item) => ({ ...item })),
-		limit: 0,
-		seed: 1,
-		temperatures: [0, 1],
-		perturbations: ['none', 'append'],
-		samples: 1,
-		judge_mode: 'rules',
-		generator: { id: model },
-		judge: { id: model },
-		max_tokens: 64,
-		answer_max_tokens: 256,
-		answer_tokens_auto: false,
-		// Short answers time the device alike whatever the model's habit.
-		thinking: false,
-		thinking_default: false,
-		truncate_fraction: 0.5,
-		append_text: 'Does that look right to you?',
-		task_prompt: BARE_TASK_PROMPT,
-		template_sha256: undefined
-	});
+	return runConfig(
+		runValues(RUN_DEFAULTS, {
+			run_id: 'device-bench',
+			dataset: 'device-bench',
+			items: BENCH_ITEMS.map((item) => ({ ...item })),
+			seed: 1,
+			temperatures: [0, 1],
+			perturbations: ['none', 'append'],
+			judge_mode: 'rules',
+			generator: { id: model },
+			max_tokens: 64,
+			answer_max_tokens: 256,
+			answer_tokens_auto: false,
+			// Short answers time the device alike whatever the model's habit.
+			thinking: false,
+			thinking_default: false,
+			append_text: 'Does that look right to you?'
+		})
+	);
 }
 
 /** How many records benchConfig makes. */

@@ -5,20 +5,16 @@
  */
 import { answerCutOf, type AnswerCut } from '../probe/answerCut.ts';
 import type { ProbeRecord } from '../probe/types.ts';
+import { COUNTED_FIELDS } from '../stats/aggregate.ts';
+import { columnsOf, valueAt } from '../stats/columns.ts';
 
+/** What the counts read (stats/aggregate.ts COUNTED_FIELDS), and what the views show besides. */
 export const FACT_FIELDS = [
 	'run_id',
 	'key',
-	'item_id',
-	'temperature',
-	'perturbation',
-	'sample',
-	'label',
-	'verdict',
-	'label_source',
+	...COUNTED_FIELDS,
 	'rule_label',
 	'judge_label',
-	'correct',
 	'finish_reason',
 	'reference_grounding',
 	'answer_cut'
@@ -73,20 +69,13 @@ const NO_REFERENCE = 'none';
 const PACKED_FIELDS = FACT_FIELDS.filter((f): f is PackedField => f !== 'run_id');
 
 export function packFacts(runId: string, facts: readonly RecordFacts[]): FactsPackRow {
+	const typed = columnsOf(facts, PACKED_FIELDS, (f, field) =>
+		f[field] === undefined && field === 'reference_grounding' ? NO_REFERENCE : f[field]
+	);
+	// JSON keeps a plain array; a typed array would become an object keyed by position.
 	const columns = {} as PackedFacts['columns'];
 	for (const field of PACKED_FIELDS) {
-		const values: unknown[] = [];
-		const seen = new Map<unknown, number>();
-		const index = facts.map((f) => {
-			const v = f[field] === undefined && field === 'reference_grounding' ? NO_REFERENCE : f[field];
-			let i = seen.get(v);
-			if (i === undefined) {
-				i = values.push(v) - 1;
-				seen.set(v, i);
-			}
-			return i;
-		});
-		columns[field] = { values, index };
+		columns[field] = { values: typed[field].values, index: Array.from(typed[field].index) };
 	}
 	const packed: PackedFacts = { n: facts.length, columns };
 	return { run_id: runId, format: PACK_FORMAT, facts: JSON.stringify(packed) };
@@ -104,8 +93,7 @@ export function unpackFacts(row: FactsPackRow): RecordFacts[] | undefined {
 	const { n, columns } = pack;
 	const out: RecordFacts[] = new Array<RecordFacts>(n);
 	const c = columns;
-	const at = <F extends PackedField>(field: F, i: number) =>
-		c[field].values[c[field].index[i] as number] as RecordFacts[F];
+	const at = <F extends PackedField>(field: F, i: number) => valueAt(c[field], i) as RecordFacts[F];
 	for (let i = 0; i < n; i++) {
 		out[i] = {
 			run_id: row.run_id,
@@ -121,9 +109,7 @@ export function unpackFacts(row: FactsPackRow): RecordFacts[] | undefined {
 			judge_label: at('judge_label', i),
 			correct: at('correct', i),
 			finish_reason: at('finish_reason', i),
-			reference_grounding: referenceOf(
-				c.reference_grounding.values[c.reference_grounding.index[i]]
-			),
+			reference_grounding: referenceOf(valueAt(c.reference_grounding, i)),
 			answer_cut: at('answer_cut', i)
 		};
 	}

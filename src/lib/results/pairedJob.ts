@@ -3,76 +3,51 @@
  * what comes back. The computation is perturbationDeltas, the one owner (resultsData.ts); this file
  * only carries it, so in a worker or inline the numbers are equal.
  *
- * The records cross as columns (each field's distinct values plus one index per record, in typed
- * arrays): 10,000 objects cost the page ~15-20 ms to clone into a message, the columns ~1 ms.
+ * The records cross as columns (stats/columns.ts, typed index arrays): 10,000 objects cost the page
+ * ~15-20 ms to clone into a message, the columns ~1 ms. The fields are the ones the count reads,
+ * COUNTED_FIELDS, the list CountedRecord is derived from.
  */
-import type { CountedRecord } from '../stats/aggregate.ts';
+import { COUNTED_FIELDS, type CountedRecord } from '../stats/aggregate.ts';
+import { columnsOf, valueAt, type Columns } from '../stats/columns.ts';
 import { perturbationDeltas, type PairedDelta } from './resultsData.ts';
 
-/** The fields the paired count reads (CountedRecord's). */
-const FIELDS = [
-	'item_id',
-	'temperature',
-	'perturbation',
-	'sample',
-	'label',
-	'verdict',
-	'label_source',
-	'correct'
-] as const satisfies readonly (keyof CountedRecord)[];
-
-type Field = (typeof FIELDS)[number];
+type Field = (typeof COUNTED_FIELDS)[number];
 
 export interface PairedJob {
+	/** Which computation this is: one worker serves a view's every computation. */
+	id: number;
 	n: number;
-	columns: Record<Field, { values: unknown[]; index: Uint32Array }>;
+	columns: Columns<Field>;
 	seed: number;
 	/** Item ids left out of follow-up counts (Exclusions.unprobed). */
 	unprobed: string[];
 }
 
-export type PairedReply = { deltas: PairedDelta[] } | { error: string };
+export type PairedReply = { id: number } & ({ deltas: PairedDelta[] } | { error: string });
 
 /** The job for these records, in columns. */
 export function pairedJob(
 	records: readonly CountedRecord[],
 	seed: number,
-	unprobed: ReadonlySet<string>
+	unprobed: ReadonlySet<string>,
+	id = 0
 ): PairedJob {
-	const n = records.length;
-	const columns = {} as PairedJob['columns'];
-	for (const field of FIELDS) {
-		const values: unknown[] = [];
-		const seen = new Map<unknown, number>();
-		const index = new Uint32Array(n);
-		for (let i = 0; i < n; i++) {
-			const v = records[i][field];
-			let k = seen.get(v);
-			if (k === undefined) {
-				k = values.push(v) - 1;
-				seen.set(v, k);
-			}
-			index[i] = k;
-		}
-		columns[field] = { values, index };
-	}
-	return { n, columns, seed, unprobed: [...unprobed] };
+	const columns = columnsOf(records, COUNTED_FIELDS);
+	return { id, n: records.length, columns, seed, unprobed: [...unprobed] };
 }
 
 /** The job's buffers, to transfer rather than copy. */
 export function jobBuffers(job: PairedJob): ArrayBuffer[] {
-	return FIELDS.map((f) => job.columns[f].index.buffer as ArrayBuffer);
+	return COUNTED_FIELDS.map((f) => job.columns[f].index.buffer as ArrayBuffer);
 }
 
 /** The records back from their columns: a field missing from the record stays missing. */
 export function jobRecords(job: PairedJob): CountedRecord[] {
 	const out = new Array<CountedRecord>(job.n);
-	const c = job.columns;
-	const at = (field: Field, i: number) => c[field].values[c[field].index[i]];
 	for (let i = 0; i < job.n; i++) {
 		const r = {} as Record<Field, unknown>;
-		for (const field of FIELDS) {
-			const v = at(field, i);
+		for (const field of COUNTED_FIELDS) {
+			const v = valueAt(job.columns[field], i);
 			if (v !== undefined) r[field] = v;
 		}
 		out[i] = r as unknown as CountedRecord;
@@ -84,9 +59,10 @@ export function jobRecords(job: PairedJob): CountedRecord[] {
 export function pairedReply(job: PairedJob): PairedReply {
 	try {
 		return {
+			id: job.id,
 			deltas: perturbationDeltas(jobRecords(job), job.seed, new Set(job.unprobed))
 		};
 	} catch (err) {
-		return { error: err instanceof Error ? err.message : String(err) };
+		return { id: job.id, error: err instanceof Error ? err.message : String(err) };
 	}
 }

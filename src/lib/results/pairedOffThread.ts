@@ -44,31 +44,84 @@ export const pairedInline: PairedDeltas = async (records, seed, unprobed, stale)
 	return withHolm(deltas);
 };
 
+/** A view's paired effects and the worker behind them. */
+export interface PairedEffects {
+	deltas: PairedDeltas;
+	/** Ends the worker (the view is gone): a computation still waiting gives null. */
+	close(): void;
+}
+
+/** A reply that no longer gets a computation: the worker was closed under it. */
+const CLOSED = Symbol('closed');
+
 /**
- * In a worker from `spawn`, one per call (it ends with its answer); when the worker cannot be made
- * or fails before answering, `fallback` computes them instead. An error the computation itself
- * throws is thrown here, as the inline path would.
+ * In one worker from `spawn`, made on the first computation and reused by every later one (a
+ * toggle or a reload posts to it; the worker answers in order, each reply naming its job) until
+ * `close`. When the worker cannot be made or fails before answering, `fallback` computes the
+ * waiting ones instead and the next computation makes a fresh worker. An error the computation
+ * itself throws is thrown here, as the inline path would.
  */
 export function pairedInWorker(
 	spawn: () => PairedWorker,
 	fallback: PairedDeltas = pairedInline
-): PairedDeltas {
-	return async (records, seed, unprobed, stale) => {
-		let worker: PairedWorker;
+): PairedEffects {
+	let worker: PairedWorker | null = null;
+	let closed = false;
+	let nextId = 0;
+	const waiting = new Map<number, (reply: PairedReply | null | typeof CLOSED) => void>();
+
+	/** Ends this worker and answers everything it owed with `answer`. */
+	const drop = (w: PairedWorker, answer: null | typeof CLOSED) => {
+		if (worker === w) worker = null;
+		w.terminate();
+		for (const resolve of waiting.values()) resolve(answer);
+		waiting.clear();
+	};
+
+	const started = (): PairedWorker => {
+		if (worker !== null) return worker;
+		const w = spawn();
+		w.onMessage((reply) => {
+			// A worker script from another version may not name the job: it answers in order.
+			const id = waiting.has(reply.id) ? reply.id : waiting.keys().next().value;
+			if (id === undefined) return;
+			waiting.get(id)?.(reply);
+			waiting.delete(id);
+		});
+		w.onError(() => drop(w, null));
+		worker = w;
+		return w;
+	};
+
+	const deltas: PairedDeltas = async (records, seed, unprobed, stale) => {
+		if (closed) return null;
+		let w: PairedWorker;
 		try {
-			worker = spawn();
+			w = started();
 		} catch {
 			return fallback(records, seed, unprobed, stale);
 		}
-		const reply = await new Promise<PairedReply | null>((resolve) => {
-			worker.onMessage(resolve);
-			worker.onError(() => resolve(null));
-			worker.post(pairedJob(records, seed, unprobed));
+		const id = nextId++;
+		const reply = await new Promise<PairedReply | null | typeof CLOSED>((resolve) => {
+			waiting.set(id, resolve);
+			try {
+				w.post(pairedJob(records, seed, unprobed, id));
+			} catch {
+				drop(w, null); // a job it cannot take: as a crash, the page computes it
+			}
 		});
-		worker.terminate();
+		if (reply === CLOSED) return null;
 		if (reply === null) return fallback(records, seed, unprobed, stale);
 		if ('error' in reply) throw new Error(reply.error);
 		return stale() ? null : reply.deltas;
+	};
+
+	return {
+		deltas,
+		close() {
+			closed = true;
+			if (worker !== null) drop(worker, CLOSED);
+		}
 	};
 }
 
@@ -88,6 +141,8 @@ function spawnBrowserWorker(): PairedWorker {
 	};
 }
 
-/** The page's paired effects: in a worker where the browser has one, else inline. */
-export const pairedOffThread: PairedDeltas =
-	typeof Worker === 'undefined' ? pairedInline : pairedInWorker(spawnBrowserWorker);
+/** A view's paired effects: in a worker of its own where the browser has one, else inline. */
+export function pairedOffThread(): PairedEffects {
+	if (typeof Worker === 'undefined') return { deltas: pairedInline, close: () => undefined };
+	return pairedInWorker(spawnBrowserWorker);
+}

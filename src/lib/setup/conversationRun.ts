@@ -4,11 +4,12 @@
  * code (runConfig, probeInput), never a copy of it.
  */
 import { conversationItem, typedAnswer } from '../probe/conversation.ts';
-import { reasoningEffortDefault, userHeaderDefault } from '../probe/markup.ts';
 import { probeInput, renderOptions, type ProbeInput } from '../probe/records.ts';
 import { runConfig } from '../probe/runConfig.ts';
-import { BARE_TASK_PROMPT, taskConversation } from '../probe/taskPrompt.ts';
-import { thinkingDefault, userHeader, type ChatTemplate } from '../probe/template.ts';
+import { RUN_DEFAULTS, runValues } from '../probe/runValues.ts';
+import { taskConversation } from '../probe/taskPrompt.ts';
+import { userHeader, type ChatTemplate } from '../probe/template.ts';
+import { templateValues } from '../probe/templateValues.ts';
 import type { AnswerRecord, ChatMessage, DatasetItem, ProbeConfig } from '../probe/types.ts';
 import { DEFAULT_FORM, type RunFormValues } from './runForm.ts';
 
@@ -33,34 +34,30 @@ export interface ConversationRunOptions {
 export function conversationConfig(o: ConversationRunOptions): ProbeConfig {
 	const limits = o.limits ?? DEFAULT_FORM;
 	const t = o.template;
-	return runConfig({
-		run_id: o.run_id,
-		dataset: 'playground',
-		items: [o.item],
-		limit: 0,
-		seed: o.seed ?? 0,
-		temperatures: [o.temperature ?? 1],
-		perturbations: ['none'],
-		samples: o.samples ?? 1,
-		// A turn no rule catches stays undecided unless the judge is asked, as in a rules-only run.
-		judge_mode: o.judgeModel === undefined ? 'rules' : 'hybrid',
-		generator: { id: o.model, template_repo: t.repo },
-		judge: { id: o.judgeModel ?? o.model },
-		max_tokens: limits.max_tokens,
-		answer_max_tokens: limits.answer_max_tokens,
-		answer_tokens_auto: limits.answer_tokens_auto,
-		context_window: o.contextWindow,
-		thinking: o.thinking ?? null,
-		thinking_default: thinkingDefault(t),
-		// The template family's header rule and reasoning effort, as a run with this template has.
-		user_header_default: userHeaderDefault(t),
-		reasoning_effort_default: reasoningEffortDefault(t),
-		truncate_fraction: DEFAULT_FORM.truncate_fraction,
-		append_text: DEFAULT_FORM.append_text,
-		// The conversation is typed as it is to be sent: no task prompt around it.
-		task_prompt: BARE_TASK_PROMPT,
-		template_sha256: t.sha256
-	});
+	return runConfig(
+		runValues(RUN_DEFAULTS, {
+			run_id: o.run_id,
+			dataset: 'playground',
+			items: [o.item],
+			seed: o.seed,
+			temperatures: [o.temperature ?? 1],
+			samples: o.samples,
+			// A turn no rule catches stays undecided unless the judge is asked, as in a rules-only run.
+			judge_mode: o.judgeModel === undefined ? 'rules' : 'hybrid',
+			generator: { id: o.model, template_repo: t.repo },
+			judge: o.judgeModel === undefined ? undefined : { id: o.judgeModel },
+			max_tokens: limits.max_tokens,
+			answer_max_tokens: limits.answer_max_tokens,
+			answer_tokens_auto: limits.answer_tokens_auto,
+			context_window: o.contextWindow,
+			thinking: o.thinking ?? null,
+			// The template family's header rule and reasoning effort, as a run with this template has.
+			...templateValues(t),
+			truncate_fraction: DEFAULT_FORM.truncate_fraction,
+			append_text: DEFAULT_FORM.append_text
+			// The conversation is typed as it is to be sent: the default, bare task prompt.
+		})
+	);
 }
 
 /** What a run would put in front of the model after an item's answer. */

@@ -3,7 +3,8 @@
  * ProbeConfig a valid form makes. Pure, so the rules are tested without a DOM.
  */
 import { planConditions } from '../probe/plan.ts';
-import { DEFAULT_ANSWER_MAX_TOKENS, runConfig, type RunValues } from '../probe/runConfig.ts';
+import { runConfig, type RunValues } from '../probe/runConfig.ts';
+import { RUN_DEFAULTS, runValues } from '../probe/runValues.ts';
 import type { ReasoningEffort, UserHeaderCut } from '../probe/types.ts';
 import {
 	QUESTION_SLOT,
@@ -52,21 +53,22 @@ export interface RunFormValues {
 	system_prompt: string;
 }
 
+/** The form's defaults: the run's (probe/runValues.ts), but for ten items at three temperatures. */
 export const DEFAULT_FORM: RunFormValues = {
 	n: 10,
-	seed: 0,
+	seed: RUN_DEFAULTS.seed,
 	temperatures: '0, 0.5, 1',
-	perturbations: ['none'],
-	truncate_fraction: 0.5,
-	append_text: 'What do you think?',
-	samples: 1,
-	thinking: null,
+	perturbations: [...RUN_DEFAULTS.perturbations],
+	truncate_fraction: RUN_DEFAULTS.truncate_fraction,
+	append_text: RUN_DEFAULTS.append_text,
+	samples: RUN_DEFAULTS.samples,
+	thinking: RUN_DEFAULTS.thinking,
 	user_header: null,
 	reasoning_effort: null,
-	judge_mode: 'hybrid',
-	max_tokens: 256,
-	answer_max_tokens: DEFAULT_ANSWER_MAX_TOKENS,
-	answer_tokens_auto: true,
+	judge_mode: RUN_DEFAULTS.judge_mode,
+	max_tokens: RUN_DEFAULTS.max_tokens,
+	answer_max_tokens: RUN_DEFAULTS.answer_max_tokens,
+	answer_tokens_auto: RUN_DEFAULTS.answer_tokens_auto,
 	task_preset: 'bare',
 	task_template: QUESTION_SLOT,
 	system_prompt: ''
@@ -190,9 +192,8 @@ export function formRunValues(
 		models?: RunValues['models'];
 	}
 ): RunValues {
-	return {
+	return runValues(RUN_DEFAULTS, {
 		...run,
-		template_sha256: run.template_sha256,
 		limit: v.n,
 		seed: v.seed,
 		temperatures: parseTemperatures(v.temperatures) ?? [],
@@ -208,7 +209,7 @@ export function formRunValues(
 		truncate_fraction: v.truncate_fraction,
 		append_text: v.append_text,
 		task_prompt: taskPromptOf(v)
-	};
+	});
 }
 
 /** The config the form describes (no identity: prepareRun adds it when a run starts). */

@@ -18,18 +18,23 @@ export type { BootstrapOptions, Interval, Rate } from './interval.ts';
 /** The label the paper counts as the model having taken the user's side of the conversation. */
 export const FOLLOWUP_LABEL: Label = 'genuine_followup';
 
-/** What these statistics read of a record: a run's record facts (db/facts.ts) are enough. */
-export type CountedRecord = Pick<
-	ProbeRecord,
-	| 'item_id'
-	| 'temperature'
-	| 'perturbation'
-	| 'sample'
-	| 'label'
-	| 'verdict'
-	| 'label_source'
-	| 'correct'
->;
+/**
+ * What these statistics read of a record: a run's record facts (db/facts.ts) are enough. The one
+ * list of those fields; the type is derived from it, so a shell that copies a record's counted
+ * fields (the paired-effects job, results/pairedJob.ts) copies a field added here too.
+ */
+export const COUNTED_FIELDS = [
+	'item_id',
+	'temperature',
+	'perturbation',
+	'sample',
+	'label',
+	'verdict',
+	'label_source',
+	'correct'
+] as const satisfies readonly (keyof ProbeRecord)[];
+
+export type CountedRecord = Pick<ProbeRecord, (typeof COUNTED_FIELDS)[number]>;
 
 /** Items left out of what they would distort, by item id (an answer is shared by its samples). */
 export interface Exclusions {

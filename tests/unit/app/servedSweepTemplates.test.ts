@@ -6,7 +6,7 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ownTemplate } from '../../../src/lib/app/launch.ts';
+import { ownTemplate } from '../../../src/lib/app/sweepTemplates.ts';
 import { createAppServices } from '../../../src/lib/app/services.ts';
 import { SHIPPED_FAMILIES } from '../../../src/lib/templates/families.ts';
 import { EngineSettings } from '../../../src/lib/state/settings.svelte.ts';

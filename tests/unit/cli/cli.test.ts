@@ -124,9 +124,11 @@ describe('user-turn-probe CLI', () => {
 	});
 
 	it('fails with the URLs it tried when the template cannot be fetched', async () => {
-		const failingFetch = (async () => {
+		// The server answers (the start checks it first); the Hub cannot be reached.
+		const failingFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+			if (new URL(String(input)).hostname === '127.0.0.1') return fetch(input, init);
 			throw new TypeError('fetch failed');
-		}) as unknown as typeof fetch;
+		}) as typeof fetch;
 		const opts = parseRunArgs(
 			args(join(dir, 'tpl.jsonl'), ['--template', 'HuggingFaceTB/SmolLM2-360M-Instruct'])
 		);
