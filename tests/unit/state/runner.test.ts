@@ -88,7 +88,7 @@ describe('RunController', () => {
 		]);
 		// Counted as the results count the stored records: 12 genuine verdicts of 12.
 		expect(run.tally).toEqual(resultsTable(await h.store.getRecords('run-1'), []).overall);
-		expect(run.tally.followup).toMatchObject({ k: 12, n: 12 });
+		expect(run.tally?.followup).toMatchObject({ k: 12, n: 12 });
 		const c = run.current;
 		expect(c?.item_id).toBe('item-2');
 		expect(c?.question).toBe(gsmItem(2).prompt);
@@ -144,7 +144,7 @@ describe('RunController', () => {
 		expect(records.map((r) => r.key).sort()).toEqual(plannedKeys(config).sort());
 		expect(records.every((r) => r.label !== null)).toBe(true);
 		expect(run.progress).toMatchObject({ done: 12, total: 12 });
-		expect(run.tally.judged).toBe(12);
+		expect(run.tally?.judged).toBe(12);
 		// Stored answers are reused: across both sessions each item was answered exactly once.
 		expect(h.engine.count('complete', (c) => c.prompt.endsWith('assistant\n'))).toBe(3);
 		expect((await h.store.getManifest('run-1'))?.status).toBe('done');
@@ -169,7 +169,7 @@ describe('RunController', () => {
 		// 3 items × 2 perturbations × (1 greedy turn at T=0 + 2 samples at T=1).
 		expect(records).toHaveLength(18);
 		expect(new Set(records.map((r) => r.key)).size).toBe(18);
-		expect(run.tally.labels.genuine_followup).toBe(18);
+		expect(run.tally?.labels.genuine_followup).toBe(18);
 		expect(run.tally).toEqual(resultsTable(records, []).overall);
 	});
 
@@ -183,7 +183,7 @@ describe('RunController', () => {
 		expect(stages.slice(0, 12).every((s) => s === 'generate')).toBe(true);
 		expect(stages.slice(12).every((s) => s === 'judge')).toBe(true);
 		expect(run.progress).toMatchObject({ done: 12, generated: 12 });
-		expect(run.tally.labels.genuine_followup).toBe(12);
+		expect(run.tally?.labels.genuine_followup).toBe(12);
 		expect(run.current?.turns[0].label).toBe('genuine_followup');
 	});
 
@@ -261,7 +261,7 @@ describe('RunController', () => {
 			seen.framesAsked = frames.length;
 			for (const commit of frames.splice(0)) commit();
 			seen.afterFrame = run.current?.turns.length;
-			seen.tally = run.tally.judged;
+			seen.tally = run.tally?.judged;
 		};
 		await run.start(h.request(small({ judge_mode: 'rules' })));
 		expect(seen).toEqual({
@@ -277,9 +277,9 @@ describe('RunController', () => {
 		// The run ended between frames: its final state shows without waiting for one.
 		expect(run.phase).toBe('done');
 		expect(run.progress).toMatchObject({ done: 12, generated: 12, total: 12 });
-		expect(run.tally.labels.undecided).toBe(12);
+		expect(run.tally?.labels.undecided).toBe(12);
 		// The rules never say genuine: like the results, the live tally states no rate.
-		expect(run.tally.followup).toBeNull();
+		expect(run.tally?.followup).toBeNull();
 		expect(run.current?.turns.every((t) => t.label !== undefined && !t.streaming)).toBe(true);
 	});
 
@@ -294,7 +294,7 @@ describe('RunController', () => {
 		const second = new RunController();
 		const done = second.start(h.request(small({ judge_mode: 'rules' })));
 		await done;
-		expect(second.tally.judged).toBe(12);
+		expect(second.tally?.judged).toBe(12);
 	});
 });
 
