@@ -17,8 +17,6 @@ const TEMPLATE_EOS = '<|im_end|>';
 
 /** The service worker installs (precaching the app shell) before the page can reload into it. */
 const ISOLATION_TIMEOUT_MS = 30_000;
-/** The views a first visit reloads itself on, to become cross-origin isolated (isolation.ts). */
-const RELOADING_VIEWS = new Set(['', '#/', '#/setup']);
 
 /**
  * Whether the page is (or within the timeout becomes) cross-origin isolated. Survives the page's
@@ -44,14 +42,8 @@ export async function openView(page: Page, appUrl: string, hash: string): Promis
 	if (page.url().split('#')[0] === target.split('#')[0]) {
 		await page.evaluate((h) => (location.hash = h), hash);
 	} else {
+		// A first visit never reloads itself while read (isolation.ts): steps may begin at once.
 		await page.goto(target);
-		// A first visit of home or set-up reloads itself once its service worker can isolate it: let
-		// that happen before any step, which it would otherwise cut off.
-		if (RELOADING_VIEWS.has(hash) && !(await waitForIsolation(page))) {
-			throw new E2EFailure(
-				`${hash || '#/'}: the page did not become cross-origin isolated within ${ISOLATION_TIMEOUT_MS / 1000} s of its first visit (the service worker's reload)`
-			);
-		}
 	}
 	await page
 		.locator('main [aria-busy="true"]')
