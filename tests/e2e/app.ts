@@ -35,6 +35,42 @@ export async function waitForIsolation(
 	return false;
 }
 
+/**
+ * Whether the service worker's caches hold a file matching each of `wanted` (pathname patterns),
+ * waiting for them up to `timeoutMs`: how a scenario knows a first visit's hand-off is done.
+ */
+export async function cachedWithin(
+	page: Page,
+	wanted: readonly RegExp[],
+	timeoutMs: number
+): Promise<boolean> {
+	return page.evaluate(
+		async ({ patterns, timeoutMs }) => {
+			const want = patterns.map((p) => new RegExp(p));
+			const until = Date.now() + timeoutMs;
+			while (Date.now() < until) {
+				const paths: string[] = [];
+				for (const name of await caches.keys()) {
+					for (const req of await (await caches.open(name)).keys()) {
+						paths.push(new URL(req.url).pathname);
+					}
+				}
+				if (want.every((w) => paths.some((p) => w.test(p)))) return true;
+				await new Promise((r) => setTimeout(r, 200));
+			}
+			return false;
+		},
+		{ patterns: wanted.map((w) => w.source), timeoutMs }
+	);
+}
+
+/** The chunks a first visit warms once the service worker takes over (App.svelte, OFFLINE_VIEWS). */
+export const WARMED_CHUNKS = [
+	/\/RunsView-[\w-]+\.js$/,
+	/\/ResultsView-[\w-]+\.js$/,
+	/\/appParts-[\w-]+\.js$/
+];
+
 /** Open a route of the app (e.g. '#/runs') and wait for its view to replace "Loading…". */
 export async function openView(page: Page, appUrl: string, hash: string): Promise<void> {
 	const target = new URL(hash, appUrl).href;

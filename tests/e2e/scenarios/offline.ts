@@ -8,7 +8,7 @@
  * IndexedDB), because the shared server must outlive it for the scenarios after it.
  */
 import type { Page } from 'playwright-core';
-import { need, openView, UI_TIMEOUT_MS, type RunPlan } from '../app.ts';
+import { cachedWithin, need, openView, UI_TIMEOUT_MS, type RunPlan } from '../app.ts';
 import type { E2EContext } from '../context.ts';
 import { completeRun } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
@@ -57,25 +57,6 @@ async function workerState(page: Page): Promise<WorkerState> {
 	}, SW_TIMEOUT_MS);
 }
 
-/** Whether the runtime cache holds the runs view's chunk and the app parts (waits for them). */
-async function runsViewCached(page: Page): Promise<boolean> {
-	return page.evaluate(async (timeoutMs) => {
-		const until = Date.now() + timeoutMs;
-		const wanted = [/\/RunsView-[\w-]+\.js$/, /\/appParts-[\w-]+\.js$/];
-		while (Date.now() < until) {
-			const paths: string[] = [];
-			for (const name of await caches.keys()) {
-				for (const req of await (await caches.open(name)).keys()) {
-					paths.push(new URL(req.url).pathname);
-				}
-			}
-			if (wanted.every((w) => paths.some((p) => w.test(p)))) return true;
-			await new Promise((r) => setTimeout(r, 200));
-		}
-		return false;
-	}, SW_TIMEOUT_MS);
-}
-
 export const offline: Scenario<E2EContext> = {
 	id: 'offline',
 	title: 'offline after the first visit: server stopped, reload draws the app and lists a run',
@@ -100,7 +81,11 @@ export const offline: Scenario<E2EContext> = {
 			// The precache holds the first screen only; the runs view and the app parts it reads come
 			// into the runtime cache once the worker controls the page (App.svelte, while idle).
 			check(
-				await runsViewCached(page),
+				await cachedWithin(
+					page,
+					[/\/RunsView-[\w-]+\.js$/, /\/appParts-[\w-]+\.js$/],
+					SW_TIMEOUT_MS
+				),
 				`the runs view was not cached within ${SW_TIMEOUT_MS} ms of the worker taking over`
 			);
 
