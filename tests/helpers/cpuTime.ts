@@ -3,8 +3,11 @@
  * time other jobs hold the cores too: on 2 shared cores with four busy loops beside it, the same
  * call reads several times slower by wall time, and a bound set on a quiet machine flakes. The CPU
  * time this process spends (user + system, every thread of it: the collector's work is the call's
- * work) barely moves with the machine's load, so a bound on it still fails when the code does more.
+ * work) moves far less with the machine's load, so a bound on it still fails when the code does
+ * more. Below a millisecond it still moves (a busy sibling hyperthread slows the core): such a
+ * bound is counted in yardsticks taken in turns with the work.
  */
+import { referenceWork } from '../bench/referenceWork.ts';
 
 /** What `fn` returned, and the milliseconds of this process's CPU time it took. */
 export function cpuTimed<T>(fn: () => T): { value: T; ms: number } {
@@ -34,28 +37,8 @@ export function cheapestBatchCpuMs(run: (i: number) => void, batches = 10, size 
 	return best;
 }
 
-/**
- * The yardstick: a fixed piece of plain JavaScript (build, serialize, parse, sort and group 2,000
- * small rows, the bench's referenceWork at a tenth of its size) whose CPU time moves with the host
- * as the code under test does: on 2 cores that are hyperthreads of one, a busy sibling slows both.
- */
-export function yardstickWork(): number {
-	const labels = ['genuine', 'restated', 'artifact', 'planning', 'short'];
-	const rows: { id: string; t: number; label: string; n: number }[] = [];
-	for (let i = 0; i < 2_000; i++) {
-		rows.push({
-			id: `item-${i}`,
-			t: (i % 7) / 7,
-			label: labels[i % 5],
-			n: (i * 2_654_435_761) % 1_000
-		});
-	}
-	const back = JSON.parse(JSON.stringify(rows)) as typeof rows;
-	back.sort((a, b) => a.n - b.n || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-	const sums = new Map<string, number>();
-	for (const r of back) sums.set(r.label, (sums.get(r.label) ?? 0) + r.t);
-	return sums.size;
-}
+/** The bench's yardstick at a tenth of its size: a few milliseconds, beside sub-millisecond work. */
+const YARDSTICK_ROWS = 2_000;
 
 /**
  * CPU per call of `run` in yardsticks: its cheapest batch over the yardstick's cheapest run, the
@@ -69,7 +52,10 @@ export function cheapestBatchInYardsticks(
 	let bestRun = Infinity;
 	let bestYardstick = Infinity;
 	for (let b = 0; b < batches; b++) {
-		bestYardstick = Math.min(bestYardstick, cpuMs(yardstickWork));
+		bestYardstick = Math.min(
+			bestYardstick,
+			cpuMs(() => referenceWork(YARDSTICK_ROWS))
+		);
 		const ms = cpuMs(() => {
 			for (let i = 0; i < size; i++) run(b * size + i);
 		});
