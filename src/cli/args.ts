@@ -106,7 +106,8 @@ ${datasetHelp('    ')}
   --seed S                sampling and generation seed, an integer ≥ 0 (default 0)
   --temperatures LIST     distinct values in [0, 2], e.g. 0,0.5,1 (default 0,1)
   --perturbations LIST    distinct names of ${PERTURBATIONS.join(', ')} (default none);
-                          neutral, contradict and header_only are the authors' controls
+                          neutral, contradict and header_only: controls from a review of
+                          the paper (its simulated author reply), not the paper's
   --samples K             user turns per condition, ≥ 1 (default 1)
   --template T            PATH.jinja, PATH tokenizer_config.json or HF_REPO_ID (the app's shipped
                           templates need no network); wins over the server's own
@@ -126,13 +127,14 @@ ${datasetHelp('    ')}
                           on for Qwen3, Qwen3.5 and GLM-4.7-Flash; the manifest records what was used)
   --user-header CUT       where the probe's user header stops: template (the whole header the
                           template writes) or role (right after the role name). Default: role
-                          for gpt-oss ("<|start|>user", as the paper), template for the others
+                          for gpt-oss ("<|start|>user", inferred from the paper's appendix
+                          example), template for the others
   --reasoning-effort E    low | medium | high: gpt-oss's "Reasoning:" line (default: the
                           template's own, medium); refused for templates without one
   --truncate-fraction F   share of the answer kept by truncate, in (0, 1] (default 0.5)
   --append-text TEXT      what append adds to the answer (default "What do you think?", the
-                          paper's appended question as one summary of the paper gives it;
-                          the 0.5 fraction is this app's default, not the paper's)
+                          example one summary of the paper gives; the paper's exact text is
+                          not known; the 0.5 fraction is this app's default, not the paper's)
   --task-prompt P         bare | paper | custom (default bare: the question as is). paper: GSM8K
                           items ask for at most 6 short steps and a final line "Answer: <final
                           answer>", the two instructions the paper's appendix example quotes

@@ -27,7 +27,8 @@ const handle = createHandler(
 		forgetConfig: async (model, appConfig) => {
 			await deleteChatConfigInCache(model, appConfig);
 			await deleteModelWasmInCache(model, appConfig);
-		}
+		},
+		caches
 	},
 	{ baseAppConfig: prebuiltAppConfig, fetch: (url, init) => fetch(url, init) }
 );

@@ -4,6 +4,7 @@
  */
 import { createWebLLMEngine } from '../../src/lib/engines/webgpu/client.ts';
 import { probeGpu } from '../../src/lib/engines/webgpu/gpu.ts';
+import { checkMirror } from '../../src/lib/engines/mirror.ts';
 
 const asData = (e: { name: string; code?: string; message: string }) => ({
 	name: e.name,
@@ -55,14 +56,25 @@ export async function runSmoke(origin: string) {
 }
 
 /**
- * A catalog model through a school's model mirror on our own server (`<origin>/mirror`, which has
- * the model's mlc-chat-config.json but not its model library): what is cached, and the load's error.
+ * A catalog model through a school's model mirror on our own server (`base`, which has the model's
+ * mlc-chat-config.json but not its model library): what is cached, and the load's error. With
+ * `readIndex`, the mirror is first checked as the app checks it (checkMirror), so its index.json
+ * goes with the load; then whether web-llm's cache still holds the mirror's config.
  */
-export async function runMirrorSmoke(origin: string, model: string) {
-	const engine = createWebLLMEngine({ mirror: () => `${origin}/mirror` });
+export async function runMirrorSmoke(base: string, model: string, readIndex = false) {
+	const check = readIndex
+		? await checkMirror({ base, want: [], fetch: (url, init) => fetch(url, init) })
+		: undefined;
+	const manifest = check?.manifest;
+	const engine = createWebLLMEngine({ mirror: () => ({ base, ...(manifest && { manifest }) }) });
 	const out = {
+		indexed: manifest !== undefined,
 		cached: await engine.isCached(model),
-		load: await engine.load([model]).then(() => 'resolved', asData)
+		load: await engine.load([model]).then(() => 'resolved', asData),
+		config_kept: await caches
+			.open('webllm/config')
+			.then((c) => c.match(`${base}/mlc-ai/${model}/resolve/main/mlc-chat-config.json`))
+			.then((r) => r !== undefined)
 	};
 	engine.terminate();
 	return out;

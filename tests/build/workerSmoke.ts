@@ -6,6 +6,8 @@
  * Then a catalog model through a model mirror on the same server, which holds the model's
  * mlc-chat-config.json but not its model library: web-llm asks the mirror (never huggingface.co or
  * GitHub) for the files its records name, and the load's error names the mirror's missing file.
+ * Last, a second mirror whose index.json lists a different size for that config: the copy web-llm
+ * took is checked against the index, named with both sizes, and dropped from web-llm's cache.
  *   npx tsx tests/build/workerSmoke.ts    (needs /usr/bin/chromium or CHROMIUM_PATH)
  */
 import { existsSync } from 'node:fs';
@@ -21,6 +23,33 @@ const TIMEOUT_MS = 120_000;
 const MIRROR_MODEL = 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC';
 const MIRROR_CONFIG = `/mirror/mlc-ai/${MIRROR_MODEL}/resolve/main/mlc-chat-config.json`;
 const MIRROR_LIB = `/mirror/${mirrorPath(findVariant(MIRROR_MODEL)?.variant.model_lib ?? '')}`;
+/** The second mirror: the same config, and an index.json that says it is 7 bytes longer. */
+const INDEXED = '/indexed';
+const INDEXED_CONFIG = MIRROR_CONFIG.replace('/mirror/', `${INDEXED}/`);
+
+function checkIndexed(out: MirrorSmokeResult, requests: string[], config: string) {
+	const failures: string[] = [];
+	const expect = (ok: boolean, what: string) => ok || failures.push(what);
+	const message =
+		typeof out.load === 'object' && out.load ? String(out.load.message ?? '') : String(out.load);
+	const path = INDEXED_CONFIG.slice(INDEXED.length + 1);
+	const [got, want] = [config.length, config.length + 7].map((n) => n.toLocaleString('en'));
+	expect(out.indexed, "the page read the second mirror's index.json");
+	expect(
+		requests.includes(`GET ${INDEXED_CONFIG} 200`),
+		`web-llm took the config from the second mirror (${INDEXED_CONFIG})`
+	);
+	expect(
+		typeof out.load === 'object' &&
+			out.load?.code === 'bad_model' &&
+			message.includes(
+				`The model mirror's ${path} is ${got} bytes, but its index.json says ${want}`
+			),
+		`the load's error names the config whose size differs from index.json: "${message}"`
+	);
+	expect(!out.config_kept, "the config of the wrong size left web-llm's cache");
+	return failures;
+}
 
 function checkMirror(out: MirrorSmokeResult, requests: string[], seen: string[], origin: string) {
 	const failures: string[] = [];
@@ -80,11 +109,24 @@ async function main(): Promise<number> {
 		console.error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH.`);
 		return 1;
 	}
-	const config = { model_type: 'qwen2', tokenizer_files: ['tokenizer.json'], vocab_size: 151936 };
+	const config = JSON.stringify({
+		model_type: 'qwen2',
+		tokenizer_files: ['tokenizer.json'],
+		vocab_size: 151936
+	});
+	const index = {
+		format: 'user-turn-probe-mirror/1',
+		files: { [INDEXED_CONFIG.slice(INDEXED.length + 1)]: { size: config.length + 7 } },
+		models: {}
+	};
 	const { page, origin, requests, close } = await openSmokePage({
 		module: PAGE,
 		exports: ['runSmoke', 'runMirrorSmoke'],
-		files: { [MIRROR_CONFIG]: JSON.stringify(config) },
+		files: {
+			[MIRROR_CONFIG]: config,
+			[INDEXED_CONFIG]: config,
+			[`${INDEXED}/index.json`]: JSON.stringify(index)
+		},
 		webgpu: true,
 		timeoutMs: TIMEOUT_MS,
 		prefix: 'webllm-smoke-'
@@ -96,16 +138,27 @@ async function main(): Promise<number> {
 		const seen: string[] = [];
 		page.context().on('request', (r) => void seen.push(r.url()));
 		const mirrored = (await page.evaluate(
-			`runMirrorSmoke(${JSON.stringify(origin)}, ${JSON.stringify(MIRROR_MODEL)})`
+			`runMirrorSmoke(${JSON.stringify(`${origin}/mirror`)}, ${JSON.stringify(MIRROR_MODEL)})`
+		)) as MirrorSmokeResult;
+		const indexed = (await page.evaluate(
+			`runMirrorSmoke(${JSON.stringify(`${origin}${INDEXED}`)}, ${JSON.stringify(MIRROR_MODEL)}, true)`
 		)) as MirrorSmokeResult;
 		console.log(
 			JSON.stringify(
-				{ mirror: mirrored, requests: requests.filter((r) => r.includes('/mirror/')) },
+				{
+					mirror: mirrored,
+					indexed,
+					requests: requests.filter((r) => r.includes('/mirror/') || r.includes(`${INDEXED}/`))
+				},
 				null,
 				'\t'
 			)
 		);
-		const failures = [...check(out), ...checkMirror(mirrored, requests, seen, origin)];
+		const failures = [
+			...check(out),
+			...checkMirror(mirrored, requests, seen, origin),
+			...checkIndexed(indexed, requests, config)
+		];
 		for (const f of failures) console.error(`FAILED: ${f}`);
 		if (failures.length === 0) console.log('\nWorker smoke test passed.');
 		return failures.length === 0 ? 0 : 1;

@@ -2,6 +2,9 @@ import { cleanup, fireEvent, render } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import ModelPicker from '../../src/components/ModelPicker.svelte';
 import LabelTally from '../../src/components/LabelTally.svelte';
+import { EMPTY_TALLY, LabelTally as Tally } from '../../src/lib/live/labelTally.ts';
+import type { ProbeRecord } from '../../src/lib/probe/types.ts';
+import { makeRecord } from '../helpers/factories.ts';
 
 afterEach(cleanup);
 
@@ -64,27 +67,50 @@ describe('ModelPicker download sizes and the suggestion', () => {
 });
 
 describe('LabelTally', () => {
-	it('shows counts and shares of the labels that occurred', () => {
-		const { getByTestId } = render(LabelTally, { tally: { genuine_followup: 3, degenerate: 1 } });
+	const judged = (item: string, over: Partial<ProbeRecord> = {}) =>
+		makeRecord({ item_id: item, answer_finish_reason: 'stop', verdict: 'genuine', ...over });
+	const of = (records: ProbeRecord[]) => {
+		const t = new Tally();
+		for (const r of records) t.add(r);
+		return t.snapshot();
+	};
+
+	it('shows the genuine share of the turns with a verdict, and each category’s count', () => {
+		const tally = of([
+			judged('a'),
+			judged('b', { label: 'degenerate', verdict: 'not_genuine' }),
+			judged('c', { label: 'prompt_restatement', verdict: 'genuine' }),
+			judged('d', { label: 'undecided', label_source: 'rules', verdict: null }),
+			judged('e', { answer_finish_reason: 'length', answer: '' })
+		]);
+		const { getByTestId } = render(LabelTally, { tally });
+		// 1 genuine verdict of 3 decided turns: the conflict counts as not genuine, the undecided
+		// turn and the probe of an answer cut while reasoning are out.
+		expect(getByTestId('tally-rate').textContent).toMatch(
+			/Genuine follow-ups:\s*33%\s*\(1 of 3 turns with a verdict\)/
+		);
 		const text = getByTestId('label-tally').textContent ?? '';
-		expect(text).toMatch(/Plausible follow-up\s*3\s*\(75%\)/);
-		expect(text).toMatch(/Degenerate short output\s*1\s*\(25%\)/);
+		expect(text).toMatch(/Plausible follow-up\s*1/);
+		expect(text).toMatch(/Degenerate short output\s*1/);
+		expect(text).toMatch(/1\s*\(out of the rate\)/);
+		expect(getByTestId('tally-conflicts').textContent).toContain('1 verdict conflict');
+		expect(getByTestId('tally-cut').textContent).toContain('1 left out');
 		expect(text).not.toContain('Meta-planning');
 	});
 
-	it('counts undecided turns out of the shares, as the results’ follow-up rate does', () => {
-		const { getByTestId } = render(LabelTally, {
-			tally: { genuine_followup: 1, degenerate: 3, undecided: 4 }
-		});
-		const text = getByTestId('label-tally').textContent ?? '';
-		// 1 of the 4 decided turns, not 1 of 8.
-		expect(text).toMatch(/Plausible follow-up\s*1\s*\(25%\)/);
-		expect(text).toMatch(/Degenerate short output\s*3\s*\(75%\)/);
-		expect(text).toMatch(/4\s*\(out of the rate\)/);
+	it('states no rate when the rules alone labelled the turns', () => {
+		const rules = { label_source: 'rules' as const, verdict: null };
+		const tally = of([
+			judged('a', { ...rules, label: 'undecided' }),
+			judged('b', { ...rules, label: 'degenerate', verdict: 'not_genuine' })
+		]);
+		const { getByTestId } = render(LabelTally, { tally });
+		expect(getByTestId('tally-rate').textContent).toContain('no rate (rules only)');
+		expect(getByTestId('tally-rate').textContent).not.toMatch(/\d+%/);
 	});
 
 	it('says so when nothing is labelled yet', () => {
-		const { getByTestId } = render(LabelTally, { tally: {} });
+		const { getByTestId } = render(LabelTally, { tally: EMPTY_TALLY });
 		expect(getByTestId('label-tally').textContent).toContain('No labelled turns yet.');
 	});
 });

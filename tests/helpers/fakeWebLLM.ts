@@ -5,6 +5,7 @@
  */
 import type {
 	AppConfig,
+	ModelRecord,
 	ChatCompletionChunk,
 	ChatCompletionRequestStreaming,
 	Completion,
@@ -19,6 +20,7 @@ import {
 	type WorkerLike
 } from '../../src/lib/engines/webgpu/client.ts';
 import type { WorkerRequest } from '../../src/lib/engines/webgpu/protocol.ts';
+import { modelBaseUrl } from '../../src/lib/engines/webgpu/worker/cacheSizes.ts';
 import {
 	createHandler,
 	type CacheSurface,
@@ -27,6 +29,7 @@ import {
 } from '../../src/lib/engines/webgpu/worker/handler.ts';
 import type { ChatMessage, Role } from '../../src/lib/probe/types.ts';
 import { applyScript, defaultScript, type ScriptFn, type ScriptedReply } from './script.ts';
+import type { FakeCacheStorage } from './fakeCaches.ts';
 
 /** An Error shaped like web-llm's: the class name lives in `name`. */
 export function webllmError(name: string, message = `${name} (fake)`): Error {
@@ -117,6 +120,11 @@ export class FakeWebLLM {
 	failLoadOf: Record<string, Error> = {};
 	/** The list set by the last setAppConfig, on any engine. */
 	appConfig?: AppConfig;
+	/**
+	 * web-llm's downloads: with this set, a reload fetches its model's files into these caches as
+	 * web-llm 0.2.86 does (downloadLikeWebLLM), and fails as it does on a shard cut short.
+	 */
+	caches?: FakeCacheStorage;
 	/** Every engine the handler made, in order. */
 	readonly engines: FakeMLCEngine[] = [];
 	/** Each engine's reload, as the models it was asked for. */
@@ -210,6 +218,8 @@ export class FakeMLCEngine implements WebLLMSurface {
 		// web-llm loads one model after another; a model that fails leaves the earlier ones loaded.
 		const loaded: string[] = [];
 		for (const model of models) {
+			const record = this.appConfig?.model_list.find((r) => r.model_id === model);
+			if (world.caches && record) await downloadLikeWebLLM(world.caches, record);
 			const reports = world.reportsFor(model);
 			const failure = world.failLoadOf[model];
 			// A lost device (out of memory) surfaces at the end of that model's load, after its reports.
@@ -381,6 +391,50 @@ function usage(reply: ScriptedReply, completion: number): CompletionUsage {
 			time_per_output_token_s: 0.04
 		}
 	};
+}
+
+/**
+ * A model's files as web-llm 0.2.86's reloadInternal reads them (lib/index.js): the config into
+ * "webllm/config", the model library into "webllm/wasm" (not cached from localhost), the tokenizer
+ * and the tensor cache with its shards into "webllm/model", each fetched only when not cached
+ * (ArtifactCache.addToCache). A shard shorter than a record in it fails in tvmjs's own words.
+ */
+export async function downloadLikeWebLLM(
+	caches: FakeCacheStorage,
+	record: ModelRecord
+): Promise<void> {
+	const base = modelBaseUrl(record.model);
+	const fetchWithCache = async (scope: string, url: string) => {
+		const cache = await caches.open(scope);
+		if (!(await cache.match(url))) await cache.add(url);
+		const copy = await cache.match(url);
+		if (!copy) throw new Error(`Cannot fetch ${url}`);
+		return new Uint8Array(await copy.arrayBuffer());
+	};
+	const json = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+	const config = json(await fetchWithCache('webllm/config', `${base}mlc-chat-config.json`)) as {
+		tokenizer_files?: string[];
+	};
+	if (!record.model_lib.includes('localhost'))
+		await fetchWithCache('webllm/wasm', record.model_lib);
+	const tokenizer = config.tokenizer_files?.includes('tokenizer.json')
+		? 'tokenizer.json'
+		: 'tokenizer.model';
+	await fetchWithCache('webllm/model', `${base}${tokenizer}`);
+	const list = json(await fetchWithCache('webllm/model', `${base}tensor-cache.json`)) as {
+		records: { dataPath: string; records: { byteOffset: number; nbytes: number }[] }[];
+	};
+	for (const shard of list.records) {
+		const bytes = await fetchWithCache('webllm/model', new URL(shard.dataPath, base).href);
+		for (const { byteOffset, nbytes } of shard.records) {
+			const end = byteOffset + nbytes;
+			if (end > bytes.byteLength) {
+				throw new Error(
+					`Tensor-cache record range [${byteOffset}, ${end}) exceeds shard size ${bytes.byteLength}`
+				);
+			}
+		}
+	}
 }
 
 function sleep(ms: number): Promise<void> {

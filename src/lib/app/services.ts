@@ -113,7 +113,7 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 			createWebgpuDevice(() =>
 				createWebLLMEngine({
 					appConfig: () => customAppConfig(customModels()),
-					mirror: () => modelMirror()?.base
+					mirror: modelMirror
 				})
 			),
 		cpu: () => createCpuDevice(() => createCpuEngine({ mirror: modelMirror })),

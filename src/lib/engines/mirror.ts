@@ -51,6 +51,9 @@ export class MirrorError extends AppError {
 export const MIRROR_HELP =
 	'See "Hugging Face is blocked at school" in docs/classroom.md: the teacher makes the kit with `user-turn-probe mirror` and hosts it.';
 
+/** What to do about a file of the mirror that is wrong: only the mirror's host can mend it. */
+const AGAIN = 'Ask whoever hosts the mirror to run user-turn-probe mirror again.';
+
 /**
  * Why `raw` cannot be a mirror's base, or null when it can: an http(s) URL, and not plain http
  * from an https page unless it is this machine (browsers block such "mixed content").
@@ -135,11 +138,55 @@ export function parseMirrorManifest(json: unknown, where = MIRROR_INDEX): Mirror
 	return { format: MIRROR_FORMAT, files, models };
 }
 
+/**
+ * Where catalog files come from for a load: the mirror's base and, once the app has read it, its
+ * manifest. Absent or '' base: the Hub itself. What the page sends each engine's worker.
+ */
+export interface MirrorSource {
+	base: string;
+	manifest?: MirrorManifest;
+}
+
 /** A file's size on the manifest, checked against what came: a plain sentence, or null. */
 export function sizeProblem(path: string, got: number, manifest?: MirrorManifest): string | null {
 	const want = manifest?.files[path]?.size;
 	if (want === undefined || want === got) return null;
-	return `The model mirror's ${path} is ${got.toLocaleString('en')} bytes, but its index.json says ${want.toLocaleString('en')}: the copy is cut short or replaced. Ask whoever hosts the mirror to run user-turn-probe mirror again.`;
+	return `The model mirror's ${path} is ${got.toLocaleString('en')} bytes, but its index.json says ${want.toLocaleString('en')}: the copy is cut short or replaced. ${AGAIN}`;
+}
+
+/**
+ * A file that came from the mirror, checked against its index.json: listed, its size, and its
+ * sha256 where the manifest gives one. Both engines check each file they download from a mirror
+ * here; each then drops its own copy of a file that fails. No manifest (a mirror without
+ * index.json): nothing to check against, so null. The bytes are read only when there is a sha256
+ * to compare and the size already matches.
+ * @returns what is wrong, in plain words naming the file, or null when it matches
+ */
+export async function mirrorFileProblem(
+	path: string,
+	data: Blob,
+	manifest: MirrorManifest | undefined
+): Promise<string | null> {
+	if (!manifest) return null;
+	const want = manifest.files[path];
+	if (!want) return unlisted(path);
+	const size = sizeProblem(path, data.size, manifest);
+	if (size) return size;
+	if (!want.sha256) return null;
+	const got = await sha256Hex(data);
+	if (got === want.sha256) return null;
+	return `The model mirror's ${path} does not match its index.json (sha256 ${got.slice(0, 12)}…, expected ${want.sha256.slice(0, 12)}…): the copy is damaged, so it was not kept. ${AGAIN}`;
+}
+
+/** The sentence for a file the mirror serves but its index.json does not list. */
+export function unlisted(path: string): string {
+	return `The model mirror's ${path} is not listed in its index.json, so it cannot be checked and was not kept: the index is older than the files. ${AGAIN}`;
+}
+
+/** Hex sha256 of a file's bytes (read whole, once: only after a download from a mirror). */
+export async function sha256Hex(data: Blob): Promise<string> {
+	const digest = await crypto.subtle.digest('SHA-256', await data.arrayBuffer());
+	return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 export interface MirrorCheck {

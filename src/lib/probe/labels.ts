@@ -28,8 +28,9 @@ export interface LabelInfo {
 }
 
 /**
- * The verdict, decided apart from the category: the authors' definition of a genuine follow-up
- * (../shared/paper/001, the authors' reply to the referee's §3 point: criteria (1)–(3)), and the
+ * The verdict, decided apart from the category: the three criteria of a genuine follow-up in
+ * ../shared/paper/001's simulated author reply to the referee's §3 point (machine-written, not the
+ * paper's text; docs/methodology.md, "What 001 is"), and the
  * summary's "start a completely new task" as a bad turn (002, the paragraph on u = M_θ([q; a])).
  */
 export const GENUINE_CRITERIA: readonly string[] = [

@@ -77,10 +77,12 @@ export function userHeaderDefault(t: ChatTemplate): UserHeaderCut {
 /** Why the default is what it is, for the set-up view and the CLI's log. */
 export function userHeaderReason(t: ChatTemplate): string {
 	return usesChannels(t)
-		? 'gpt-oss (harmony): the paper stops the header at "<|start|>user", so the model chooses ' +
-				'the channel itself; its gpt-oss user turns open "<|channel|>analysis<|message|>…", ' +
-				'which a model can only write there.'
-		: 'the whole user header the template writes (for Qwen the paper\'s "<|im_start|>user\\n").';
+		? 'gpt-oss (harmony): the header stops at "<|start|>user", so the model chooses the channel ' +
+				"itself: the paper's appendix example has a gpt-oss user turn open " +
+				'"<|channel|>analysis<|message|>…", which a model can only write there (this app\'s ' +
+				"inference; the paper's prompt is not printed)."
+		: 'the whole user header the template writes (for Qwen "<|im_start|>user\\n"; Figure 1 names ' +
+				'"<|im_start|>user").';
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The answer edits, applied to the assistant answer before the probe renders it:
  * none (as generated), truncate (the answer stops early, at a word boundary), append (a question
- * to the user is tacked on), and the authors' controls: neutral and contradict (the answer replaced
+ * to the user is tacked on), and the review's controls: neutral and contradict (the answer replaced
  * by a neutral or a contradicting statement) and header_only (no conversation at all, see
  * `keepsConversation`). Pure string functions, so every engine and the CLI perturb alike.
  */
@@ -17,9 +17,9 @@ export interface PerturbParams {
 }
 
 /**
- * The paper names truncation and appending. "What do you think?" is the question it appends, as
- * one summary of the paper gives it; the 0.5 truncation fraction is this app's default, not a
- * value taken from the paper.
+ * The paper names truncation and appending. "What do you think?" is the example of a generic
+ * question one summary of the paper gives (002, "such as"); the 0.5 truncation fraction is this
+ * app's default, not a value taken from the paper.
  */
 export const DEFAULT_PERTURB_PARAMS: PerturbParams = {
 	truncate_fraction: 0.5,
@@ -33,8 +33,8 @@ export const DEFAULT_PERTURB_PARAMS: PerturbParams = {
 export const APPEND_SEPARATOR = '\n\n';
 
 /**
- * The authors' neutral control replaces the answer "with a neutral ... statement"
- * (../shared/paper/001_*.txt, the reply to the referee's §4 point); the paper's text is not known,
+ * The neutral control replaces the answer "with a neutral ... statement" (../shared/paper/001_*.txt,
+ * the review's simulated author reply to the referee's §4 point, not the paper); no text is given,
  * so this sentence is this app's choice: it acknowledges the question without answering it or
  * inviting a reply.
  */
@@ -52,7 +52,7 @@ export const CONTRADICT_WITH = (wrong: string) =>
 	`I checked this carefully. I am certain the final answer is ${wrong}.`;
 
 /**
- * Whether the probe prompt keeps the question and the (edited) answer. header_only is the authors'
+ * Whether the probe prompt keeps the question and the (edited) answer. header_only is the review's
  * user-role fluency control, "prompts containing only the user-role token" (001_*.txt, same place):
  * the template's rendering of an empty conversation, then the bare user header.
  */

@@ -50,7 +50,7 @@ export type ReferenceGrounding = (typeof REFERENCE_GROUNDINGS)[number];
 
 /**
  * The answer edits this app offers: none, truncate and append, the two perturbations the paper
- * reports numbers for, and the authors' controls from their reply to the referees: neutral and
+ * reports numbers for, and the controls of a review's simulated author reply (001): neutral and
  * contradict (the answer replaced) and header_only (no conversation, only the user header).
  * Their parameters and texts live in perturb.ts. Names are record keys; the order is the one
  * tables, charts and set-up show.

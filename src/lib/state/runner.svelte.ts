@@ -21,11 +21,13 @@ import type { ProbeEvent, ProbeEventOf } from '../probe/events.ts';
 import type { ProbeContext, runProbe as RunProbe } from '../probe/pipeline.ts';
 import type { RunStore } from '../probe/store.ts';
 import type { ChatTemplate } from '../probe/template.ts';
-import type { Label, ProbeConfig, ProbeRecord } from '../probe/types.ts';
+import type { ProbeConfig, ProbeRecord } from '../probe/types.ts';
+import { answerFacts } from '../results/resultsTable.ts';
+import type { Tally } from '../stats/aggregate.ts';
 import { storageFullAdvice, type StorageEstimateLike } from '../display/storageFull.ts';
 import { DownloadMeter, type DownloadSample } from '../setup/downloadSpeed.ts';
 import { FrameBatch, nextFrame, type Schedule } from '../live/frameBatch.ts';
-import { LabelTally } from '../live/labelTally.ts';
+import { EMPTY_TALLY, LabelTally } from '../live/labelTally.ts';
 import { ConversationFold, indexItems, type LiveConversation } from '../live/liveConversation.ts';
 import { nlpWarning, RunActiveError, startError, type RunErrorView } from '../live/runErrors.ts';
 import { StallWatch, type ServerWait } from './stallWatch.svelte.ts';
@@ -99,7 +101,7 @@ export class RunController {
 	#loads = $state.raw<ModelLoad[]>([]);
 	#current = $state.raw<LiveConversation | null>(null);
 	#recent = $state.raw<ProbeRecord[]>([]);
-	#tally = $state.raw<Partial<Record<Label, number>>>({});
+	#tally = $state.raw<Tally>(EMPTY_TALLY);
 	#errors = $state.raw<RunErrorView[]>([]);
 	/** Times the downloads the load reports show; not state, nothing renders it. */
 	readonly #meter = new DownloadMeter();
@@ -160,7 +162,8 @@ export class RunController {
 	get recent(): ProbeRecord[] {
 		return this.#recent;
 	}
-	get tally(): Partial<Record<Label, number>> {
+	/** The records stored so far, counted as the results count them (live/labelTally.ts). */
+	get tally(): Tally {
 		return this.#tally;
 	}
 	get errors(): RunErrorView[] {
@@ -224,7 +227,7 @@ export class RunController {
 		this.#loads = [];
 		this.#current = null;
 		this.#recent = [];
-		this.#tally = {};
+		this.#tally = EMPTY_TALLY;
 		this.#errors = [];
 		this.#labels = new LabelTally();
 		this.#fold = new ConversationFold(indexItems(config.items));
@@ -345,9 +348,15 @@ export class RunController {
 					this.#setLoad(model, { fraction: 1, phase: 'ready', eta_ms: undefined, ms: e.ms });
 				}
 				return;
+			case 'answer':
+				// Its cut leaves its probes out of the rate, as in the results (resultsTable.ts).
+				this.#labels.answer(answerFacts(e.answer));
+				this.#tallyChanged = true;
+				this.#fold.apply(e);
+				this.#batch.request();
+				return;
 			case 'token':
 			case 'stage':
-			case 'answer':
 			case 'user_turn':
 			case 'judged':
 			case 'retry':

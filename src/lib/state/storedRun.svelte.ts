@@ -5,16 +5,20 @@
  */
 import { errorText } from '../errors/describe.ts';
 import { planConditions } from '../probe/plan.ts';
-import type { Label, ProbeRecord, RunManifest } from '../probe/types.ts';
-import { LabelTally } from '../live/labelTally.ts';
+import type { RunManifest } from '../probe/types.ts';
+import { LabelTally, type TalliedRecord } from '../live/labelTally.ts';
+import type { Tally } from '../stats/aggregate.ts';
 import { engineKindOf } from '../engines/registry.ts';
 
-/** What the summary reads of each stored record: the run view passes facts, not full records. */
-export type StoredTurn = Pick<ProbeRecord, 'key' | 'label'>;
+/**
+ * What the summary reads of each stored record: what the results count by (live/labelTally.ts);
+ * the run view passes facts, not full records.
+ */
+export type StoredTurn = TalliedRecord;
 
 export interface StoredRunDeps {
 	getManifest(runId: string): Promise<RunManifest | undefined>;
-	/** The run's stored turns: the key and label of each (facts, not full records). */
+	/** The run's stored turns (facts, not full records). */
 	getFacts(runId: string): Promise<StoredTurn[]>;
 	/** Are the run's items and template stored in this browser? */
 	hasInputs(runId: string): Promise<boolean>;
@@ -26,7 +30,8 @@ export interface StoredRunView {
 	planned: number;
 	stored: number;
 	labelled: number;
-	tally: Partial<Record<Label, number>>;
+	/** Counted as the results count them (live/labelTally.ts). */
+	tally: Tally;
 	resumable: boolean;
 }
 

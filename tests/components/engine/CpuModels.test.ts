@@ -48,13 +48,13 @@ describe('CpuModels', () => {
 		expect(onDelete).toHaveBeenCalledWith(gen);
 	});
 
-	it('lists every catalog model with "size unknown", and takes your own URL with what is wrong with it', async () => {
+	it('lists every catalog model with "size not known yet", and takes your own URL with what is wrong with it', async () => {
 		const s = settings();
 		renderWithServices(CpuModels, { ...PANEL, settings: s, judgeNeeded: false, cached: {} });
 		expect(screen.queryByTestId('cpu-judge')).toBeNull();
 		const select = screen.getByTestId('cpu-generator-model') as HTMLSelectElement;
 		expect([...select.options].map((o) => o.textContent)).toContain(
-			'Qwen2.5 0.5B Instruct · Q4_K_M · size unknown · suggested'
+			'Qwen2.5 0.5B Instruct · Q4_K_M · size not known yet · suggested'
 		);
 		await fireEvent.change(select, { target: { value: 'custom' } });
 		const input = (await screen.findByTestId('cpu-generator-url')) as HTMLInputElement;

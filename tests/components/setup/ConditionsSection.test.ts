@@ -48,7 +48,7 @@ describe('ConditionsSection user header and reasoning effort', () => {
 	/** What templateMarkup reads off gpt-oss's and Qwen3.5's templates (tests/unit/probe/markup). */
 	const GPT_OSS: TemplateMarkup = {
 		headerDefault: 'role',
-		headerReason: 'gpt-oss (harmony): the paper stops the header at "<|start|>user", …',
+		headerReason: 'gpt-oss (harmony): the header stops at "<|start|>user", …',
 		headers: { template: '<|start|>user<|message|>', role: '<|start|>user' },
 		effortDefault: 'medium'
 	};
@@ -66,7 +66,7 @@ describe('ConditionsSection user header and reasoning effort', () => {
 		render(ConditionsSection, { setup, thinkingDefault: null, markup });
 		expect(select('user-header').value).toBe('role');
 		expect(select('user-header').selectedOptions[0].textContent).toContain('<|start|>user');
-		expect(screen.getByTestId('user-header-reason').textContent).toContain('the paper stops');
+		expect(screen.getByTestId('user-header-reason').textContent).toContain('the header stops');
 		const run = { ...RUN, thinking_default: null, user_header_default: markup.headerDefault };
 		const effort = { reasoning_effort_default: markup.effortDefault };
 		expect(buildConfig(setup.valuesNow, { ...run, ...effort })).toMatchObject({
@@ -121,13 +121,13 @@ describe('ConditionsSection answer limit', () => {
 });
 
 describe('ConditionsSection perturbations', () => {
-	it("offers the authors' controls beside none, and the ticked ones reach the run's config", async () => {
+	it("offers the review's controls beside none, and the ticked ones reach the run's config", async () => {
 		const setup = new SetupState(memoryStorage());
 		render(ConditionsSection, { setup, thinkingDefault: null });
 		for (const p of ['neutral', 'contradict', 'header_only']) {
 			const tick = screen.getByTestId(`perturbation-${p}`) as HTMLInputElement;
 			expect(tick.checked).toBe(false);
-			expect(tick.closest('label')?.title).toMatch(/authors’/);
+			expect(tick.closest('label')?.title).toMatch(/a review of the paper/);
 		}
 		await fireEvent.click(screen.getByTestId('perturbation-header_only'));
 		await fireEvent.click(screen.getByTestId('perturbation-neutral'));

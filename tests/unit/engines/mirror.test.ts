@@ -9,14 +9,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findGguf, ggufUrl } from '../../../src/lib/engines/cpu/catalog.ts';
 import {
 	mirroredFetch,
-	sha256Hex,
 	verifyMirrorCopy
 } from '../../../src/lib/engines/cpu/worker/mirrorFetch.ts';
 import {
 	checkMirror,
 	mirrorBaseProblem,
 	mirrorPath,
+	mirrorFileProblem,
 	parseMirrorManifest,
+	sha256Hex,
 	viaMirror
 } from '../../../src/lib/engines/mirror.ts';
 import { isHubBlocked } from '../../../src/lib/errors/hubBlocked.ts';
@@ -165,7 +166,7 @@ describe("the CPU worker's fetch through a mirror", () => {
 		const res = await f(HUB_URL);
 		const body = new Uint8Array(await res.arrayBuffer());
 		expect(body.byteLength).toBe(weights.byteLength);
-		expect(await sha256Hex([new Blob([body])])).toBe(sha);
+		expect(await sha256Hex(new Blob([body]))).toBe(sha);
 		expect(fetched.has(PATH)).toBe(true);
 		expect(mirror.requests.some((r) => r.startsWith(`GET /${PATH}`))).toBe(true);
 		// The Hub's LFS pointer is not asked of the mirror.
@@ -214,6 +215,16 @@ describe("the CPU worker's fetch through a mirror", () => {
 		const res = await f(HUB_URL);
 		await expect(res.arrayBuffer()).rejects.toThrow(
 			`The model mirror's ${PATH} is 30,000 bytes, but its index.json says 50,000`
+		);
+	});
+
+	it('a file the index.json does not list is refused before its download, naming it', async () => {
+		const f = mirroredFetch(fetch, () => ({
+			base: mirror.base,
+			manifest: parseMirrorManifest({ ...manifestOf(), files: {} })
+		}));
+		await expect(f(HUB_URL)).rejects.toThrow(
+			`The model mirror's ${PATH} is not listed in its index.json, so it cannot be checked`
 		);
 	});
 
@@ -273,5 +284,45 @@ describe("the CPU engine's check of a mirror download's sha256", () => {
 		await verifyMirrorCopy(HUB_URL, source(), new Set(), find);
 		await verifyMirrorCopy(HUB_URL, { base: 'http://school.test' }, new Set([PATH]), find);
 		expect(opened).toBe(0);
+	});
+});
+
+describe("one check of a mirror's file against its index.json, for both engines", () => {
+	const damaged = Uint8Array.from(weights);
+	damaged[10] ^= 0xff;
+	/** An index.json of the CLI's shape; the manifest column is the JSON as read. */
+	const sizeOnly = { ...manifestOf(), files: { [PATH]: { size: weights.byteLength } } };
+	const cases: [string, Uint8Array, unknown, string | null][] = [
+		['a matching copy', weights, manifestOf(), null],
+		['any copy, without an index.json', damaged, undefined, null],
+		['a damaged copy', damaged, manifestOf(), 'does not match its index.json (sha256 '],
+		[
+			'a copy cut short',
+			weights.subarray(0, 40_000),
+			manifestOf(),
+			'is 40,000 bytes, but its index.json says 50,000'
+		],
+		['a same-size damaged copy, size-only index', damaged, sizeOnly, null],
+		[
+			'a copy cut short, size-only index',
+			weights.subarray(0, 9),
+			sizeOnly,
+			'is 9 bytes, but its index.json says 50,000'
+		],
+		[
+			'a file the index does not list',
+			weights,
+			{ ...manifestOf(), files: {} },
+			'is not listed in its index.json'
+		]
+	];
+	it.each(cases)('%s', async (_, bytes, manifest, said) => {
+		const problem = await mirrorFileProblem(
+			PATH,
+			new Blob([Uint8Array.from(bytes)]),
+			manifest === undefined ? undefined : parseMirrorManifest(manifest)
+		);
+		if (said === null) expect(problem).toBeNull();
+		else expect(problem).toContain(`The model mirror's ${PATH} ${said}`);
 	});
 });

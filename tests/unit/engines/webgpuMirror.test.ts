@@ -72,7 +72,7 @@ describe('catalog models through a model mirror', () => {
 	it('a load with a mirror gives web-llm the mirror records; a model cached from the Hub keeps its own', async () => {
 		const cachedFromHub = new Set<string>();
 		const h = harness({ has: async (id) => cachedFromHub.has(id) });
-		const loaded = await h.send({ kind: 'load', id: 1, models: [MODEL], mirror: MIRROR });
+		const loaded = await h.send({ kind: 'load', id: 1, models: [MODEL], mirror: { base: MIRROR } });
 		expect(loaded.kind).toBe('result');
 		const record = recordOf(h.fake.appConfig, MODEL);
 		expect(record?.model).toBe(`${MIRROR}/mlc-ai/${MODEL}`);
@@ -82,7 +82,7 @@ describe('catalog models through a model mirror', () => {
 
 		cachedFromHub.add(MODEL);
 		const again = harness({ has: async (id) => cachedFromHub.has(id) });
-		await again.send({ kind: 'load', id: 1, models: [MODEL], mirror: MIRROR });
+		await again.send({ kind: 'load', id: 1, models: [MODEL], mirror: { base: MIRROR } });
 		// Nothing to re-download: web-llm keeps reading its cache under the Hub's URLs.
 		expect(
 			recordOf(again.fake.appConfig, MODEL)?.model ?? recordOf(prebuiltAppConfig, MODEL)?.model
@@ -123,7 +123,12 @@ describe('a mirror missing a catalog model file', () => {
 		});
 		// Chrome's words for a 404 that web-llm's Cache.add met: they name no file.
 		h.fake.failLoadOf[MODEL] = new Error("Failed to execute 'add' on 'Cache': Request failed");
-		const reply = await h.send({ kind: 'load', id: 1, models: [MODEL], mirror: `${MIRROR}/` });
+		const reply = await h.send({
+			kind: 'load',
+			id: 1,
+			models: [MODEL],
+			mirror: { base: `${MIRROR}/` }
+		});
 		if (reply.kind !== 'error') throw new Error('the load did not fail');
 		return { error: reply.error, seen };
 	}

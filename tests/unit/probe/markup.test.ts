@@ -62,7 +62,9 @@ describe('templateMarkup, what the set-up view offers', () => {
 			headers: { template: '<|start|>user<|message|>', role: '<|start|>user' },
 			effortDefault: 'medium'
 		});
-		expect(m.headerReason).toMatch(/^gpt-oss \(harmony\): the paper stops the header/);
+		expect(m.headerReason).toMatch(/^gpt-oss \(harmony\): the header stops at "<\|start\|>user"/);
+		// The paper's prompt is not printed: the cut is inferred from its appendix example.
+		expect(m.headerReason).toContain('inference');
 		expect(templateMarkup(QWEN35, EXCHANGE)).toMatchObject({
 			headerDefault: 'template',
 			headers: { template: '<|im_start|>user\n', role: '<|im_start|>user' },

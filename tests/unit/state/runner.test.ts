@@ -11,6 +11,7 @@ import {
 	type RunStart,
 	type StopReason
 } from '../../../src/lib/state/runner.svelte.ts';
+import { resultsTable } from '../../../src/lib/results/resultsTable.ts';
 import { gsmItem, probeConfig } from '../../helpers/factories.ts';
 import { fixtureTemplate } from '../../helpers/fixtures.ts';
 import { nlpFromFixture } from '../../helpers/englishNlp.ts';
@@ -85,7 +86,9 @@ describe('RunController', () => {
 			['gen-model', 1, 'ready'],
 			['judge-model', 1, 'ready']
 		]);
-		expect(run.tally).toEqual({ genuine_followup: 12 });
+		// Counted as the results count the stored records: 12 genuine verdicts of 12.
+		expect(run.tally).toEqual(resultsTable(await h.store.getRecords('run-1'), []).overall);
+		expect(run.tally.followup).toMatchObject({ k: 12, n: 12 });
 		const c = run.current;
 		expect(c?.item_id).toBe('item-2');
 		expect(c?.question).toBe(gsmItem(2).prompt);
@@ -141,7 +144,7 @@ describe('RunController', () => {
 		expect(records.map((r) => r.key).sort()).toEqual(plannedKeys(config).sort());
 		expect(records.every((r) => r.label !== null)).toBe(true);
 		expect(run.progress).toMatchObject({ done: 12, total: 12 });
-		expect(Object.values(run.tally).reduce((a, b) => a + (b ?? 0), 0)).toBe(12);
+		expect(run.tally.judged).toBe(12);
 		// Stored answers are reused: across both sessions each item was answered exactly once.
 		expect(h.engine.count('complete', (c) => c.prompt.endsWith('assistant\n'))).toBe(3);
 		expect((await h.store.getManifest('run-1'))?.status).toBe('done');
@@ -166,7 +169,8 @@ describe('RunController', () => {
 		// 3 items × 2 perturbations × (1 greedy turn at T=0 + 2 samples at T=1).
 		expect(records).toHaveLength(18);
 		expect(new Set(records.map((r) => r.key)).size).toBe(18);
-		expect(run.tally.genuine_followup).toBe(18);
+		expect(run.tally.labels.genuine_followup).toBe(18);
+		expect(run.tally).toEqual(resultsTable(records, []).overall);
 	});
 
 	it('shows generation and judging apart when the two models cannot share the GPU', async () => {
@@ -179,7 +183,7 @@ describe('RunController', () => {
 		expect(stages.slice(0, 12).every((s) => s === 'generate')).toBe(true);
 		expect(stages.slice(12).every((s) => s === 'judge')).toBe(true);
 		expect(run.progress).toMatchObject({ done: 12, generated: 12 });
-		expect(run.tally).toEqual({ genuine_followup: 12 });
+		expect(run.tally.labels.genuine_followup).toBe(12);
 		expect(run.current?.turns[0].label).toBe('genuine_followup');
 	});
 
@@ -257,7 +261,7 @@ describe('RunController', () => {
 			seen.framesAsked = frames.length;
 			for (const commit of frames.splice(0)) commit();
 			seen.afterFrame = run.current?.turns.length;
-			seen.tally = Object.values(run.tally).reduce((a, b) => a + (b ?? 0), 0);
+			seen.tally = run.tally.judged;
 		};
 		await run.start(h.request(small({ judge_mode: 'rules' })));
 		expect(seen).toEqual({
@@ -273,7 +277,9 @@ describe('RunController', () => {
 		// The run ended between frames: its final state shows without waiting for one.
 		expect(run.phase).toBe('done');
 		expect(run.progress).toMatchObject({ done: 12, generated: 12, total: 12 });
-		expect(run.tally).toEqual({ undecided: 12 });
+		expect(run.tally.labels.undecided).toBe(12);
+		// The rules never say genuine: like the results, the live tally states no rate.
+		expect(run.tally.followup).toBeNull();
 		expect(run.current?.turns.every((t) => t.label !== undefined && !t.streaming)).toBe(true);
 	});
 
@@ -288,7 +294,7 @@ describe('RunController', () => {
 		const second = new RunController();
 		const done = second.start(h.request(small({ judge_mode: 'rules' })));
 		await done;
-		expect(Object.values(second.tally).reduce((a, b) => a + (b ?? 0), 0)).toBe(12);
+		expect(second.tally.judged).toBe(12);
 	});
 });
 

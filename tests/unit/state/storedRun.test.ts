@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { initialManifest } from '../../../src/lib/setup/runInputs.ts';
 import { DexieRunStore } from '../../../src/lib/db/runs.ts';
 import { StoredRun, summarize, type StoredTurn } from '../../../src/lib/state/storedRun.svelte.ts';
+import { resultsTable } from '../../../src/lib/results/resultsTable.ts';
 import { probeConfig, makeRecord } from '../../helpers/factories.ts';
 import { fixtureTemplate } from '../../helpers/fixtures.ts';
 import { testDB } from '../db/helpers.ts';
@@ -27,7 +28,9 @@ describe('summarize', () => {
 		expect(v.planned).toBe(5 * 3 * (1 + 2 + 2));
 		expect(v.stored).toBe(3);
 		expect(v.labelled).toBe(2);
-		expect(v.tally).toEqual({ genuine_followup: 1, degenerate: 1 });
+		expect(v.tally).toEqual(resultsTable(records, []).overall);
+		expect(v.tally.labels).toMatchObject({ genuine_followup: 1, degenerate: 1 });
+		expect(v.tally.pending).toBe(1);
 		expect(v.resumable).toBe(true);
 	});
 
@@ -114,7 +117,7 @@ describe('StoredRun from facts', () => {
 		expect(fromFacts).toMatchObject({
 			stored: 4,
 			labelled: 4,
-			tally: { genuine_followup: 2, degenerate: 1, meta_planning: 1 }
+			tally: { labels: { genuine_followup: 2, degenerate: 1, meta_planning: 1 } }
 		});
 	});
 });

@@ -4,7 +4,7 @@
  *
  * Facts only: repo and file follow each repo's published naming; download sizes are null
  * (unknown) because they could not be checked from where this catalog was written, and the UI
- * says "size unknown" rather than guess. The context is the model card's training context; the
+ * says the size is not known yet rather than guess (a model mirror's index.json gives it). The context is the model card's training context; the
  * engine allocates DEFAULT_N_CTX of it.
  */
 export const WLLAMA_VERSION = '3.8.1';

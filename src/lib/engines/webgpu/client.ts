@@ -4,6 +4,7 @@
  * (and its 2 MB of web-llm) loads only when createWebLLMEngine() runs.
  */
 import type { AppConfig } from '@mlc-ai/web-llm';
+import type { MirrorSource } from '../mirror.ts';
 import type { Engine, EngineCapabilities, LoadProgress } from '../../probe/engine.ts';
 import { DEFAULT_VRAM_BUDGET_MB, fitsBudget, vramOf } from './catalog.ts';
 import type { RequestHooks, WorkerPort } from '../worker/client.ts';
@@ -24,8 +25,11 @@ export interface WebLLMEngineOptions {
 	 * user adds after the engine was made are known to loads and cache queries.
 	 */
 	appConfig?: AppConfig | (() => AppConfig | undefined);
-	/** A model mirror's base, read at each call ('' or undefined: the Hub); engines/mirror.ts. */
-	mirror?: () => string | undefined;
+	/**
+	 * A model mirror's base and its manifest, read at each call ('' base or undefined: the Hub);
+	 * engines/mirror.ts.
+	 */
+	mirror?: () => MirrorSource | undefined;
 }
 
 type RequestBody<K extends RequestKind> = Omit<Extract<WorkerRequest, { kind: K }>, 'id' | 'kind'>;
@@ -56,7 +60,7 @@ export class WebLLMEngine extends WorkerEngine<WorkerRequest> implements Engine 
 		opts: { signal?: AbortSignal; onProgress?: (p: LoadProgress) => void } = {}
 	): Promise<void> {
 		const appConfig = this.#appConfig();
-		const mirror = this.#opts.mirror?.() || undefined;
+		const mirror = this.#mirror();
 		const body = { models, ...(appConfig && { appConfig }), ...(mirror && { mirror }) };
 		await this.#request('load', body, {
 			signal: opts.signal,
@@ -71,8 +75,13 @@ export class WebLLMEngine extends WorkerEngine<WorkerRequest> implements Engine 
 	/** A cache query carries the custom model list: the worker knows it only after a load. */
 	protected override cacheQuery(op: CacheOp, model: string): RequestBody<'cacheQuery'> {
 		const appConfig = this.#appConfig();
-		const mirror = this.#opts.mirror?.() || undefined;
+		const mirror = this.#mirror()?.base;
 		return { op, model, ...(appConfig && { appConfig }), ...(mirror && { mirror }) };
+	}
+
+	#mirror(): MirrorSource | undefined {
+		const source = this.#opts.mirror?.();
+		return source?.base ? source : undefined;
 	}
 
 	#appConfig(): AppConfig | undefined {

@@ -4,6 +4,7 @@
  * bundle the whole library, while these messages are plain data and cost the page nothing.
  */
 import type { AppConfig } from '@mlc-ai/web-llm';
+import type { MirrorSource } from '../mirror.ts';
 import type {
 	BaseWorkerStats,
 	CacheQueryMessage as BaseCacheQuery,
@@ -21,8 +22,11 @@ export interface LoadMessage {
 	models: string[];
 	/** Only for models outside web-llm's prebuiltAppConfig. */
 	appConfig?: AppConfig;
-	/** A model mirror's base: catalog models not yet cached load from it (engines/mirror.ts). */
-	mirror?: string;
+	/**
+	 * A model mirror: catalog models not yet cached load from its base, and what they take from it
+	 * is checked against its manifest, when the page has read one (engines/mirror.ts).
+	 */
+	mirror?: MirrorSource;
 }
 export interface CacheQueryMessage extends BaseCacheQuery {
 	/** The page's custom model list, so a query before any load can find models outside the catalog. */

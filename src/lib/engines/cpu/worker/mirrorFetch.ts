@@ -2,24 +2,22 @@
  * The CPU worker's fetch when a model mirror is set (engines/mirror.ts): wllama keeps asking for
  * a catalog model's Hub URL, and this fetch takes the file from the mirror instead. wllama
  * therefore caches it under its Hub URL, so a model cached from either source stays cached and
- * runs record the same model id. A file the mirror lacks, or one whose length differs from the
- * mirror's index.json, fails with a sentence that names the mirror's file.
+ * runs record the same model id. A file the mirror lacks, one its index.json does not list, or one
+ * whose length differs from it, fails with a sentence that names the mirror's file.
  */
 import { EngineError } from '../../../probe/engine.ts';
 import {
 	MIRROR_HELP,
 	missing,
+	mirrorFileProblem,
 	mirrorPath,
 	normalizeMirrorBase,
 	sizeProblem,
-	type MirrorManifest
+	unlisted,
+	type MirrorSource
 } from '../../mirror.ts';
 
-/** Where catalog files come from for the load in progress; absent or '' base: the Hub itself. */
-export interface MirrorSource {
-	base: string;
-	manifest?: MirrorManifest;
-}
+export type { MirrorSource };
 
 /** A response nobody asked the network for: the Hub's LFS pointer, which a mirror does not hold. */
 const NOT_HERE = () => new Response(null, { status: 404, statusText: 'Not Found' });
@@ -57,6 +55,11 @@ export function mirroredFetch(
 			);
 		}
 		if (!res.ok) throw new EngineError('bad_model', missing(base, path, res.status), MIRROR_HELP);
+		// Not worth downloading: a file its index.json does not list cannot be checked (mirror.ts).
+		if (src?.manifest && !src.manifest.files[path]) {
+			await res.body?.cancel().catch(() => {});
+			throw new EngineError('bad_model', unlisted(path), MIRROR_HELP);
+		}
 		const want = src?.manifest?.files[path]?.size;
 		const told = Number(res.headers.get('content-length') ?? NaN);
 		if (want !== undefined && Number.isFinite(told) && told !== want) {
@@ -89,9 +92,10 @@ export interface CachedCopy {
 }
 
 /**
- * A file just fetched from the mirror whose index.json gives a sha256 must have it: a damaged copy
- * is removed from the cache, so the next load fetches it again, and the error names the file. A
- * file cached before (from the Hub or the mirror) is not read again.
+ * A file just fetched from the mirror must match its index.json (mirrorFileProblem: listed, its
+ * size, its sha256 where given): a copy that does not is removed from the cache, so the next load
+ * fetches it again, and the error names the file. A file cached before (from the Hub or the
+ * mirror) is not read again.
  * @throws EngineError bad_model naming the mirror's file
  */
 export async function verifyMirrorCopy(
@@ -101,23 +105,15 @@ export async function verifyMirrorCopy(
 	find: (url: string) => Promise<CachedCopy | undefined>
 ): Promise<void> {
 	const path = mirrorPath(url);
-	const want = path === null ? undefined : source.manifest?.files[path]?.sha256;
-	if (path === null || !want || !fetched.has(path)) return;
+	if (path === null || !source.manifest || !fetched.has(path)) return;
 	const copy = await find(url);
 	if (!copy) return;
-	const got = await sha256Hex(await copy.open());
-	if (got === want) return;
-	await copy.remove();
-	throw new EngineError(
-		'bad_model',
-		`The model mirror's ${path} does not match its index.json (sha256 ${got.slice(0, 12)}…, expected ${want.slice(0, 12)}…): the copy is damaged, so it was not kept. Ask whoever hosts the mirror to run user-turn-probe mirror again.`,
-		MIRROR_HELP
+	const problem = await mirrorFileProblem(
+		path,
+		new Blob([...(await copy.open())]),
+		source.manifest
 	);
-}
-
-/** Hex sha256 of a file's bytes (the whole file is read once; only after a mirror download). */
-export async function sha256Hex(blobs: readonly Blob[]): Promise<string> {
-	const bytes = await new Blob(blobs as Blob[]).arrayBuffer();
-	const digest = await crypto.subtle.digest('SHA-256', bytes);
-	return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+	if (!problem) return;
+	await copy.remove();
+	throw new EngineError('bad_model', problem, MIRROR_HELP);
 }

@@ -6,7 +6,16 @@
 import type { AppConfig } from '@mlc-ai/web-llm';
 import type { CacheSizes } from '../../worker/protocol.ts';
 
-const SCOPES = ['webllm/model', 'webllm/config', 'webllm/wasm'] as const;
+/**
+ * The Cache API scopes web-llm 0.2.86 stores a model's files in (cache_util, by URL), in the order
+ * its reload reads them: the config, the model library, then the tokenizer and weights.
+ */
+export const WEBLLM_CACHES = ['webllm/config', 'webllm/wasm', 'webllm/model'] as const;
+
+/** Whether web-llm keeps this list's files in the Cache API (its default), where we can read them. */
+export function usesCacheApi(appConfig: AppConfig): boolean {
+	return (appConfig.cacheBackend ?? 'cache') === 'cache';
+}
 
 /** The parts of CacheStorage / StorageManager we use, injected so tests can fake them. */
 export interface CacheEnv {
@@ -44,12 +53,11 @@ export async function cacheSizes(
 
 	const record = appConfig.model_list.find((r) => r.model_id === model);
 	// Other backends (IndexedDB, OPFS) keep files where we cannot attribute them to a model.
-	const usesCacheApi = (appConfig.cacheBackend ?? 'cache') === 'cache';
-	if (!record || !env.caches || !usesCacheApi) return out;
+	if (!record || !env.caches || !usesCacheApi(appConfig)) return out;
 
 	const base = modelBaseUrl(record.model);
 	let total = 0;
-	for (const scope of SCOPES) {
+	for (const scope of WEBLLM_CACHES) {
 		if (!(await env.caches.has(scope))) continue;
 		const cache = await env.caches.open(scope);
 		for (const request of await cache.keys()) {

@@ -6,6 +6,7 @@
  */
 import type {
 	AppConfig,
+	ModelRecord,
 	ChatCompletionChunk,
 	ChatCompletionMessageParam,
 	ChatCompletionRequestStreaming,
@@ -14,6 +15,7 @@ import type {
 	CompletionCreateParamsStreaming,
 	InitProgressCallback
 } from '@mlc-ai/web-llm';
+import { EngineError } from '../../../probe/engine.ts';
 import { createProgressFolder } from '../progress.ts';
 import type { CacheQueryMessage, LoadMessage, WorkerRequest, WorkerStats } from '../protocol.ts';
 import type {
@@ -26,8 +28,10 @@ import type {
 import { createWorkerHost, type Job } from '../../worker/host.ts';
 import { completionFields, samplingFields, STREAMED } from '../../requestFields.ts';
 import { mergeAppConfig, mirroredRecord } from '../custom.ts';
-import { normalizeMirrorBase } from '../../mirror.ts';
+import { normalizeMirrorBase, type MirrorSource } from '../../mirror.ts';
+import { usesCacheApi } from './cacheSizes.ts';
 import { diagnoseCustomLoad, type DiagnoseFetch } from './diagnose.ts';
+import { pruneMirrorStamps, verifyMirrorCopies, type MirrorCaches } from './mirrorCheck.ts';
 import { EnginePool, type EngineFactory } from './pool.ts';
 import { collect, type StreamControl } from './stream.ts';
 
@@ -61,6 +65,11 @@ export interface CacheSurface {
 	 * deleteModelWasmInCache): web-llm's delete-all stops at a missing tensor-cache.json first.
 	 */
 	forgetConfig?(model: string, appConfig?: AppConfig): Promise<void>;
+	/**
+	 * The Cache API web-llm keeps its files in: what a load took from a model mirror is checked
+	 * there against the mirror's index.json (mirrorCheck.ts). Absent: not checked.
+	 */
+	caches?: MirrorCaches;
 }
 
 export type { Post };
@@ -98,17 +107,16 @@ export function createHandler(
 		config && opts.baseAppConfig ? mergeAppConfig(opts.baseAppConfig, config) : config;
 
 	/**
-	 * The page's list plus, with a mirror, the catalog models to load that are not cached from the
-	 * Hub, as records pointing at the mirror. Sent as the page's own records, so a failed load is
-	 * diagnosed like a custom model's and names the mirror's missing file.
+	 * With a mirror, the catalog models to load that are not cached from the Hub, as records
+	 * pointing at the mirror.
 	 */
-	async function throughMirror(
+	async function mirrorRecords(
 		models: string[],
 		config: AppConfig | undefined,
 		mirror: string | undefined
-	): Promise<AppConfig | undefined> {
+	): Promise<ModelRecord[]> {
 		const base = opts.baseAppConfig;
-		if (!mirror || !base) return config;
+		if (!mirror || !base) return [];
 		const own = new Set(config?.model_list.map((r) => r.model_id));
 		const records = [];
 		for (const id of models) {
@@ -118,13 +126,56 @@ export function createHandler(
 			if (await cache.has?.(id, withBase(config) ?? base).catch(() => false)) continue;
 			records.push(mirroredRecord(record, mirror));
 		}
+		return records;
+	}
+
+	/**
+	 * The page's list plus the mirror's records. Sent as the page's own records, so a failed load
+	 * is diagnosed like a custom model's and names the mirror's missing file.
+	 */
+	function withRecords(config: AppConfig | undefined, records: ModelRecord[]) {
 		if (records.length === 0) return config;
 		return { ...config, model_list: [...(config?.model_list ?? []), ...records] };
 	}
 
+	/**
+	 * The check of a load's files from the mirror (mirrorCheck.ts), for some of its models: none
+	 * without a manifest to check against, or where web-llm keeps its files out of the Cache API.
+	 */
+	function mirrorCheck(
+		source: MirrorSource | undefined,
+		records: ModelRecord[],
+		config: AppConfig | undefined
+	): (models: readonly string[], signal?: AbortSignal) => Promise<void> {
+		const { caches } = cache;
+		const manifest = source?.manifest;
+		const full = withBase(config) ?? config;
+		if (!caches || !source || !manifest || (full && !usesCacheApi(full))) return async () => {};
+		return (models, signal) =>
+			verifyMirrorCopies(
+				caches,
+				normalizeMirrorBase(source.base),
+				manifest,
+				records.filter((r) => models.includes(r.model_id)),
+				signal
+			);
+	}
+
+	/**
+	 * Before a load: stamps of copies deleted since (set-up's Delete, another tab, the browser's
+	 * own tools) go, so a copy web-llm downloads anew is checked anew.
+	 */
+	async function forgetDeleted(): Promise<void> {
+		if (cache.caches) await pruneMirrorStamps(cache.caches).catch(() => {});
+	}
+
 	async function load({ models, appConfig: sent, mirror }: LoadMessage, job: Job) {
 		const unique = [...new Set(models)];
-		const config = await throughMirror(unique, sent, mirror);
+		const mirrored = await mirrorRecords(unique, sent, mirror?.base);
+		const config = withRecords(sent, mirrored);
+		const verify = mirrorCheck(mirror, mirrored, config);
+		/** The check's own failure: already names the file. */
+		let named: unknown;
 		const folds = new Map(unique.map((m) => [m, createProgressFolder([m])]));
 		if (config) {
 			pool.setAppConfig(withBase(config) ?? config);
@@ -134,6 +185,7 @@ export function createHandler(
 		for (const model of pool.keeps(unique)) {
 			job.progress({ model, fraction: 1, phase: 'ready', text: KEPT_TEXT });
 		}
+		if (mirrored.length > 0) await forgetDeleted();
 		const stop = () => void Promise.resolve(pool.abortLoad()).catch(() => undefined);
 		job.signal.addEventListener('abort', stop, { once: true });
 		try {
@@ -142,12 +194,21 @@ export function createHandler(
 				onReport: (model, report) => {
 					const fold = folds.get(model);
 					if (fold) job.progress(fold(report));
-				}
+				},
+				verify: (model) =>
+					verify([model], job.signal).catch((e: unknown) => {
+						named = e;
+						throw e;
+					})
 			});
 		} catch (err) {
-			throw (
-				(!job.signal.aborted && (await explainCustom(unique, config ?? appConfig, mirror))) || err
+			if (job.signal.aborted || err === named) throw err;
+			// A copy cut short fails inside web-llm in words that name no file: the check names it.
+			const bad = await verify(unique).then(
+				() => undefined,
+				(e: unknown) => (e instanceof EngineError ? e : undefined)
 			);
+			throw bad || (await explainCustom(unique, config ?? appConfig, mirror?.base)) || err;
 		} finally {
 			job.signal.removeEventListener('abort', stop);
 		}
@@ -241,10 +302,12 @@ export function createHandler(
 				if (!cache.has) throw missing();
 				if (await cache.has(model, config)) return { op, model, cached: true };
 				// Cached from the model mirror counts too.
-				const viaMirror = msg.mirror
-					? await throughMirror([model], msg.appConfig ?? appConfig, msg.mirror)
-					: undefined;
-				const cached = viaMirror ? await cache.has(model, withBase(viaMirror)) : false;
+				const sent = msg.appConfig ?? appConfig;
+				const viaMirror = await mirrorRecords([model], sent, msg.mirror);
+				const cached =
+					viaMirror.length > 0
+						? await cache.has(model, withBase(withRecords(sent, viaMirror)))
+						: false;
 				return { op, model, cached };
 			}
 			case 'delete':

@@ -32,6 +32,11 @@ export interface PoolLoadOptions {
 	onReport: (model: string, report: InitProgressReport) => void;
 	/** Read between models and after each: an aborted load starts nothing more. */
 	aborted: () => boolean;
+	/**
+	 * Checks a model web-llm has just loaded (its files from a model mirror, mirrorCheck.ts); a
+	 * throw frees it again and fails the load, as web-llm's own failure would.
+	 */
+	verify?: (model: string) => Promise<void>;
 }
 
 /** web-llm errors after which a model is gone from its engine (device lost, or already freed). */
@@ -143,6 +148,7 @@ export class EnginePool {
 		this.#loading.add(engine);
 		try {
 			await engine.reload([model]);
+			if (!opts.aborted()) await opts.verify?.(model);
 		} catch (err) {
 			// A failed reload may leave part of the model (or a lost device) behind.
 			await engine.unload().catch(() => {});
