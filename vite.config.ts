@@ -5,9 +5,13 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { shippedTemplates } from './vite.shippedTemplates.ts';
 import { RUNTIME_CACHED_GLOBS } from './src/lib/sw/runtimeCaches.ts';
 import { wllamaAssets } from './vite.wllamaAssets.ts';
+import { precacheShell } from './vite.precacheShell.ts';
 
 // BASE_PATH lets the same build serve from a GitHub Pages sub-path (/user-turn-probe/) or a root.
 const base = process.env.BASE_PATH ?? './';
+
+// The first screen (home) and the part of the app context it mounts with (App.svelte's PARTS).
+const shell = precacheShell(['src/views/home/HomeView.svelte', 'src/lib/app/environmentPart.ts']);
 
 export default defineConfig({
 	base,
@@ -18,8 +22,9 @@ export default defineConfig({
 		// wllama's compatibility build from our origin, never its CDN (the CPU worker's graph).
 		wllamaAssets(),
 		// The one service worker (src/sw.ts): offline after the first visit (the app shell precached,
-		// the engines' workers cached on first use; models live in the engines' own storage, runs in
-		// IndexedDB) and cross-origin isolation on hosts that cannot send headers.
+		// every other chunk and the engines' workers cached on first use; models live in the engines'
+		// own storage, runs in IndexedDB) and cross-origin isolation on hosts that cannot send headers.
+		shell.plugin,
 		VitePWA({
 			strategies: 'injectManifest',
 			srcDir: 'src',
@@ -38,7 +43,10 @@ export default defineConfig({
 				globPatterns: ['**/*.{js,css,html,svg,json,webmanifest}'],
 				// web-llm (2 MB gzipped) and wllama (its worker and 8 MB wasm) are not precached: a visitor
 				// who only opens shared runs never downloads them (src/lib/sw/runtimeCaches.ts).
-				globIgnores: RUNTIME_CACHED_GLOBS
+				globIgnores: RUNTIME_CACHED_GLOBS,
+				// Only the shell: workbox installs one file after another, and 130 took 22 s on a slow
+				// network (issue 39). The rest is cached on first use (vite.precacheShell.ts).
+				manifestTransforms: [shell.transform]
 			}
 		})
 	],

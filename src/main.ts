@@ -1,6 +1,6 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
-import { reloadOnceWhenIsolatable } from './lib/app/isolation.ts';
+import { noteLoad } from './lib/app/isolation.ts';
 import { useTemplateChecker } from './lib/probe/templateChecker.ts';
 import './app.css';
 
@@ -10,7 +10,8 @@ useTemplateChecker(async (t, signal) =>
 	(await import('./lib/setup/templateChecker.ts')).webWorkerTemplateChecker(t, signal)
 );
 
-// A first visit reloads once when the service worker can isolate it (the CPU engine's threads).
-reloadOnceWhenIsolatable();
+// Whether this load came through the service worker, before one can take over: a first visit is
+// isolated (the CPU engine's threads) by one reload as a CPU run starts, never while it is read.
+noteLoad();
 
 mount(App, { target: document.getElementById('app') as HTMLElement });

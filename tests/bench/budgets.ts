@@ -26,6 +26,13 @@ export interface BenchMetrics {
 	firstViewJsGzipKB: number | null;
 	/** The same for a first visit straight to set-up. */
 	setupViewJsGzipKB: number | null;
+	/**
+	 * A first visit on a slow laptop and network (browser/firstVisit.ts, median of 3): navigation
+	 * to the service worker installed, its precache done.
+	 */
+	firstVisitPrecacheMs: number | null;
+	/** Of those 3 untouched first visits, how many reloaded themselves (isolation) within 40 s. */
+	firstVisitReloadBeforeClick: number | null;
 	webllmChunkGzipKB: number | null;
 	longestTaskCpuMs: number | null;
 	/** The browser's server engine over the CLI, one run each on the same mock (browser/serverRatio.ts). */
@@ -61,7 +68,7 @@ export interface BenchMetrics {
 	cliLoadHeapGrowth: number;
 	cliLoadPeakRssMB: number;
 	cliLoadWarnings: number;
-	/** The browser store with 10,000 records (tests/bench/dbScale.ts), fake-indexeddb in Node. */
+	/** The browser store with 10,000 records (tests/bench/dbScale.ts), fake-indexeddb in Node; CPU ms. */
 	dbImport10kMs: number;
 	dbPage10kMaxMs: number;
 	dbReadAll10kMaxMs: number;
@@ -103,7 +110,15 @@ export const INITIAL_JS_BUDGET_KB = 100;
 export const FIRST_VIEW_JS_BUDGET_KB = 60;
 /** The same for set-up opened directly (a shared set-up link, a reload on set-up). */
 export const SETUP_VIEW_JS_BUDGET_KB = 100;
-/** The limits the timed unit test held (loose, as machines vary); it was moved here. */
+/**
+ * A first visit on the throttled profile (4× CPU, 1.6 Mbps, 150 ms RTT): the service worker has
+ * the app offline within this, so a visitor who leaves soon after still has it (issue 39).
+ */
+export const FIRST_VISIT_PRECACHE_BUDGET_MS = 8_000;
+/**
+ * The limits the timed unit test held (loose, as machines vary); it was moved here. Since read as
+ * CPU time of the bench process: the wall clock also counted the other jobs on a shared host.
+ */
 export const DB_10K_BULK_BUDGET_MS = 15_000;
 export const DB_10K_PAGE_BUDGET_MS = 1_500;
 export const LONGEST_TASK_CPU_BUDGET_MS = 50;
@@ -173,6 +188,18 @@ export const BUDGETS: Budget[] = [
 		'<=',
 		SETUP_VIEW_JS_BUDGET_KB,
 		'set-up paints before the database, the probe core and the template renderer load'
+	),
+	budget(
+		'firstVisitPrecacheMs',
+		'<=',
+		FIRST_VISIT_PRECACHE_BUDGET_MS,
+		'a first visit on a slow laptop and network is offline-ready within seconds (issue 39)'
+	),
+	budget(
+		'firstVisitReloadBeforeClick',
+		'==',
+		0,
+		'a page being read never reloads itself (isolation waits for the CPU engine or a new visit)'
 	),
 	budget(
 		'longestTaskCpuMs',

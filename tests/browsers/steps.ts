@@ -352,7 +352,9 @@ const offline: Step = {
 		await d.need('runs', 'run-row');
 		const rows = await d.count('run-row');
 		check(rows === before.length, `offline, the runs list shows ${rows} runs of ${before.length}`);
-		note(`offline: the app shell and ${rows} stored runs; cached ${sw.cached.length} engine files`);
+		note(
+			`offline: the app shell and ${rows} stored runs; ${sw.cached.length} files cached on first use`
+		);
 	}
 };
 

@@ -17,8 +17,6 @@ const TEMPLATE_EOS = '<|im_end|>';
 
 /** The service worker installs (precaching the app shell) before the page can reload into it. */
 const ISOLATION_TIMEOUT_MS = 30_000;
-/** The views a first visit reloads itself on, to become cross-origin isolated (isolation.ts). */
-const RELOADING_VIEWS = new Set(['', '#/', '#/setup']);
 
 /**
  * Whether the page is (or within the timeout becomes) cross-origin isolated. Survives the page's
@@ -37,6 +35,42 @@ export async function waitForIsolation(
 	return false;
 }
 
+/**
+ * Whether the service worker's caches hold a file matching each of `wanted` (pathname patterns),
+ * waiting for them up to `timeoutMs`: how a scenario knows a first visit's hand-off is done.
+ */
+export async function cachedWithin(
+	page: Page,
+	wanted: readonly RegExp[],
+	timeoutMs: number
+): Promise<boolean> {
+	return page.evaluate(
+		async ({ patterns, timeoutMs }) => {
+			const want = patterns.map((p) => new RegExp(p));
+			const until = Date.now() + timeoutMs;
+			while (Date.now() < until) {
+				const paths: string[] = [];
+				for (const name of await caches.keys()) {
+					for (const req of await (await caches.open(name)).keys()) {
+						paths.push(new URL(req.url).pathname);
+					}
+				}
+				if (want.every((w) => paths.some((p) => w.test(p)))) return true;
+				await new Promise((r) => setTimeout(r, 200));
+			}
+			return false;
+		},
+		{ patterns: wanted.map((w) => w.source), timeoutMs }
+	);
+}
+
+/** The chunks a first visit warms once the service worker takes over (App.svelte, OFFLINE_VIEWS). */
+export const WARMED_CHUNKS = [
+	/\/RunsView-[\w-]+\.js$/,
+	/\/ResultsView-[\w-]+\.js$/,
+	/\/appParts-[\w-]+\.js$/
+];
+
 /** Open a route of the app (e.g. '#/runs') and wait for its view to replace "Loading…". */
 export async function openView(page: Page, appUrl: string, hash: string): Promise<void> {
 	const target = new URL(hash, appUrl).href;
@@ -44,14 +78,8 @@ export async function openView(page: Page, appUrl: string, hash: string): Promis
 	if (page.url().split('#')[0] === target.split('#')[0]) {
 		await page.evaluate((h) => (location.hash = h), hash);
 	} else {
+		// A first visit never reloads itself while read (isolation.ts): steps may begin at once.
 		await page.goto(target);
-		// A first visit of home or set-up reloads itself once its service worker can isolate it: let
-		// that happen before any step, which it would otherwise cut off.
-		if (RELOADING_VIEWS.has(hash) && !(await waitForIsolation(page))) {
-			throw new E2EFailure(
-				`${hash || '#/'}: the page did not become cross-origin isolated within ${ISOLATION_TIMEOUT_MS / 1000} s of its first visit (the service worker's reload)`
-			);
-		}
 	}
 	await page
 		.locator('main [aria-busy="true"]')

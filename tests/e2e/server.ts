@@ -10,6 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { readFixture } from '../helpers/fixtures.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -83,7 +84,23 @@ function fixtureRoute(pathname: string): { name: string; json: boolean } | null 
 	return pathname.startsWith(TOKENIZER_ROUTE) && m ? { name: m[1], json: true } : null;
 }
 
-export async function serveBuild(root: string = BUILD_DIR): Promise<StaticServer> {
+export interface ServeOptions {
+	/**
+	 * Gzip text files for a client that accepts it, as GitHub Pages does: what a throttled network
+	 * carries is the compressed size (the first-visit bench). Off by default.
+	 */
+	gzip?: boolean;
+	/** Send Cache-Control: max-age with every file, as GitHub Pages does (600 s). */
+	maxAgeS?: number;
+}
+
+/** Text types a host compresses; images and wasm here are sent as they are. */
+const COMPRESSIBLE = /^(text\/|application\/(json|manifest\+json))/;
+
+export async function serveBuild(
+	root: string = BUILD_DIR,
+	opts: ServeOptions = {}
+): Promise<StaticServer> {
 	const requests: string[] = [];
 	const server: Server = createServer(async (req, res) => {
 		const pathname = new URL(req.url ?? '/', 'http://x').pathname;
@@ -108,8 +125,21 @@ export async function serveBuild(root: string = BUILD_DIR): Promise<StaticServer
 			res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
 			return;
 		}
-		const type = MIME[extname(pathname === '/' ? 'index.html' : pathname)];
-		res.writeHead(200, { 'content-type': type ?? 'application/octet-stream' });
+		const type =
+			MIME[extname(pathname === '/' ? 'index.html' : pathname)] ?? 'application/octet-stream';
+		const accepts = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+		const cache = opts.maxAgeS === undefined ? {} : { 'cache-control': `max-age=${opts.maxAgeS}` };
+		if (opts.gzip && accepts && COMPRESSIBLE.test(type)) {
+			res.writeHead(200, {
+				'content-type': type,
+				'content-encoding': 'gzip',
+				vary: 'Accept-Encoding',
+				...cache
+			});
+			res.end(gzipSync(body));
+			return;
+		}
+		res.writeHead(200, { 'content-type': type, ...cache });
 		res.end(body);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

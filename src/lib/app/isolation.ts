@@ -3,10 +3,11 @@
  * what state this load is in, the one reload that isolates a first visit, and the switch.
  *
  * A first visit is never isolated: the page arrived before the service worker that adds the
- * headers. When that worker takes control, the visitor has not touched the page yet and the view
- * is one a reload cannot disturb (home or set-up, not an opening share link or a run), the page
- * reloads itself once (at most once per tab: sessionStorage), so nothing typed is lost and a
- * browser that ignores the headers never loops. Otherwise set-up says a reload is needed.
+ * headers. The page never reloads itself while it is being read (issue 39: it used to, ~24 s into
+ * a slow first visit, as soon as the worker took over). Isolation comes on the next visit, which
+ * the worker serves, or just before the CPU engine starts, the one thing threads are for: the run
+ * is stored, the page reloads once into it (at most once per tab: sessionStorage, so a browser
+ * that ignores the headers never loops) and the run view starts it there. Set-up says so.
  */
 import { cpuThreads, type ThreadPlan } from '../engines/cpu/threads.ts';
 import { isolationOff, setIsolationOff, type CacheStorageLike } from '../sw/isolation.ts';
@@ -62,7 +63,7 @@ export async function readIsolation(): Promise<IsolationState> {
 		isolated: globalThis.crossOriginIsolated === true,
 		off: await isolationOff(caches()),
 		serviceWorker: sw !== undefined,
-		controlled: sw?.controller != null,
+		controlled: controlledAtLoad ?? sw?.controller != null,
 		cores: (typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 1
 	};
 }
@@ -78,47 +79,90 @@ export async function switchIsolation(on: boolean): Promise<void> {
 	location.reload();
 }
 
+/** Whether this page load came through a service worker (noted by main.ts before anything). */
+let controlledAtLoad: boolean | undefined;
+
+/** From main.ts, first thing: a worker that takes over later does not make this load isolated. */
+export function noteLoad(): void {
+	controlledAtLoad =
+		typeof navigator !== 'undefined' && navigator.serviceWorker?.controller != null;
+}
+
+/** Whether this load came through a service worker, as noteLoad() saw it (now, if never noted). */
+export function loadWasControlled(): boolean {
+	return (
+		controlledAtLoad ??
+		(typeof navigator !== 'undefined' && navigator.serviceWorker?.controller != null)
+	);
+}
+
 export interface ReloadFacts {
 	isolated: boolean;
-	/** The visitor clicked or typed since the page loaded. */
-	touched: boolean;
+	/** This load came through the service worker: reloading again would change nothing. */
+	controlledAtLoad: boolean;
+	/** A service worker controls the page now (it took over after the load): a reload is its. */
+	controlledNow: boolean;
 	/** This tab already reloaded itself for isolation. */
 	reloadedBefore: boolean;
 	off: boolean;
-	/** location.hash: only home and set-up (no parameters) are views a reload cannot disturb. */
-	hash: string;
+	/** Isolated, the CPU engine would run more threads on this device than it does now. */
+	moreThreads: boolean;
 }
 
-const IDLE_VIEWS = new Set(['', '#', '#/', '#/setup']);
-
-/** Reload only an untouched, unisolated idle view, once per tab, never when isolation is off. */
+/**
+ * Reload for isolation only where the reload is the worker's and adds threads, once per tab, never
+ * when isolation is off. Asked only as the CPU engine is about to start, never while a page is read.
+ */
 export function shouldReloadForIsolation(f: ReloadFacts): boolean {
-	return !f.isolated && !f.touched && !f.reloadedBefore && !f.off && IDLE_VIEWS.has(f.hash);
+	return (
+		!f.isolated &&
+		!f.controlledAtLoad &&
+		f.controlledNow &&
+		!f.reloadedBefore &&
+		!f.off &&
+		f.moreThreads
+	);
 }
 
-/** From main.ts: the first visit's one reload, when the service worker takes control. */
-export function reloadOnceWhenIsolatable(): void {
-	const sw = navigator.serviceWorker;
-	if (!sw || globalThis.crossOriginIsolated) return;
-	let touched = false;
-	const touch = () => (touched = true);
-	for (const type of ['pointerdown', 'keydown', 'input', 'change']) {
-		addEventListener(type, touch, { once: true, capture: true });
+/** Set in this tab's sessionStorage to the run the reload is for; the run view starts it. */
+const START_KEY = 'isolation-start';
+
+/**
+ * The CPU engine is about to start `runId` (stored whole): when a reload would isolate the page,
+ * reload into the run's view, which starts it there (takeIsolationStart), and return true.
+ * @returns false when the run should start here and now.
+ */
+export async function reloadToIsolate(runId: string, runHash: string): Promise<boolean> {
+	if (typeof navigator === 'undefined' || typeof location === 'undefined') return false;
+	const state = await readIsolation();
+	try {
+		const facts: ReloadFacts = {
+			isolated: state.isolated,
+			controlledAtLoad: state.controlled,
+			controlledNow: navigator.serviceWorker?.controller != null,
+			reloadedBefore: sessionStorage.getItem(RELOADED_KEY) !== null,
+			off: state.off,
+			moreThreads: isolationWhy(state).could > 1
+		};
+		if (!shouldReloadForIsolation(facts)) return false;
+		sessionStorage.setItem(RELOADED_KEY, '1');
+		sessionStorage.setItem(START_KEY, runId);
+	} catch {
+		// No sessionStorage (a sandboxed frame): without the guard, no reload; the run starts as is.
+		return false;
 	}
-	sw.addEventListener('controllerchange', async () => {
-		try {
-			const facts: ReloadFacts = {
-				isolated: globalThis.crossOriginIsolated === true,
-				touched,
-				reloadedBefore: sessionStorage.getItem(RELOADED_KEY) !== null,
-				off: await isolationOff(caches()),
-				hash: location.hash
-			};
-			if (!shouldReloadForIsolation(facts)) return;
-			sessionStorage.setItem(RELOADED_KEY, '1');
-			location.reload();
-		} catch {
-			// No sessionStorage (a sandboxed frame): without the guard, no reload; set-up says to.
-		}
-	});
+	history.replaceState(history.state, '', runHash);
+	location.reload();
+	return true;
+}
+
+/** The run view, on opening `runId`: whether the isolation reload was made to start it (once). */
+export function takeIsolationStart(runId: string): boolean {
+	try {
+		if (sessionStorage.getItem(START_KEY) !== runId) return false;
+		sessionStorage.removeItem(START_KEY);
+		return true;
+	} catch {
+		return false;
+	}
 }

@@ -33,6 +33,7 @@ import { APP_VERSION, type AppServices } from './services.ts';
 import type { SkippedModel } from '../setup/sweeps.ts';
 import type { TemplateCheck } from '../setup/templateCheck.ts';
 import { ownTemplate } from './sweepTemplates.ts';
+import { reloadToIsolate } from './isolation.ts';
 
 export interface EngineChoice {
 	engine: EngineKind;
@@ -211,6 +212,15 @@ async function start(
 	discardIfEmpty?: () => Promise<boolean>
 ): Promise<void> {
 	const { config, manifestExtras, needs } = prepared;
+	// A first visit isolates itself now, not while it was read: the run is stored, the page reloads
+	// into its view, which starts it there with the engine's threads.
+	if (
+		providerOf(choice.engine).threadsNeedIsolation === true &&
+		// The run view's address (routing/routes.ts href, which imports this folder's context).
+		(await reloadToIsolate(config.run_id, `#/run/${encodeURIComponent(config.run_id)}`))
+	) {
+		return;
+	}
 	return startWithLock(config.run_id, () =>
 		runner.start({
 			config,

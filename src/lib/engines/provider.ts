@@ -185,6 +185,11 @@ export interface EngineProvider<K extends string = string, M extends EngineModel
 	readonly usesGpu: boolean;
 	/** Typical decode speed in tokens/s, for the estimate before this device is benchmarked. */
 	readonly guessTps: number;
+	/**
+	 * Its threads need a cross-origin isolated page: a first visit that is not yet reloads once, into
+	 * the stored run, just before this engine starts (app/isolation.ts reloadToIsolate).
+	 */
+	threadsNeedIsolation?: boolean;
 	/** Why this device cannot run it, or null when it can (or cannot know yet). */
 	unavailable(device: DeviceFacts): EngineError | null;
 	/** This engine's settings, kept under its own persisted keys. */

@@ -1,8 +1,9 @@
 /**
  * What the service worker caches the first time it is used instead of precaching: the engines'
- * worker chunks and wasm, which a visitor who only opens shared runs never needs. One entry per
- * cache; a new engine asset is one more entry here (the precache's globIgnores in vite.config.ts
- * must then leave it out too).
+ * worker chunks and wasm, which a visitor who only opens shared runs never needs, and every chunk
+ * of the app outside the shell (vite.precacheShell.ts: the precache holds the first screen only).
+ * One entry per cache, matched in this order; a new engine asset is one more entry before the
+ * last (the precache's globIgnores in vite.config.ts must then leave it out too).
  */
 
 export interface RuntimeCache {
@@ -22,7 +23,10 @@ export const RUNTIME_CACHES: readonly RuntimeCache[] = [
 		path: /\/(cpu\.worker-[\w-]+\.js|wllama-[\w-]+\.(wasm|js))$/,
 		cacheName: 'cpu-engine',
 		maxEntries: 4
-	}
+	},
+	// The app's other chunks and styles: each view's, the template worker's. Names carry the build's
+	// hash, so a file never changes; the least recently used go past a few builds' worth.
+	{ path: /\/assets\/[\w.-]+\.(js|css)$/, cacheName: 'app-chunks', maxEntries: 400 }
 ];
 
 /** Precache globIgnores for the files above (the wasm is not in the precache's globs anyway). */

@@ -7,6 +7,7 @@ import type { RunBundle } from '../../../src/lib/probe/exchange.ts';
 import { CHROMIUM, launchBrowser } from '../../e2e/browser.ts';
 import { serveBuild } from '../../e2e/server.ts';
 import { measureFirstView } from './firstView.ts';
+import { measureFirstVisit } from './firstVisit.ts';
 import { measureLongTasks } from './longTasks.ts';
 import { failed, unavailable, type BrowserMetric } from './metric.ts';
 import { measureResults10k } from './results10k.ts';
@@ -19,6 +20,9 @@ export interface BrowserMetrics {
 	/** Gzipped JS requested before the first view painted: the home screen, and set-up. */
 	firstViewJsGzipKB: BrowserMetric;
 	setupViewJsGzipKB: BrowserMetric;
+	/** A first visit on the throttled profile: precache time, and visits that reloaded unasked. */
+	firstVisitPrecacheMs: BrowserMetric;
+	firstVisitReloadBeforeClick: BrowserMetric;
 	chromium?: string;
 }
 
@@ -38,13 +42,17 @@ export async function measureBrowser(dist: string, bundle: RunBundle): Promise<B
 			results10kRenderCpuMs: unavailable(reason),
 			serverRatio: unavailable(reason),
 			firstViewJsGzipKB: unavailable(reason),
-			setupViewJsGzipKB: unavailable(reason)
+			setupViewJsGzipKB: unavailable(reason),
+			firstVisitPrecacheMs: unavailable(reason),
+			firstVisitReloadBeforeClick: unavailable(reason)
 		};
 	}
 	const app = await serveBuild(dist);
 	const browser = await launchBrowser();
 	try {
+		const visit = await firstVisit(dist);
 		return {
+			...visit,
 			// First, on a cold profile and an idle page: nothing else loads while they are measured.
 			firstViewJsGzipKB: await attempt(() => measureFirstView(browser, app, dist, '#/')),
 			setupViewJsGzipKB: await attempt(() => measureFirstView(browser, app, dist, '#/setup')),
@@ -57,6 +65,30 @@ export async function measureBrowser(dist: string, bundle: RunBundle): Promise<B
 		await browser.close();
 		await app.close();
 	}
+}
+
+/** The first-visit rows, or why they could not be measured (both). */
+async function firstVisit(
+	dist: string
+): Promise<Pick<BrowserMetrics, 'firstVisitPrecacheMs' | 'firstVisitReloadBeforeClick'>> {
+	try {
+		const { precacheMs, reloads } = await measureFirstVisit(dist);
+		return { firstVisitPrecacheMs: precacheMs, firstVisitReloadBeforeClick: reloads };
+	} catch (err) {
+		const why = failed(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+		return { firstVisitPrecacheMs: why, firstVisitReloadBeforeClick: why };
+	}
+}
+
+/** Only the first visit on the throttled profile, for trimming the precache (about 2 minutes). */
+export async function measureFirstVisitOnly(
+	dist: string
+): Promise<Pick<BrowserMetrics, 'firstVisitPrecacheMs' | 'firstVisitReloadBeforeClick'>> {
+	if (!existsSync(CHROMIUM)) {
+		const reason = unavailable(`no Chromium at ${CHROMIUM}`);
+		return { firstVisitPrecacheMs: reason, firstVisitReloadBeforeClick: reason };
+	}
+	return firstVisit(dist);
 }
 
 /** Only the 10,000-record results view's open. */

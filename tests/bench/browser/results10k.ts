@@ -12,6 +12,7 @@ import { bundleToFiles, type RunBundle } from '../../../src/lib/probe/exchange.t
 import { openView } from '../../e2e/app.ts';
 import { newContext } from '../../e2e/browser.ts';
 import type { StaticServer } from '../../e2e/server.ts';
+import { REFERENCE_WORK_ROWS, referenceWork } from '../referenceWork.ts';
 import { median, round } from '../stats.ts';
 import { failed, measured, unavailable, type BrowserMetric } from './metric.ts';
 import { showsPlaceholder, timeRender } from './page.ts';
@@ -25,30 +26,6 @@ export const RESULT_CHARTS = [
 	'chart-paired'
 ];
 const OPENS = 5;
-
-/**
- * The yardstick: a fixed piece of plain JavaScript (build, serialize, parse, sort and group 20,000
- * small rows) run in the same page just before each open, its main-thread CPU read from the same
- * trace. A host whose CPU is slower takes longer for both; their ratio is the app's own cost.
- * Self-contained: it runs through page.evaluate.
- */
-export function referenceWork(): number {
-	const labels = ['genuine', 'restated', 'artifact', 'planning', 'short'];
-	const rows: { id: string; t: number; label: string; n: number }[] = [];
-	for (let i = 0; i < 20_000; i++) {
-		rows.push({
-			id: `item-${i}`,
-			t: (i % 7) / 7,
-			label: labels[i % 5],
-			n: (i * 2_654_435_761) % 1_000
-		});
-	}
-	const back = JSON.parse(JSON.stringify(rows)) as typeof rows;
-	back.sort((a, b) => a.n - b.n || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-	const sums = new Map<string, number>();
-	for (const r of back) sums.set(r.label, (sums.get(r.label) ?? 0) + r.t);
-	return sums.size;
-}
 
 /**
  * The yardstick's fastest main-thread CPU on the host the budget was set on (this project's 2-core
@@ -108,7 +85,8 @@ export async function measureResults10k(
 			const yardstick = await traceMainThread(page);
 			// Its fastest of five runs: a run's time only grows with what else the page does (a
 			// collection, a compile), so the least is the stable figure.
-			for (let run = 0; run < YARDSTICK_RUNS; run++) await page.evaluate(referenceWork);
+			for (let run = 0; run < YARDSTICK_RUNS; run++)
+				await page.evaluate(referenceWork, REFERENCE_WORK_ROWS);
 			const referenceTasks = await yardstick.stop();
 			const runs = referenceTasks
 				.map((t) => t.cpuMs ?? 0)

@@ -1,8 +1,9 @@
 /**
  * Cross-origin isolation from the app's own service worker, on a static server that sends no
- * isolation headers (as GitHub Pages): the first visit of set-up is not isolated and reloads
- * itself once; from then on the page is, and the CPU engine runs the tiny real model (from another
- * origin) with more than one thread. Isolated, a CPU run, a share link from another host and a
+ * isolation headers (as GitHub Pages): the first visit of set-up is not isolated and does not
+ * reload itself while it is read, even once the worker controls it; starting a CPU run reloads it
+ * once into the stored run, which starts there isolated: the CPU engine runs the tiny real model
+ * (from another origin) with more than one thread. Isolated, a CPU run, a share link from another host and a
  * server-engine run against a mock on another port all work. With the switch off the page is not
  * isolated, the engine runs on one thread, and the choice survives a new visit; on again restores.
  * On a machine with fewer than 4 cores the page is told it has 4, so half of them is 2 threads.
@@ -62,7 +63,7 @@ async function threadsLine(page: Page): Promise<{ threads: number; text: string 
 export const isolation: Scenario<E2EContext> = {
 	id: 'isolation',
 	title:
-		'no isolation headers (as GitHub Pages): the service worker isolates the page after one reload, the CPU engine runs multi-threaded, runs and share links work; the switch turns it off',
+		'no isolation headers (as GitHub Pages): no reload while read; starting a CPU run reloads once into isolation, the CPU engine runs multi-threaded, runs and share links work; the switch turns it off',
 	timeoutMs: 600_000,
 	async run(ctx) {
 		const served = await fetch(ctx.app.url);
@@ -84,32 +85,60 @@ export const isolation: Scenario<E2EContext> = {
 				ctx.note(`the page is told it has ${EMULATED_CORES} cores (this machine has ${cores})`);
 			}
 
-			// First visit: served without headers, so not isolated; it reloads itself once.
+			// First visit: served without headers, so not isolated; it stays put while read, even once
+			// the service worker controls it.
+			let loads = 0;
+			page.on('load', () => loads++);
+			const loadsSoFar = () => loads;
 			await page.goto(new URL('#/setup', ctx.app.url).href);
 			check(!(await isolated(page)), 'the first visit is isolated before any service worker ran');
-			check(await waitForIsolation(page), 'the page did not become cross-origin isolated');
+			const controlled = await page.evaluate(async () => {
+				await navigator.serviceWorker.ready;
+				for (let i = 0; i < 100 && !navigator.serviceWorker.controller; i++) {
+					await new Promise((r) => setTimeout(r, 100));
+				}
+				return navigator.serviceWorker.controller !== null;
+			});
+			check(controlled, 'the service worker did not take over the first visit');
+			await page.waitForTimeout(2_000);
+			check(loadsSoFar() === 1, `the first visit reloaded itself while read (${loads} loads)`);
+			check(!(await isolated(page)), 'the first visit became isolated without a reload');
+			await (await need(page, 'setup', 'engine-cpu')).check();
+			const before = await threadsLine(page);
+			check(before.threads === 1, `not yet isolated, set-up plans ${before.threads} threads`);
+			check(
+				/Starting a CPU run reloads it first/.test(before.text),
+				`the threads line does not say a CPU run reloads first: "${before.text}"`
+			);
+
+			// A CPU run of the tiny model from another origin (CORS): its start reloads the page once
+			// into the stored run, which starts there isolated and multi-threaded.
+			files = await serveGguf({ 'tiny-qwen2.gguf': model.path });
+			await configureCpuRun(page, files.url(TINY_GGUF), CPU_PLAN);
+			const runId = await startRun(page);
+			check(await waitForIsolation(page), 'the CPU run did not reload the page into isolation');
+			// Isolated as soon as the new document runs; its load event comes after.
+			await page.waitForLoadState('load');
 			const reloaded = await page.evaluate(() => sessionStorage.getItem('isolation-reloaded'));
 			check(reloaded === '1', 'the page became isolated without its one reload');
+			check(loadsSoFar() === 2, `the CPU start made ${loads - 1} reloads, not one`);
 			check(
 				(await page.evaluate(() => typeof SharedArrayBuffer)) === 'function',
 				'isolated, but no SharedArrayBuffer'
 			);
+			const done = await waitForDone(page, runId, CPU_PLANNED, 240_000);
+			check(done.records === CPU_PLANNED, `isolated CPU run: ${done.records} records`);
+			check(await isolated(page), 'the page lost isolation during the CPU run');
+			check(page.url().includes(`#/run/${runId}`), `the reload left the run view: ${page.url()}`);
+			const multi = await benchThreads(page);
+			check(multi.threads > 1, `isolated, llama.cpp ran with ${multi.threads} thread(s)`);
 			await (await need(page, 'setup', 'engine-cpu')).check();
 			const on = await threadsLine(page);
 			check(on.threads > 1, `isolated, set-up plans ${on.threads} thread(s): "${on.text}"`);
 			check(/cross-origin isolated/.test(on.text), `the threads line reads "${on.text}"`);
-			ctx.note(`first visit reloaded once; isolated; set-up: "${on.text}"`);
-
-			// A CPU run of the tiny model from another origin (CORS), multi-threaded.
-			files = await serveGguf({ 'tiny-qwen2.gguf': model.path });
-			await configureCpuRun(page, files.url(TINY_GGUF), CPU_PLAN);
-			const runId = await startRun(page);
-			const done = await waitForDone(page, runId, CPU_PLANNED, 240_000);
-			check(done.records === CPU_PLANNED, `isolated CPU run: ${done.records} records`);
-			check(await isolated(page), 'the page lost isolation during the CPU run');
-			const multi = await benchThreads(page);
-			check(multi.threads > 1, `isolated, llama.cpp ran with ${multi.threads} thread(s)`);
-			ctx.note(`isolated CPU run done (${CPU_PLANNED} records); benchmark: "${multi.line}"`);
+			ctx.note(
+				`no reload while read; the CPU start reloaded once; isolated run done (${CPU_PLANNED} records); set-up: "${on.text}"; benchmark: "${multi.line}"`
+			);
 
 			// Share the run, host the file on another origin, open its link in the isolated page.
 			await openView(page, ctx.app.url, '#/runs');

@@ -5,7 +5,7 @@
  * OpenAI-compatible server (the mock) by default.
  */
 import type { Page } from 'playwright-core';
-import { TEMPLATE_FILE, UI_TIMEOUT_MS, waitForDone, waitForIsolation } from '../app.ts';
+import { TEMPLATE_FILE, UI_TIMEOUT_MS, waitForDone } from '../app.ts';
 import { MOCK_MODEL, type E2EContext } from '../context.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
 
@@ -39,8 +39,6 @@ export const keyboardRun: Scenario<E2EContext> = {
 		const mock = await ctx.mock('probe');
 		const { page } = await ctx.freshProfile({ webgpu: false });
 		await page.goto(new URL('#/setup', ctx.app.url).href);
-		// The first visit reloads itself once to become cross-origin isolated: keys wait for that.
-		check(await waitForIsolation(page), 'set-up did not become cross-origin isolated');
 		await page.getByTestId('engine-server').waitFor({ timeout: UI_TIMEOUT_MS });
 		// Without WebGPU the CPU engine is the default; the server is chosen with the arrow keys.
 		// The default follows the GPU probe, which answers a moment after the view is drawn.

@@ -8,7 +8,7 @@
  * IndexedDB), because the shared server must outlive it for the scenarios after it.
  */
 import type { Page } from 'playwright-core';
-import { need, openView, UI_TIMEOUT_MS, type RunPlan } from '../app.ts';
+import { cachedWithin, need, openView, UI_TIMEOUT_MS, type RunPlan } from '../app.ts';
 import type { E2EContext } from '../context.ts';
 import { completeRun } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
@@ -78,6 +78,16 @@ export const offline: Scenario<E2EContext> = {
 			check(sw.active, `no active service worker within ${SW_TIMEOUT_MS} ms on ${own.url}`);
 			check(sw.controlled, 'the service worker is active but does not control the page');
 			check(sw.precached > 0, 'the service worker precached nothing');
+			// The precache holds the first screen only; the runs view and the app parts it reads come
+			// into the runtime cache once the worker controls the page (App.svelte, while idle).
+			check(
+				await cachedWithin(
+					page,
+					[/\/RunsView-[\w-]+\.js$/, /\/appParts-[\w-]+\.js$/],
+					SW_TIMEOUT_MS
+				),
+				`the runs view was not cached within ${SW_TIMEOUT_MS} ms of the worker taking over`
+			);
 
 			await own.close();
 			serving = false;

@@ -10,12 +10,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { need, openView, setControl, UI_TIMEOUT_MS } from '../app.ts';
+import { cachedWithin, need, openView, setControl, UI_TIMEOUT_MS, WARMED_CHUNKS } from '../app.ts';
 import type { E2EContext } from '../context.ts';
-import { check, type Scenario } from '../harness.ts';
+import { check, E2EFailure, type Scenario } from '../harness.ts';
+import { RENDER_TIME_LIMIT_MS } from '../../../src/lib/probe/renderLimits.ts';
 import { RUNAWAY_TEMPLATES, withPrefix } from '../../helpers/runawayTemplates.ts';
 
 const V = 'setup';
+/** A first visit's service worker installs and hands off within this (a loaded 2-core host). */
+const SW_SETTLE_MS = 30_000;
 
 /** A host that answers with CORS headers and then stalls, or declares a 700 MB body. */
 async function misbehavingHost(): Promise<{ base: string; server: Server }> {
@@ -41,6 +44,15 @@ export const reliability: Scenario<E2EContext> = {
 	async run(ctx) {
 		const { page } = await ctx.profile();
 		await openView(page, ctx.app.url, '#/setup');
+		// The timed steps below race a 2 s render limit. On a first visit the service worker takes
+		// over a few seconds in and the page warms the views it reads offline: dozens of requests,
+		// each through this test's router, and modules to run. Under load that held the test's
+		// 500 ms wait for 2 s and Cancel came after the check had ended (CI, h6/firstvisit); the
+		// steps begin once the hand-off is done.
+		check(
+			await cachedWithin(page, WARMED_CHUNKS, SW_SETTLE_MS),
+			`the first visit's service worker did not take over within ${SW_SETTLE_MS} ms`
+		);
 		await setControl(await need(page, V, 'engine-server'), true);
 		const dir = mkdtempSync(join(tmpdir(), 'utp-e2e-templates-'));
 
@@ -48,15 +60,27 @@ export const reliability: Scenario<E2EContext> = {
 		// with no error left then or once the worker has ended.
 		const loop = join(dir, 'cancelled-loop.jinja');
 		writeFileSync(loop, withPrefix(RUNAWAY_TEMPLATES['a loop of 3000 × 3000'].prefix).source);
+		let workerStarted: () => void = () => undefined;
+		const rendering = new Promise<void>((resolve) => (workerStarted = resolve));
 		const workerClosed = new Promise<number>((resolve) =>
-			page.on('worker', (w) => w.on('close', () => resolve(Date.now())))
+			page.on('worker', (w) => {
+				workerStarted();
+				w.on('close', () => resolve(Date.now()));
+			})
 		);
 		await setControl(await need(page, V, 'template-kind-file'), true);
 		await (await need(page, V, 'template-file')).setInputFiles(loop);
 		const cancel = await need(page, V, 'cancel-template-check');
-		await page.waitForTimeout(500);
+		// Cancel while the template renders: once its worker is up, not after a fixed wait.
+		await rendering;
 		const cancelledAt = Date.now();
-		await cancel.click();
+		// The check ends by itself at its 2 s limit: a Cancel that comes later fails here, named,
+		// instead of waiting for a button that is gone until the test's timeout.
+		await cancel.click({ timeout: RENDER_TIME_LIMIT_MS }).catch(() => {
+			throw new E2EFailure(
+				`Cancel could not be clicked within ${RENDER_TIME_LIMIT_MS} ms of the check's worker starting`
+			);
+		});
 		await page
 			.getByTestId('check-template')
 			.and(page.locator(':enabled'))

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { need, openView, UI_TIMEOUT_MS, waitForIsolation } from '../app.ts';
+import { need, openView, UI_TIMEOUT_MS } from '../app.ts';
 import { RESULTS_DIR, type E2EContext } from '../context.ts';
 import { completeRun } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
@@ -68,8 +68,6 @@ export const shareLink: Scenario<E2EContext> = {
 		// browser can do, and its "Open from URL" reaches the shared run's charts in one click.
 		const visitor = await ctx.freshProfile({ webgpu: false });
 		await visitor.page.goto(ctx.app.url);
-		// The first visit reloads itself once to become cross-origin isolated: read the page after.
-		check(await waitForIsolation(visitor.page), 'the first screen did not become isolated');
 		const h1 = await (
 			await need(visitor.page, 'home', 'way-open')
 		).evaluate(() => document.querySelector('main h1')?.textContent ?? '');

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
 	isolationWhy,
+	noteLoad,
+	reloadToIsolate,
 	shouldReloadForIsolation,
+	takeIsolationStart,
 	type IsolationState
 } from '../../../src/lib/app/isolation.ts';
 
@@ -59,25 +62,78 @@ describe('isolationWhy', () => {
 	});
 });
 
-describe('shouldReloadForIsolation', () => {
-	const facts = { isolated: false, touched: false, reloadedBefore: false, off: false, hash: '' };
+describe('shouldReloadForIsolation (asked only as the CPU engine starts)', () => {
+	/** A first visit the service worker took over after it loaded, on a device threads help. */
+	const facts = {
+		isolated: false,
+		controlledAtLoad: false,
+		controlledNow: true,
+		reloadedBefore: false,
+		off: false,
+		moreThreads: true
+	};
 
-	it.each(['', '#/', '#/setup'])('reloads an untouched first visit of "%s" once', (hash) => {
-		expect(shouldReloadForIsolation({ ...facts, hash })).toBe(true);
+	it('reloads a first visit once the worker controls it, so the run starts isolated', () => {
+		expect(shouldReloadForIsolation(facts)).toBe(true);
 	});
 
 	it.each([
 		['the page is isolated already', { isolated: true }],
-		['the visitor clicked or typed', { touched: true }],
 		[
-			'this tab reloaded once already (a browser that ignores the headers)',
-			{ reloadedBefore: true }
+			'this load came through the worker (a browser that ignores the headers)',
+			{ controlledAtLoad: true }
 		],
+		[
+			'no worker controls the page yet (a reload would not be isolated either)',
+			{ controlledNow: false }
+		],
+		['this tab reloaded once already', { reloadedBefore: true }],
 		['isolation is turned off', { off: true }],
-		['a share link is opening', { hash: '#/open?url=https%3A%2F%2Fx.test%2Frun.json' }],
-		['a run is showing', { hash: '#/run/r1' }],
-		['home carries parameters (a class link)', { hash: '#/?examples=1' }]
+		['isolation would add no thread on this device', { moreThreads: false }]
 	])('never when %s', (_why, over) => {
 		expect(shouldReloadForIsolation({ ...facts, ...over })).toBe(false);
+	});
+});
+
+describe('reloadToIsolate: the one reload, as a CPU run starts', () => {
+	/** The browser globals the reload reads and writes, for a first visit on an 8-core device. */
+	function firstVisit() {
+		const store = new Map<string, string>();
+		const sw: { controller: object | null } = { controller: null };
+		const reload = vi.fn();
+		const replaceState = vi.fn();
+		vi.stubGlobal('navigator', { serviceWorker: sw, hardwareConcurrency: 8 });
+		vi.stubGlobal('location', { reload });
+		vi.stubGlobal('history', { state: null, replaceState });
+		vi.stubGlobal('crossOriginIsolated', false);
+		vi.stubGlobal('sessionStorage', {
+			getItem: (k: string) => store.get(k) ?? null,
+			setItem: (k: string, v: string) => void store.set(k, v),
+			removeItem: (k: string) => void store.delete(k)
+		});
+		noteLoad();
+		return { sw, reload, replaceState };
+	}
+
+	afterEach(() => vi.unstubAllGlobals());
+
+	it('reloads into the stored run, which its view then starts once', async () => {
+		const page = firstVisit();
+		page.sw.controller = {};
+		expect(await reloadToIsolate('r1', '#/run/r1')).toBe(true);
+		expect(page.replaceState).toHaveBeenCalledWith(null, '', '#/run/r1');
+		expect(page.reload).toHaveBeenCalledOnce();
+		expect(takeIsolationStart('r2')).toBe(false);
+		expect(takeIsolationStart('r1')).toBe(true);
+		expect(takeIsolationStart('r1')).toBe(false);
+		// The reloaded page would be isolated; were it not (headers ignored), no second reload.
+		expect(await reloadToIsolate('r3', '#/run/r3')).toBe(false);
+	});
+
+	it('starts the run in place while no worker controls the page', async () => {
+		const page = firstVisit();
+		expect(await reloadToIsolate('r1', '#/run/r1')).toBe(false);
+		expect(page.reload).not.toHaveBeenCalled();
+		expect(takeIsolationStart('r1')).toBe(false);
 	});
 });

@@ -4,6 +4,7 @@ import { LABELS } from '../../../src/lib/probe/types.ts';
 import type { RuleLabel } from '../../../src/lib/probe/types.ts';
 import { classifyRules } from '../../../src/lib/probe/rules.ts';
 import type { RuleInput } from '../../../src/lib/probe/rules.ts';
+import { cpuMs, cpuTimed } from '../../helpers/cpuTime.ts';
 import { readJsonl } from '../../helpers/fixtures.ts';
 
 interface Context {
@@ -174,26 +175,30 @@ describe('classifyRules properties', () => {
 		const question = 'A farmer has 12 cows. How many legs? '.repeat(50);
 		const answer = 'Each cow has 4 legs, so 12 * 4 = 48 legs. '.repeat(5_000);
 		const turn = 'Why do cows have four legs and not five? '.repeat(5_000) + 'ok';
-		const start = performance.now();
-		const decision = classifyRules({ question, answer, user_turn: turn });
-		expect(performance.now() - start).toBeLessThan(200);
+		// CPU time, not wall time: a loaded machine stretches the wall clock, not the work.
+		const { value: decision, ms } = cpuTimed(() =>
+			classifyRules({ question, answer, user_turn: turn })
+		);
+		expect(ms).toBeLessThan(200);
 		expect(decision.label).toBe('degenerate');
 	});
 
 	it('stays fast on long texts with no punctuation at all', () => {
 		const words = Array.from({ length: 3_000 }, (_, i) => `w${(i * 7919) % 1000}`).join(' ');
-		const start = performance.now();
-		classifyRules({ question: words, answer: words, user_turn: `${words} why?` });
-		expect(performance.now() - start).toBeLessThan(100);
+		const ms = cpuMs(() =>
+			classifyRules({ question: words, answer: words, user_turn: `${words} why?` })
+		);
+		expect(ms).toBeLessThan(100);
 	});
 
 	it('averages well under the 0.5 ms/record budget on realistic records', () => {
 		const inputs = FILE.cases.map(inputOf);
 		for (const input of inputs) classifyRules(input); // warm the JIT and the source cache
 		const rounds = 50;
-		const start = performance.now();
-		for (let r = 0; r < rounds; r++) for (const input of inputs) classifyRules(input);
-		const perRecordMs = (performance.now() - start) / (rounds * inputs.length);
+		const ms = cpuMs(() => {
+			for (let r = 0; r < rounds; r++) for (const input of inputs) classifyRules(input);
+		});
+		const perRecordMs = ms / (rounds * inputs.length);
 		// The budget is 0.5 ms for all per-record overhead; the rules should take a small part of it.
 		expect(perRecordMs).toBeLessThan(0.25);
 	});

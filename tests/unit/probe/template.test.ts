@@ -14,6 +14,7 @@ import {
 	type ChatTemplate
 } from '../../../src/lib/probe/template.ts';
 import type { ChatMessage } from '../../../src/lib/probe/types.ts';
+import { cheapestBatchCpuMs, cheapestBatchInYardsticks } from '../../helpers/cpuTime.ts';
 import { readFixture } from '../../helpers/fixtures.ts';
 import goldenJson from '../../fixtures/templates/golden.json';
 
@@ -332,16 +333,14 @@ describe('stopSequences', () => {
 });
 
 describe('performance', () => {
-	/** Mean ms per call over the fastest of several batches, so a busy machine does not flake it. */
-	function fastestBatchMs(run: (i: number) => void, batches = 10, size = 50): number {
-		let best = Infinity;
-		for (let b = 0; b < batches; b++) {
-			const start = performance.now();
-			for (let i = 0; i < size; i++) run(b * size + i);
-			best = Math.min(best, (performance.now() - start) / size);
-		}
-		return best;
-	}
+	/**
+	 * The 0.5 ms per record budget in yardsticks (tests/helpers/cpuTime.ts), so that it holds on a
+	 * loaded host: by wall time the cheapest batch read 0.5-1.8 ms at load average 15 on 2 cores, and
+	 * even by CPU time 0.16-0.5 ms (a busy sibling hyperthread slows the core), while the same
+	 * renders in yardsticks read 0.050-0.071 at load 10-13. The yardstick's cheapest run here was
+	 * 2.7 ms, so 0.5 ms is about 0.2 of one.
+	 */
+	const RENDER_BUDGET_YARDSTICKS = 0.2;
 
 	it('renders fresh Qwen3 and Llama probe prompts inside the 0.5 ms per record budget', () => {
 		const [question, answer] = golden.cases.gsm8k_multiline;
@@ -350,14 +349,17 @@ describe('performance', () => {
 			// Distinct answers so every call renders rather than hitting the prompt cache.
 			const render = (i: number) => probePrompt(t, [question, assistant(`${answer.content} ${i}`)]);
 			for (let i = 0; i < 300; i++) render(-1 - i);
-			expect(fastestBatchMs(render)).toBeLessThan(0.5);
+			expect(cheapestBatchInYardsticks(render)).toBeLessThan(RENDER_BUDGET_YARDSTICKS);
 		}
-	});
+		// 2,300 renders and 40 yardsticks took 7.5-15.7 s of wall time at load average 14-15.
+	}, 60_000);
 
 	it('serves a repeated probe prompt from its cache with the same text', () => {
 		const t = fixtureTemplate(QWEN3);
 		const messages = golden.cases.gsm8k_multiline;
 		const first = probePrompt(t, messages);
-		expect(fastestBatchMs(() => expect(probePrompt(t, messages)).toBe(first))).toBeLessThan(0.05);
+		expect(cheapestBatchCpuMs(() => expect(probePrompt(t, messages)).toBe(first))).toBeLessThan(
+			0.05
+		);
 	});
 });

@@ -11,6 +11,7 @@ import {
 import { LABELS } from '../../../src/lib/probe/types.ts';
 import type { Label, ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { seededShuffle } from '../../../src/lib/probe/random.ts';
+import { cpuTimed } from '../../helpers/cpuTime.ts';
 import { makeRecord, makeSyntheticRun } from '../../helpers/factories.ts';
 import { rated } from '../../helpers/rate.ts';
 
@@ -161,12 +162,13 @@ describe('summarize', () => {
 		});
 		expect(run.length).toBeGreaterThanOrEqual(20_000);
 		summarize(run); // warm the JIT so the measurement is the steady state a user sees
-		const start = performance.now();
-		const summaries = summarize(run);
-		const elapsed = performance.now() - start;
+		// CPU time: a loaded machine stretches the wall clock, not the work.
+		const { value: summaries, ms } = cpuTimed(() => summarize(run));
 		expect(summaries).toHaveLength(6);
-		expect(elapsed).toBeLessThan(200);
-	});
+		expect(ms).toBeLessThan(200);
+		// Making 20,000 records and two summaries took 9.2 s of wall time at load average 13-18 on
+		// 2 cores, past Vitest's 5 s default; the budget above is the test's point.
+	}, 30_000);
 });
 
 describe('compareConditions', () => {

@@ -11,6 +11,8 @@ export const cpu: EngineProvider<'cpu', CpuModels> = {
 	runtime: 'wllama',
 	onDevice: true,
 	usesGpu: false,
+	// llama.cpp's threads need SharedArrayBuffer.
+	threadsNeedIsolation: true,
 	// A 0.5B model in WebAssembly on one or two laptop cores.
 	guessTps: 5,
 	// Any browser with WebAssembly runs it.
