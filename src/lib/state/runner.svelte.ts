@@ -27,7 +27,7 @@ import { storageFullAdvice, type StorageEstimateLike } from '../display/storageF
 import { DownloadMeter, type DownloadSample } from '../setup/downloadSpeed.ts';
 import { FrameBatch, nextFrame, type Schedule } from '../live/frameBatch.ts';
 import type { LabelTally } from '../live/labelTally.ts';
-import { ConversationFold, indexItems, type LiveConversation } from '../live/liveConversation.ts';
+import type { ConversationFold, LiveConversation } from '../live/liveConversation.ts';
 import { nlpWarning, RunActiveError, startError, type RunErrorView } from '../live/runErrors.ts';
 import { StallWatch, type ServerWait } from './stallWatch.svelte.ts';
 
@@ -109,7 +109,8 @@ export class RunController {
 
 	#labels: LabelTally | null = null;
 	/** Plain working state behind the streamed fields; #commit publishes it. */
-	#fold = new ConversationFold(indexItems([]));
+	/** Null until a run starts: the folding code loads with the run (see #run). */
+	#fold: ConversationFold | null = null;
 	#nextProgress: RunProgress | null = null;
 	#nextRecent: ProbeRecord[] = [];
 	#tallyChanged = false;
@@ -230,7 +231,7 @@ export class RunController {
 		this.#tally = null;
 		this.#errors = [];
 		this.#labels = null;
-		this.#fold = new ConversationFold(indexItems(config.items));
+		this.#fold = null;
 		this.#nextProgress = null;
 		this.#nextRecent = [];
 		this.#tallyChanged = false;
@@ -246,12 +247,14 @@ export class RunController {
 		try {
 			// The probe core and the results' counting load with the first run, not with the views
 			// that only hold the runner (set-up's first paint).
-			const [pipeline, live] = await Promise.all([
+			const [pipeline, live, fold] = await Promise.all([
 				import('../probe/pipeline.ts'),
-				import('../live/labelTally.ts')
+				import('../live/labelTally.ts'),
+				import('../live/liveConversation.ts')
 			]);
 			runProbe = pipeline.runProbe;
 			this.#labels = new live.LabelTally();
+			this.#fold = new fold.ConversationFold(fold.indexItems(req.config.items));
 			for (const r of await req.store.getRecords(req.config.run_id)) this.#count(r);
 			this.#publishTally();
 			setup = await req.prepare(signal);
@@ -358,7 +361,7 @@ export class RunController {
 				// Its cut leaves its probes out of the rate, as in the results (resultsTable.ts).
 				this.#labels?.answer(e.answer);
 				this.#tallyChanged = true;
-				this.#fold.apply(e);
+				this.#fold?.apply(e);
 				this.#batch.request();
 				return;
 			case 'token':
@@ -366,12 +369,12 @@ export class RunController {
 			case 'user_turn':
 			case 'judged':
 			case 'retry':
-				this.#fold.apply(e);
+				this.#fold?.apply(e);
 				this.#batch.request();
 				return;
 			case 'record': {
 				const r = e.record;
-				this.#fold.apply(e);
+				this.#fold?.apply(e);
 				this.#count(r);
 				this.#tallyChanged = true;
 				const others = this.#nextRecent.filter((x) => x.key !== r.key);
@@ -422,7 +425,7 @@ export class RunController {
 
 	/** Publish the streamed state: one assignment per field, so one re-render per frame. */
 	#commit(): void {
-		this.#current = this.#fold.current;
+		this.#current = this.#fold?.current ?? null;
 		this.#progress = this.#nextProgress;
 		this.#recent = this.#nextRecent;
 		if (this.#tallyChanged) {
