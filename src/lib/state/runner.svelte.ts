@@ -16,7 +16,7 @@
  * server with no token delay sends hundreds of events a frame, and re-rendering per event made
  * main-thread tasks of 100 ms and more on a busy machine.
  */
-import type { Engine, LoadProgress } from '../probe/engine.ts';
+import type { Engine } from '../probe/engine.ts';
 import type { ProbeEvent, ProbeEventOf } from '../probe/events.ts';
 import type { ProbeContext, runProbe as RunProbe } from '../probe/pipeline.ts';
 import type { RunStore } from '../probe/store.ts';
@@ -24,15 +24,17 @@ import type { ChatTemplate } from '../probe/template.ts';
 import type { ProbeConfig, ProbeRecord } from '../probe/types.ts';
 import type { Tally } from '../stats/aggregate.ts';
 import { storageFullAdvice, type StorageEstimateLike } from '../display/storageFull.ts';
-import { DownloadMeter, type DownloadSample } from '../setup/downloadSpeed.ts';
+import type { DownloadSample } from '../setup/downloadSpeed.ts';
 import { FrameBatch, nextFrame, type Schedule } from '../live/frameBatch.ts';
 import type { LabelTally } from '../live/labelTally.ts';
+import { ModelLoads, type ModelLoad } from '../live/modelLoads.ts';
 import type { ConversationFold, LiveConversation } from '../live/liveConversation.ts';
 import { nlpWarning, RunActiveError, startError, type RunErrorView } from '../live/runErrors.ts';
 import { StallWatch, type ServerWait } from './stallWatch.svelte.ts';
 
 export { errorHeading, RunActiveError, type RunErrorView } from '../live/runErrors.ts';
 export type { ServerWait } from './stallWatch.svelte.ts';
+export type { ModelLoad } from '../live/modelLoads.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'paused' | 'done' | 'failed';
 
@@ -65,9 +67,6 @@ export interface RunStart {
 	 */
 	discardIfEmpty?: () => Promise<boolean>;
 }
-
-/** One model's load bar: the engine's latest report, and the load time once it is loaded. */
-export type ModelLoad = Omit<LoadProgress, 'text'> & { ms?: ProbeEventOf<'loaded'>['ms'] };
 
 /** What the `plan` event says the run will make. */
 export type RunPlan = Omit<ProbeEventOf<'plan'>, 'type'>;
@@ -103,9 +102,7 @@ export class RunController {
 	/** Null until a run's first count (the counting code loads with the run, as the core does). */
 	#tally = $state.raw<Tally | null>(null);
 	#errors = $state.raw<RunErrorView[]>([]);
-	/** Times the downloads the load reports show; not state, nothing renders it. */
-	readonly #meter = new DownloadMeter();
-	readonly #onDownload?: (sample: DownloadSample) => void;
+	readonly #loadBars: ModelLoads;
 
 	#labels: LabelTally | null = null;
 	/** Plain working state behind the streamed fields; #commit publishes it. */
@@ -128,7 +125,7 @@ export class RunController {
 			minIntervalMs: COMMIT_INTERVAL_MS
 		});
 		this.#stalls = new StallWatch(options.stallMs);
-		this.#onDownload = options.onDownload;
+		this.#loadBars = new ModelLoads(options.onDownload);
 		this.#storage =
 			options.storage ??
 			(globalThis as { navigator?: { storage?: RunControllerOptions['storage'] } }).navigator
@@ -345,17 +342,8 @@ export class RunController {
 				this.#stage = e.phase;
 				return;
 			case 'loading':
-				if (e.progress) this.#measured(this.#meter.note(e.progress, e.at ?? performance.now()));
-				for (const model of e.models) {
-					const p = e.progress?.model === model ? e.progress : undefined;
-					this.#setLoad(model, p ? { ...p, ms: undefined } : {});
-				}
-				return;
 			case 'loaded':
-				for (const model of e.models) {
-					this.#measured(this.#meter.end(model));
-					this.#setLoad(model, { fraction: 1, phase: 'ready', eta_ms: undefined, ms: e.ms });
-				}
+				this.#loads = this.#loadBars.apply(this.#loads, e);
 				return;
 			case 'answer':
 				// Its cut leaves its probes out of the rate, as in the results (resultsTable.ts).
@@ -401,26 +389,6 @@ export class RunController {
 			default:
 				return;
 		}
-	}
-
-	/** One bar per model; fractions only grow, whatever order reports arrive in. */
-	#measured(sample: DownloadSample | null): void {
-		if (sample) this.#onDownload?.(sample);
-	}
-
-	#setLoad(model: string, p: Partial<ModelLoad>): void {
-		const loads = [...this.#loads];
-		const at = loads.findIndex((l) => l.model === model);
-		const prev: ModelLoad = at >= 0 ? loads[at] : { model, fraction: 0, phase: 'waiting' };
-		const next: ModelLoad = {
-			...prev,
-			...p,
-			model,
-			fraction: Math.max(prev.fraction, Math.min(1, p.fraction ?? prev.fraction))
-		};
-		if (at >= 0) loads[at] = next;
-		else loads.push(next);
-		this.#loads = loads;
 	}
 
 	/** Publish the streamed state: one assignment per field, so one re-render per frame. */
