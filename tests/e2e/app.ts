@@ -103,6 +103,9 @@ export async function chartData(page: Page, testid: string): Promise<Locator> {
 	if (!(await data.evaluate((el) => (el as HTMLDetailsElement).open))) {
 		await data.locator('summary').click();
 	}
+	// The table is built once the details is open (ChartCanvas.svelte): a read right after the
+	// click can come before that render and find only the summary.
+	await data.getByTestId(`${testid}-rows`).waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
 	return data;
 }
 

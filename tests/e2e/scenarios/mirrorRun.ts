@@ -163,14 +163,18 @@ export const mirrorRun: Scenario<E2EContext> = {
 			);
 			await (await need(fresh.page, V, 'classroom-apply')).click();
 			await (await need(fresh.page, V, 'start-run')).click();
-			// The run view or set-up says it once; never as "Hugging Face is blocked".
+			// The run view says it once; never as "Hugging Face is blocked". Its own error entry, not
+			// the page's text: the isolation reload (app/isolation.ts) moves the address to the run
+			// while set-up, whose mirror message names the file too, is still on screen.
 			const named = fresh.page.getByText(missingFile, { exact: false });
 			await fresh.page
 				.waitForFunction(
 					(want) =>
-						(document.body.innerText.match(new RegExp(want, 'g')) ?? []).length >= 1 &&
-						!location.hash.startsWith('#/setup'),
-					missingFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+						location.hash.startsWith('#/run/') &&
+						[...document.querySelectorAll('[data-testid="run-error"]')].some((e) =>
+							(e.textContent ?? '').includes(want)
+						),
+					missingFile,
 					{ timeout: 90_000 }
 				)
 				.catch(async () => {
