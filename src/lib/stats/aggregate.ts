@@ -131,55 +131,88 @@ export function labelDistribution(
 	return counts;
 }
 
-/** Counts one group of records as they arrive; `tally()` turns them into rates. */
-class Accumulator {
-	n = 0;
-	judged = 0;
-	cutReasoning = 0;
-	followups = 0;
-	decided = 0;
-	conflicts = 0;
+/** One item's scored answers in a group: the item counts once, as correct when none was wrong. */
+interface ItemScore {
+	scored: number;
+	wrong: number;
+}
+
+/**
+ * Counts one group of records; `tally()` turns the counts into rates. A record counted can be
+ * taken back out with the exclusions it was counted under, so a live count (live/labelTally.ts)
+ * replaces a record's earlier version without counting the run again, and `tally()` costs the
+ * same at 10 or 10,000 records.
+ */
+export class RunningTally {
+	#n = 0;
+	#judged = 0;
+	#cutReasoning = 0;
+	#followups = 0;
+	#decided = 0;
+	#conflicts = 0;
 	/** Labelled by the judge: a labeller that can say genuine was asked. */
-	byJudge = 0;
-	readonly labels = emptyLabelCounts();
-	/** item_id → answer correct; false wins so that disagreeing records never count as correct. */
-	readonly items = new Map<string, boolean>();
+	#byJudge = 0;
+	readonly #labels = emptyLabelCounts();
+	/** item_id → its scored records; one wrong record makes the item wrong, whatever its order. */
+	readonly #items = new Map<string, ItemScore>();
+	#scoredItems = 0;
+	#correctItems = 0;
 
 	add(r: CountedRecord, ex: Required<Exclusions>): void {
-		this.n++;
-		if (r.label !== null) this.judged++;
-		if (ex.unprobed.has(r.item_id)) this.cutReasoning++;
-		else if (r.label !== null) {
-			this.labels[r.label]++;
-			if (isVerdictConflict(r)) this.conflicts++;
-			if (r.label_source === 'judge') this.byJudge++;
-			const value = followupValue(r, NONE);
-			if (value !== null) {
-				this.decided++;
-				this.followups += value;
-			}
-		}
-		if (r.correct !== null && !ex.unscored.has(r.item_id))
-			this.items.set(r.item_id, (this.items.get(r.item_id) ?? true) && r.correct);
+		this.#count(r, ex, 1);
 	}
 
+	/** Take out a record counted before, with the exclusions it was counted under. */
+	remove(r: CountedRecord, ex: Required<Exclusions>): void {
+		this.#count(r, ex, -1);
+	}
+
+	#count(r: CountedRecord, ex: Required<Exclusions>, sign: 1 | -1): void {
+		this.#n += sign;
+		if (r.label !== null) this.#judged += sign;
+		if (ex.unprobed.has(r.item_id)) this.#cutReasoning += sign;
+		else if (r.label !== null) {
+			this.#labels[r.label] += sign;
+			if (isVerdictConflict(r)) this.#conflicts += sign;
+			if (r.label_source === 'judge') this.#byJudge += sign;
+			const value = followupValue(r, NONE);
+			if (value !== null) {
+				this.#decided += sign;
+				this.#followups += sign * value;
+			}
+		}
+		if (r.correct !== null && !ex.unscored.has(r.item_id)) this.#score(r.item_id, r.correct, sign);
+	}
+
+	#score(item: string, correct: boolean, sign: 1 | -1): void {
+		const s = this.#items.get(item) ?? { scored: 0, wrong: 0 };
+		const wasScored = s.scored > 0;
+		const wasCorrect = wasScored && s.wrong === 0;
+		s.scored += sign;
+		if (!correct) s.wrong += sign;
+		const isCorrect = s.scored > 0 && s.wrong === 0;
+		this.#scoredItems += Number(s.scored > 0) - Number(wasScored);
+		this.#correctItems += Number(isCorrect) - Number(wasCorrect);
+		if (s.scored > 0) this.#items.set(item, s);
+		else this.#items.delete(item);
+	}
+
+	/** The counts as rates: a fresh object each call (its label counts a copy). */
 	tally(): Tally {
-		let correct = 0;
-		for (const ok of this.items.values()) if (ok) correct++;
 		return {
-			n: this.n,
-			accuracy: wilson(correct, this.items.size),
+			n: this.#n,
+			accuracy: wilson(this.#correctItems, this.#scoredItems),
 			followup:
-				this.labels.undecided > 0 && this.byJudge === 0
+				this.#labels.undecided > 0 && this.#byJudge === 0
 					? null
-					: wilson(this.followups, this.decided),
-			judged: this.judged,
-			pending: this.n - this.judged,
-			undecided: this.labels.undecided,
-			cut_reasoning: this.cutReasoning,
-			judge_errors: this.labels.judge_error,
-			verdict_conflicts: this.conflicts,
-			labels: this.labels
+					: wilson(this.#followups, this.#decided),
+			judged: this.#judged,
+			pending: this.#n - this.#judged,
+			undecided: this.#labels.undecided,
+			cut_reasoning: this.#cutReasoning,
+			judge_errors: this.#labels.judge_error,
+			verdict_conflicts: this.#conflicts,
+			labels: { ...this.#labels }
 		};
 	}
 }
@@ -199,7 +232,7 @@ export function summarize(
 	const ex = fullExclusions(exclusions);
 	return perCondition(
 		records,
-		() => new Accumulator(),
+		() => new RunningTally(),
 		(acc, r) => acc.add(r, ex)
 	).map(({ condition, acc }) => ({ ...condition, ...acc.tally() }));
 }
@@ -232,7 +265,7 @@ export function perCondition<R extends Condition, A>(
 /** The whole group pooled, with the same counting rules as summarize(). */
 export function tally(records: Iterable<CountedRecord>, exclusions: Exclusions = {}): Tally {
 	const ex = fullExclusions(exclusions);
-	const acc = new Accumulator();
+	const acc = new RunningTally();
 	for (const r of records) acc.add(r, ex);
 	return acc.tally();
 }

@@ -5,7 +5,9 @@ import {
 	followupClusterCI,
 	labelDistribution,
 	pairedDifference,
+	RunningTally,
 	summarize,
+	tally,
 	wilson
 } from '../../../src/lib/stats/aggregate.ts';
 import { LABELS } from '../../../src/lib/probe/types.ts';
@@ -169,6 +171,39 @@ describe('summarize', () => {
 		// Making 20,000 records and two summaries took 9.2 s of wall time at load average 13-18 on
 		// 2 cores, past Vitest's 5 s default; the budget above is the test's point.
 	}, 30_000);
+});
+
+describe('RunningTally', () => {
+	const none = { unscored: new Set<string>(), unprobed: new Set<string>() };
+
+	it('takes a record back out as if it had never been counted, item accuracy included', () => {
+		const kept = [
+			makeRecord({ item_id: 'a', sample: 0, correct: true }),
+			makeRecord({ item_id: 'a', sample: 1, correct: true, label: 'degenerate' }),
+			makeRecord({ item_id: 'b', correct: null, label: null, label_source: null })
+		];
+		// The one wrong record of item a makes the item wrong; taking it out makes it right again.
+		const wrong = makeRecord({ item_id: 'a', sample: 2, correct: false, verdict: 'genuine' });
+		const conflict = makeRecord({ item_id: 'c', label: 'prompt_restatement', verdict: 'genuine' });
+		const t = new RunningTally();
+		for (const r of [...kept, wrong, conflict]) t.add(r, none);
+		expect(t.tally().accuracy).toMatchObject({ k: 1, n: 2 });
+		expect(t.tally().verdict_conflicts).toBe(1);
+		t.remove(wrong, none);
+		t.remove(conflict, none);
+		expect(t.tally()).toEqual(tally(kept));
+		expect(t.tally().accuracy).toMatchObject({ k: 1, n: 1 });
+	});
+
+	it('takes a left-out record out of what it was left out of', () => {
+		const ex = { unscored: new Set(['a']), unprobed: new Set(['a']) };
+		const r = makeRecord({ item_id: 'a', correct: false });
+		const t = new RunningTally();
+		t.add(r, ex);
+		expect(t.tally()).toMatchObject({ n: 1, cut_reasoning: 1, accuracy: { n: 0 } });
+		t.remove(r, ex);
+		expect(t.tally()).toEqual(tally([]));
+	});
 });
 
 describe('compareConditions', () => {
