@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { DATASETS, isDatasetName } from '../lib/datasets/registry.ts';
 import { OpenAIEngine } from '../lib/engines/server/client.ts';
+import { requireServed } from '../lib/engines/server/served.ts';
 import {
 	checkResume,
 	describeVanished,
@@ -267,9 +268,13 @@ export function cliStartPorts(
 			held.lock = acquireRunLock(opts.out);
 			if (held.lock.tookOver) io.stderr.write(`${held.lock.tookOver}\n`);
 		},
+		// A server that is down or lacks a model fails here, before the template, the dataset and
+		// --out are touched (with --judge-mode rules the judge model is the generator).
 		server: async () => {
 			const served = await engine.modelFingerprints(io.signal);
 			const judgeServed = judge === engine ? served : await judge.modelFingerprints(io.signal);
+			requireServed([...served.keys()], [opts.model], engine.baseUrl);
+			requireServed([...judgeServed.keys()], [opts.judgeModel], judge.baseUrl);
 			return { generator: served.get(opts.model), judge: judgeServed.get(opts.judgeModel) };
 		},
 		template: () => loadTemplate(opts, io, engine),

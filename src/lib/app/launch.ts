@@ -274,7 +274,8 @@ export interface NewRunRequest {
  * @returns the new run's id.
  * @throws the provider's EngineError (e.g. 'webgpu_unavailable') before anything loads or is
  *   stored when this device cannot run the chosen engine (the run could only fail);
- *   RunActiveError, the server check's failure, TemplateError, DatasetError, or AbortError when
+ *   RunActiveError, the server check's EngineError (serverCheck.ts `failure`: the CLI's code for
+ *   the same fault), TemplateError, DatasetError, or AbortError when
  *   `signal` aborts.
  */
 export async function startFromSetup(r: NewRunRequest): Promise<string> {
@@ -372,8 +373,7 @@ export function setupStartPorts<Stored>(
 							},
 							{ listModels: served, answersOpaque: r.answersOpaque ?? browserAnswersOpaque }
 						);
-						const failed = check.lines.filter((l) => !l.ok);
-						if (failed.length > 0) throw new Error(failed.map((l) => l.text).join(' '));
+						if (check.failure) throw check.failure;
 					}
 				},
 		template: async () => {

@@ -4,7 +4,7 @@
  * said in its own words. When nothing readable comes back, a second, opaque request (no-cors) tells
  * a server that answered but did not allow this page (CORS) from one that never answered.
  */
-import { EngineError } from '../probe/engine.ts';
+import { EngineError, type EngineErrorCode } from '../probe/engine.ts';
 import { AbortError } from '../errors/appError.ts';
 import { APP_CHOICES, errorTextWithFix, noTemplateFix } from '../setup/fixes.ts';
 import type { ChatTemplate } from '../probe/template.ts';
@@ -20,6 +20,13 @@ export interface ServerCheck {
 	lines: ServerCheckLine[];
 	/** The ids the server listed ([] when it could not be read). */
 	served: string[];
+	/**
+	 * What a start stops with when the server or a model fails (the template line is set-up's
+	 * own): an EngineError of the kind the CLI's start throws for the same fault, the list's own
+	 * code (network, http, timeout) or 'bad_model' (engines/server/served.ts), in these lines'
+	 * words. null when the server and the models pass.
+	 */
+	failure: EngineError | null;
 }
 
 export interface ServerCheckDeps {
@@ -51,7 +58,8 @@ export async function checkServer(
 	} catch (err) {
 		if (err instanceof AbortError || opts.signal?.aborted) throw err;
 		lines.push({ what: 'server', ok: false, text: await unreachableText(root, err, deps, opts) });
-		return { ok: false, lines, served: [] };
+		const code = err instanceof EngineError ? err.code : 'unknown';
+		return { ok: false, lines, served: [], failure: failureOf(lines, code) };
 	}
 	lines.push({
 		what: 'server',
@@ -102,7 +110,13 @@ export async function checkServer(
 			});
 		}
 	}
-	return { ok: lines.every((l) => l.ok), lines, served };
+	return { ok: lines.every((l) => l.ok), lines, served, failure: failureOf(lines, 'bad_model') };
+}
+
+/** The failed server, model and judge lines as one error of `code`; null when none failed. */
+function failureOf(lines: readonly ServerCheckLine[], code: EngineErrorCode): EngineError | null {
+	const failed = lines.filter((l) => !l.ok && l.what !== 'template');
+	return failed.length === 0 ? null : new EngineError(code, failed.map((l) => l.text).join(' '));
 }
 
 async function unreachableText(

@@ -49,6 +49,7 @@ describe('checkServer', () => {
 		const base = `${mock.url}/v1`;
 		const check = await checkServer({ baseUrl: base, model: 'gen', judge: 'judge' }, deps(base));
 		expect(check.ok).toBe(true);
+		expect(check.failure).toBeNull();
 		expect(check.served).toEqual(['gen', 'judge']);
 		expect(check.lines.map((l) => [l.what, l.ok])).toEqual([
 			['server', true],
@@ -71,6 +72,8 @@ describe('checkServer', () => {
 		expect(bad.map((l) => l.what)).toEqual(['model', 'judge']);
 		expect(bad[0].text).toContain("Model 'Qwen/Qwen3-4B' is not served here (served: gen, judge)");
 		expect(bad[1].text).toContain("Judge 'gone' is not served here");
+		expect(check.failure).toMatchObject({ name: 'EngineError', code: 'bad_model' });
+		expect(check.failure?.message).toBe(`${bad[0].text} ${bad[1].text}`);
 	});
 
 	it('an empty model id, a missing template source and a template that fails are each a line', async () => {
@@ -100,6 +103,8 @@ describe('checkServer', () => {
 			})
 		);
 		expect(broken.ok).toBe(false);
+		// A template is set-up's own line: a start checks it in its own step, not as the server's.
+		expect(broken.failure).toBeNull();
 		expect(broken.lines.at(-1)?.text).toContain('Chat template: No chat template found');
 		expect(broken.lines.at(-1)?.text).toContain('Name one with Chat template of the generator');
 	});
@@ -130,6 +135,9 @@ describe('checkServer', () => {
 		expect(check.lines[0].text).toMatch(
 			/^http:\/\/10\.0\.0\.7:8000\/v1 answered, but the browser blocked this page from reading it \(CORS\)/
 		);
+		// A start stops with it as a network fault, in the line's words.
+		expect(check.failure).toMatchObject({ name: 'EngineError', code: 'network' });
+		expect(check.failure?.message).toBe(check.lines[0].text);
 	});
 
 	it('a web server that is not an OpenAI API (404 on /models) is told apart from a dead one', async () => {

@@ -11,7 +11,6 @@ import type {
 	JsonChatRequest,
 	LoadProgress
 } from '../../probe/engine.ts';
-import { EngineError } from '../../probe/engine.ts';
 import { fingerprintOfServerModel, type ModelFingerprint } from '../../probe/identity.ts';
 import { type LimitHints, normalizeBaseUrl, notOpenAIError } from './http.ts';
 import { contextFromModels, contextFromProps, type ServerContextWindow } from './contextWindow.ts';
@@ -25,6 +24,7 @@ import {
 	SMALL_REPLY_MAX_BYTES
 } from './replyLimits.ts';
 import { mayServeProps, propsUrl, templateFromProps } from './servedTemplate.ts';
+import { requireServed } from './served.ts';
 import type { ChatTemplate } from '../../probe/template.ts';
 import { SpecialTokenFields, StopTokenIds } from './specialTokens.ts';
 import { DEFAULT_RETRIES, sleep as defaultSleep, type Sleep } from '../../net/retry.ts';
@@ -212,18 +212,7 @@ export class OpenAIEngine implements Engine {
 		models: string[],
 		opts: { signal?: AbortSignal; onProgress?: (p: LoadProgress) => void } = {}
 	): Promise<void> {
-		const served = await this.listModels(opts.signal);
-		const missing = [...new Set(models)].filter((m) => !served.includes(m));
-		if (missing.length > 0) {
-			const names = missing.map((m) => `'${m}'`).join(', ');
-			const verb = missing.length === 1 ? 'Model' : 'Models';
-			const list = served.length > 0 ? served.join(', ') : '(none)';
-			throw new EngineError(
-				'bad_model',
-				`${verb} ${names} ${missing.length === 1 ? 'is' : 'are'} not served at ${this.baseUrl}. Served: ${list}`,
-				'Pick one of the served model ids, or restart the server with the model you want.'
-			);
-		}
+		requireServed(await this.listModels(opts.signal), models, this.baseUrl);
 		for (const model of models) opts.onProgress?.({ model, fraction: 1, phase: 'ready' });
 	}
 
