@@ -97,10 +97,13 @@ export function cpuSpent(before: CpuByType, after: CpuByType): CpuByType {
 	return out;
 }
 
-/** "28.1 s CPU: renderer 14.0, browser 6.0, …", the largest first. */
+/** "28.1 s CPU: renderer 14.0, browser 6.0, …", the largest first; under 0.05 s in the total only. */
 export function describeCpu(spent: CpuByType): string {
 	const parts = Object.entries(spent).sort((a, b) => b[1] - a[1]);
 	const total = parts.reduce((sum, [, ms]) => sum + ms, 0);
-	const each = parts.map(([type, ms]) => `${type} ${(ms / 1000).toFixed(1)}`).join(', ');
+	const each = parts
+		.filter(([, ms]) => ms >= 50)
+		.map(([type, ms]) => `${type} ${(ms / 1000).toFixed(1)}`)
+		.join(', ');
 	return `${(total / 1000).toFixed(1)} s CPU${each ? `: ${each}` : ''}`;
 }
