@@ -139,7 +139,7 @@ describe('the shared data table', () => {
 	];
 
 	it('renders snippet cells and marks a row by its own values; a hidden header names no card', () => {
-		const { container } = render(DataTable, {
+		const { container } = render(DataTable<Fruit>, {
 			label: 'Fruit',
 			testid: 'fruit',
 			columns: COLUMNS,
@@ -160,7 +160,7 @@ describe('the shared data table', () => {
 	});
 
 	it('says so across every column when there are no rows', () => {
-		const { container } = render(DataTable, {
+		const { container } = render(DataTable<Fruit>, {
 			label: 'Fruit',
 			testid: 'fruit',
 			columns: COLUMNS,
