@@ -12,7 +12,7 @@
  */
 import { AppError } from '../errors/appError.ts';
 import { providerOf } from '../engines/registry.ts';
-import { checkResume, describeVanished } from '../probe/identity.ts';
+import { describeVanished } from '../probe/identity.ts';
 import { prepareConfig, type PreparedRun } from '../probe/prepare.ts';
 import { driveStart, type StartPorts } from '../probe/start.ts';
 import type { ChatTemplate } from '../probe/template.ts';
@@ -145,21 +145,23 @@ export function resumeStartPorts(
 				config,
 				template_sha256: template.sha256,
 				dataset_sha256: typeof dataset === 'string' ? dataset : undefined,
-				models: await modelsOf(services, config.generator.id, config.judge.id, choice)
+				models: await modelsOf(services, config.generator.id, config.judge.id, choice),
+				stored: run
 			});
-			checkIdentity(run, runId, prepared);
+			refuseChanged(run, prepared);
 			return prepared;
 		}
 	};
 }
 
 /**
- * The same rule as the CLI's: other weights behind the same model id, another runtime or judge
- * prompt would mix records that mean different things into one run.
+ * The same rule as the CLI's, on the check prepare.ts made: other weights behind the same model
+ * id, another runtime or judge prompt would mix records that mean different things into one run.
  * @throws ResumeError naming what changed, or the fingerprint the server no longer reports.
  */
-function checkIdentity(manifest: RunManifest, runId: string, prepared: PreparedRun): void {
-	const check = checkResume(manifest, runId, prepared.identity);
+function refuseChanged(manifest: RunManifest, prepared: PreparedRun): void {
+	const check = prepared.resume;
+	if (!check) return;
 	if (check.conflict !== null) {
 		throw new ResumeError(
 			`This run was made with another setup: ${check.conflict}. Its records would mix with new ones that mean something else; start a new run from set-up instead.`
