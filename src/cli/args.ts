@@ -82,8 +82,8 @@ export class UsageError extends AppError {
 
 /**
  * Where a command-line run's defaults differ from the app's (every other default is the app's,
- * RUN_DEFAULTS): a CLI run samples 20 items (the app's run takes them all unless set-up says N),
- * at T=0 and T=1 (the app's one condition is T=0), with 4 requests in flight and 5 minutes of a
+ * RUN_DEFAULTS): a CLI run samples 20 items at T=0 and T=1 (RUN_DEFAULTS draws every item at T=0;
+ * set-up's form proposes 10 at 0, 0.5 and 1), with 4 requests in flight and 5 minutes of a
  * server's silence allowed (neither is a run value: results do not depend on them). --help says
  * each, and says they differ.
  */
