@@ -22,6 +22,7 @@ import { cliCommand } from '../cli100k.ts';
 import { round } from '../stats.ts';
 import { failed, measured, unavailable, type BrowserMetric } from './metric.ts';
 import { runProgress, showsPlaceholder } from './page.ts';
+import { chromiumCpu, cpuSpent, describeCpu } from './processCpu.ts';
 
 const PLAN = {
 	items: 20,
@@ -39,7 +40,9 @@ export const SERVER_RATIO_METHOD =
 	`token; answers 16 tokens, user turns 8): ${PLAN.items} demo items × T{.2,.4,.6,.8,1} × ` +
 	`{none,truncate} × ${PLAN.samples} samples, rules judging, ${DEFAULT_MAX_CONCURRENCY} in ` +
 	`flight (the server engine's default; the CLI given the same --concurrency). Browser: start ` +
-	`click to the run stored as done (polled every ${POLL_MS} ms); CLI: its main() in its own process.`;
+	`click to the run stored as done (polled every ${POLL_MS} ms); CLI: its main() in its own process. ` +
+	`Beside each time, the CPU it took: Chromium's processes by type, the CLI's process, and the ` +
+	`bench's own (the mock, and Playwright on the browser's side).`;
 
 const ANSWER = 'She had 36 crayons, gave away 7, so 36 - 7 = 29 crayons are left in all. #### 29';
 const USER_TURN = 'Can you show how you got 36 first?';
@@ -60,7 +63,7 @@ export async function measureServerRatio(
 	app: StaticServer
 ): Promise<BrowserMetric> {
 	const planned = plannedRecords(PLAN);
-	const cliMs = await cliRun();
+	const cli = await cliRun();
 	const profile = await newContext(browser);
 	const mock = await mockServer();
 	try {
@@ -73,6 +76,8 @@ export async function measureServerRatio(
 			mock,
 			template: { url: app.tokenizerConfigUrl(TEMPLATE_FILE) }
 		});
+		const cpuBefore = chromiumCpu();
+		const benchBefore = process.cpuUsage();
 		const started = Date.now();
 		const runId = await startRun(page);
 		let progress = await runProgress(page, runId);
@@ -83,13 +88,19 @@ export async function measureServerRatio(
 			progress = await runProgress(page, runId);
 		}
 		const browserMs = Date.now() - started;
+		const benchCpu = cpuMs(process.cpuUsage(benchBefore));
+		const cpuAfter = chromiumCpu();
+		const chromium =
+			cpuBefore && cpuAfter ? `Chromium ${describeCpu(cpuSpent(cpuBefore, cpuAfter))}; ` : '';
 		if (progress?.status !== 'done' || progress.labelled < planned) {
 			return failed(`run ${runId} did not finish: ${JSON.stringify(progress)}`);
 		}
 		const requests = mock.requests.filter((r) => r.path.endsWith('/completions')).length;
 		return measured(
-			round(browserMs / cliMs),
-			`browser ${(browserMs / 1000).toFixed(1)} s (${requests} requests), CLI ${(cliMs / 1000).toFixed(1)} s, ${DEFAULT_MAX_CONCURRENCY} in flight`
+			round(browserMs / cli.ms),
+			`browser ${seconds(browserMs)} s (${requests} requests; ${chromium}bench ${seconds(benchCpu)} s CPU), ` +
+				`CLI ${seconds(cli.ms)} s (${seconds(cli.cpuMs)} s CPU; bench ${seconds(cli.benchCpuMs)} s CPU), ` +
+				`${DEFAULT_MAX_CONCURRENCY} in flight`
 		);
 	} finally {
 		await profile.close().catch(() => {});
@@ -97,8 +108,14 @@ export async function measureServerRatio(
 	}
 }
 
-/** The same run from the CLI: the demo items as a dataset file, the same template and seed. */
-async function cliRun(): Promise<number> {
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+
+/**
+ * The same run from the CLI: the demo items as a dataset file, the same template and seed. Its
+ * main()'s wall time, its process's CPU, and the bench's own CPU meanwhile (the mock's).
+ */
+async function cliRun(): Promise<{ ms: number; cpuMs: number; benchCpuMs: number }> {
 	const dir = mkdtempSync(join(tmpdir(), 'utp-bench-ratio-'));
 	const mock = await mockServer();
 	try {
@@ -111,6 +128,7 @@ async function cliRun(): Promise<number> {
 			dataset,
 			demo.map((d) => JSON.stringify({ question: d.prompt, answer: `#### ${d.gold}` })).join('\n')
 		);
+		const benchBefore = process.cpuUsage();
 		const run = await cliCommand(
 			[
 				'run',
@@ -143,7 +161,8 @@ async function cliRun(): Promise<number> {
 			],
 			join(dir, 'usage.json')
 		);
-		return run.usage.mainMs;
+		const benchCpuMs = cpuMs(process.cpuUsage(benchBefore));
+		return { ms: run.usage.mainMs, cpuMs: run.usage.cpuMs, benchCpuMs };
 	} finally {
 		await mock.close();
 		rmSync(dir, { recursive: true, force: true });
