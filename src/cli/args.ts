@@ -3,6 +3,8 @@ import { AppError } from '../lib/errors/appError.ts';
 import { parseArgs } from 'node:util';
 import { datasetHelp } from '../lib/datasets/registry.ts';
 import { PERTURBATIONS, type JudgeMode, type Perturbation } from '../lib/probe/types.ts';
+import { DEFAULT_ANSWER_MAX_TOKENS } from '../lib/probe/runConfig.ts';
+import { RUN_DEFAULTS } from '../lib/probe/runValues.ts';
 import { outputClash, outputsOf, runInputs } from './outPaths.ts';
 import {
 	QUESTION_SLOT,
@@ -44,7 +46,7 @@ export interface RunOptions {
 	out: string;
 	concurrency: number;
 	maxTokens: number;
-	/** 'auto': from the server's context window where it tells it, else 1024. */
+	/** 'auto': from the server's context window where it tells it, else DEFAULT_ANSWER_MAX_TOKENS. */
 	answerMaxTokens: number | 'auto';
 	/** enable_thinking; undefined: the template's own default. */
 	thinking: boolean | undefined;
@@ -78,6 +80,23 @@ export class UsageError extends AppError {
 	}
 }
 
+/**
+ * Where a command-line run's defaults differ from the app's (every other default is the app's,
+ * RUN_DEFAULTS): a CLI run samples 20 items at T=0 and T=1 (RUN_DEFAULTS draws every item at T=0;
+ * set-up's form proposes 10 at 0, 0.5 and 1), with 4 requests in flight and 5 minutes of a
+ * server's silence allowed (neither is a run value: results do not depend on them). --help says
+ * each, and says they differ.
+ */
+export const CLI_DEFAULTS = {
+	limit: 20,
+	temperatures: [0, 1],
+	concurrency: 4,
+	timeoutMs: 300_000
+} as const;
+
+const D = RUN_DEFAULTS;
+const C = CLI_DEFAULTS;
+
 export const RUN_USAGE = `Usage: user-turn-probe run --base-url URL --model ID --judge-model ID --dataset NAME|PATH --out PATH.jsonl [options]
 
   --base-url URL          OpenAI-compatible server of the generator (vLLM, SGLang, llama.cpp, Ollama);
@@ -91,7 +110,7 @@ export const RUN_USAGE = `Usage: user-turn-probe run --base-url URL --model ID -
   --judge-base-url URL    server of the judge (default: --base-url)
   --judge-model ID        judge model id (default with --judge-mode rules: --model)
   --judge-api-key K       bearer token of the judge server (default: --api-key)
-  --judge-mode MODE       rules | llm | hybrid (default hybrid); rules: no judge model, and a turn
+  --judge-mode MODE       rules | llm | hybrid (default ${D.judge_mode}); rules: no judge model, and a turn
                           no rule applies to stays undecided (counted, but out of the follow-up
                           rate): the rules tell failure modes, never a genuine follow-up
   --dataset NAME|PATH     one of these names, or a local .jsonl/.json/.csv file:
@@ -102,13 +121,13 @@ ${datasetHelp('    ')}
                           https://raw.githubusercontent.com/nltk/nltk_data/gh-pages/packages); cached
                           in $XDG_CACHE_HOME/user-turn-probe/nlp (default ~/.cache/…)
   --syllapy-url BASE      where syllapy 0.7.2's data.csv is read (default: its GitHub commit)
-  --limit N               items to sample (default 20; 0 = all)
-  --seed S                sampling and generation seed, an integer ≥ 0 (default 0)
-  --temperatures LIST     distinct values in [0, 2], e.g. 0,0.5,1 (default 0,1)
-  --perturbations LIST    distinct names of ${PERTURBATIONS.join(', ')} (default none);
+  --limit N               items to sample (default ${C.limit}; 0 = all)
+  --seed S                sampling and generation seed, an integer ≥ 0 (default ${D.seed})
+  --temperatures LIST     distinct values in [0, 2], e.g. 0,0.5,1 (default ${C.temperatures.join(',')})
+  --perturbations LIST    distinct names of ${PERTURBATIONS.join(', ')} (default ${D.perturbations.join(',')});
                           neutral, contradict and header_only: controls from a review of
                           the paper (its simulated author reply), not the paper's
-  --samples K             user turns per condition, ≥ 1 (default 1)
+  --samples K             user turns per condition, ≥ 1 (default ${D.samples})
   --template T            PATH.jinja, PATH tokenizer_config.json or HF_REPO_ID (the app's shipped
                           templates need no network); wins over the server's own
   --eos-token TOK         end-of-turn token for a .jinja template
@@ -119,10 +138,10 @@ ${datasetHelp('    ')}
   --accept-unchecked-model  resume although the server no longer reports a fingerprint of the
                           model's weights that the run stored (check they are the same first)
   --run-id ID             name the run (default: from the model, dataset and seed)
-  --concurrency C         requests in flight (default 4; results do not depend on it)
-  --max-tokens M          user-turn tokens (default 256)
+  --concurrency C         requests in flight (default ${C.concurrency}; results do not depend on it)
+  --max-tokens M          user-turn tokens (default ${D.max_tokens})
   --answer-max-tokens M   assistant-answer tokens, or auto (default): what the server's context
-                          window leaves (vLLM max_model_len, llama-server /props), else 1024
+                          window leaves (vLLM max_model_len, llama-server /props), else ${DEFAULT_ANSWER_MAX_TOKENS}
   --thinking, --no-thinking  enable_thinking on or off (default: the template's own default,
                           on for Qwen3, Qwen3.5 and GLM-4.7-Flash; the manifest records what was used)
   --user-header CUT       where the probe's user header stops: template (the whole header the
@@ -131,21 +150,23 @@ ${datasetHelp('    ')}
                           example), template for the others
   --reasoning-effort E    low | medium | high: gpt-oss's "Reasoning:" line (default: the
                           template's own, medium); refused for templates without one
-  --truncate-fraction F   share of the answer kept by truncate, in (0, 1] (default 0.5)
-  --append-text TEXT      what append adds to the answer (default "What do you think?", the
+  --truncate-fraction F   share of the answer kept by truncate, in (0, 1] (default ${D.truncate_fraction})
+  --append-text TEXT      what append adds to the answer (default "${D.append_text}", the
                           example one summary of the paper gives; the paper's exact text is
-                          not known; the 0.5 fraction is this app's default, not the paper's)
-  --task-prompt P         bare | paper | custom (default bare: the question as is). paper: GSM8K
+                          not known; the ${D.truncate_fraction} fraction is this app's default, not the paper's)
+  --task-prompt P         bare | paper | custom (default ${D.task_prompt.preset}: the question as is). paper: GSM8K
                           items ask for at most 6 short steps and a final line "Answer: <final
                           answer>", the two instructions the paper's appendix example quotes
   --task-template TEXT    custom template with {question} (implies --task-prompt custom)
-  --system-prompt TEXT    a system turn before the question (default none)
-  --timeout-ms MS         longest silence of a server in one request (default 300000)
+  --system-prompt TEXT    a system turn before the question (default: none)
+  --timeout-ms MS         longest silence of a server in one request (default ${C.timeoutMs})
   --request-timeout-ms MS the whole of one completion or judge request (default: the silence
                           limit plus 0.5 s per token of its max_tokens)
   --max-reply-mb MB       the size of one completion stream or judge reply (default: 2 KB per
                           token of its max_tokens, 1 MB at least)
   --help                  this text
+Defaults are the app's, but for --limit ${C.limit}, --temperatures ${C.temperatures.join(',')}, --concurrency ${C.concurrency}
+and --timeout-ms ${C.timeoutMs}, which are the command line's own.
 Re-running the same command resumes: only missing records are made. A changed setting that
 changes what a record means (dataset, models, template, seed, token limits, judge, truncate or
 append) is refused: pick another --out, or pass --overwrite. Adding temperatures, perturbations,
@@ -298,24 +319,27 @@ export function parseRunArgs(
 	const out = required('out');
 	const clash = outputClash(outputsOf(out), runInputs({ dataset, template: values.template }));
 	if (clash) throw new UsageError(clash);
-	const judgeMode = (values['judge-mode'] ?? 'hybrid') as JudgeMode;
+	const judgeMode = (values['judge-mode'] ?? D.judge_mode) as JudgeMode;
 	if (!['rules', 'llm', 'hybrid'].includes(judgeMode))
 		throw new UsageError(`--judge-mode: rules, llm or hybrid, got "${judgeMode}"`);
 	const judgeModel =
 		values['judge-model'] ?? (judgeMode === 'rules' ? required('model') : undefined);
 	if (!judgeModel) throw new UsageError('--judge-model is required (or --judge-mode rules)');
-	const perturbations = list('perturbations', values.perturbations ?? 'none');
+	const perturbations =
+		values.perturbations !== undefined
+			? list('perturbations', values.perturbations)
+			: [...D.perturbations];
 	for (const p of perturbations) {
 		if (!(PERTURBATIONS as readonly string[]).includes(p))
 			throw new UsageError(`--perturbations: unknown "${p}" (${PERTURBATIONS.join(', ')})`);
 	}
-	const truncateFraction = Number(values['truncate-fraction'] ?? 0.5);
+	const truncateFraction = Number(values['truncate-fraction'] ?? D.truncate_fraction);
 	if (values['truncate-fraction']?.trim() === '')
 		throw new UsageError('--truncate-fraction must be in (0, 1]');
 	if (!(truncateFraction > 0 && truncateFraction <= 1))
 		throw new UsageError('--truncate-fraction must be in (0, 1]');
 	const preset = (values['task-prompt'] ??
-		(values['task-template'] !== undefined ? 'custom' : 'bare')) as TaskPreset;
+		(values['task-template'] !== undefined ? 'custom' : D.task_prompt.preset)) as TaskPreset;
 	if (!(TASK_PRESETS as readonly string[]).includes(preset))
 		throw new UsageError(`--task-prompt: bare, paper or custom, got "${preset}"`);
 	if (preset === 'custom' && values['task-template'] === undefined)
@@ -323,7 +347,7 @@ export function parseRunArgs(
 	const taskPrompt: TaskPrompt = {
 		preset,
 		template: presetTemplate(preset, values['task-template'] ?? QUESTION_SLOT),
-		system: values['system-prompt'] ?? ''
+		system: values['system-prompt'] ?? D.task_prompt.system
 	};
 	const taskProblems = taskPromptProblems(taskPrompt);
 	if (taskProblems.length > 0) throw new UsageError(`--task-template: ${taskProblems.join(' ')}`);
@@ -339,26 +363,29 @@ export function parseRunArgs(
 		judgeApiKey: values['judge-api-key'] ?? values['api-key'] ?? env.USER_TURN_PROBE_API_KEY,
 		judgeMode,
 		dataset,
-		limit: int('limit', values.limit, 20),
-		seed: int('seed', values.seed, 0),
-		temperatures: temperatureList(values.temperatures ?? '0,1'),
+		limit: int('limit', values.limit, C.limit),
+		seed: int('seed', values.seed, D.seed),
+		temperatures:
+			values.temperatures !== undefined
+				? temperatureList(values.temperatures)
+				: [...C.temperatures],
 		perturbations: perturbations as Perturbation[],
-		samples: int('samples', values.samples, 1, 1),
+		samples: int('samples', values.samples, D.samples, 1),
 		template: values.template,
 		eosToken: values['eos-token'],
 		bosToken: values['bos-token'],
 		out,
-		concurrency: int('concurrency', values.concurrency, 4, 1),
-		maxTokens: int('max-tokens', values['max-tokens'], 256, 1),
+		concurrency: int('concurrency', values.concurrency, C.concurrency, 1),
+		maxTokens: int('max-tokens', values['max-tokens'], D.max_tokens, 1),
 		answerMaxTokens: answerLimit(values['answer-max-tokens']),
 		thinking: values['no-thinking'] ? false : values.thinking ? true : undefined,
 		userHeader: choice('user-header', values['user-header'], USER_HEADER_CUTS),
 		reasoningEffort: choice('reasoning-effort', values['reasoning-effort'], REASONING_EFFORTS),
 		truncateFraction,
-		appendText: nonEmpty('append-text', values['append-text']) ?? 'What do you think?',
+		appendText: nonEmpty('append-text', values['append-text']) ?? D.append_text,
 		taskPrompt,
 		runId: values['run-id'],
-		timeoutMs: int('timeout-ms', values['timeout-ms'], 300_000, 1),
+		timeoutMs: int('timeout-ms', values['timeout-ms'], C.timeoutMs, 1),
 		requestTimeoutMs: optionalInt('request-timeout-ms', values['request-timeout-ms']),
 		maxReplyBytes: mebibytes('max-reply-mb', values['max-reply-mb']),
 		overwrite: values.overwrite ?? false,

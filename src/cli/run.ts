@@ -5,12 +5,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { DATASETS, isDatasetName } from '../lib/datasets/registry.ts';
 import { OpenAIEngine } from '../lib/engines/server/client.ts';
 import { requireServed } from '../lib/engines/server/served.ts';
-import {
-	checkResume,
-	describeVanished,
-	identityHash,
-	type RunIdentity
-} from '../lib/probe/identity.ts';
+import { describeVanished, type ResumeCheck } from '../lib/probe/identity.ts';
 import { loadNlpSupport, type LoadedNlp } from '../lib/nlp/support.ts';
 import { nlpUnavailableWarning } from '../lib/nlp/warning.ts';
 import { CLI_CHOICES, nlpFix } from '../lib/setup/fixes.ts';
@@ -87,30 +82,28 @@ export class ConfigChangedError extends AppError {
 
 /**
  * Refuse to resume into `store` when what it holds was made with another config or other models
- * (identity.ts checkResume, the rule the browser applies too), or when records have no manifest.
- * Says on stderr what an old manifest could not check. A model fingerprint the run stored that the
- * server no longer reports is refused unless --accept-unchecked-model says to go on.
- * @returns the identity to store: the current one, keeping every stored fingerprint.
+ * (the check prepare.ts made against the stored run: identity.ts checkResume, the rule the browser
+ * applies too), or when records have no manifest. Says on stderr what an old manifest could not
+ * check. A model fingerprint the run stored that the server no longer reports is refused unless
+ * --accept-unchecked-model says to go on (the prepared identity keeps the stored fingerprint).
  * @throws ConfigChangedError naming the differing fields and how to start a new run.
  */
 export function checkStoredRun(
 	manifest: RunManifest | undefined,
 	hasRecords: boolean,
-	runId: string,
-	identity: RunIdentity,
+	check: ResumeCheck | undefined,
 	opts: Pick<RunOptions, 'out' | 'acceptUncheckedModel'>,
 	stderr: RunIO['stderr']
-): RunIdentity {
+): void {
 	const { out } = opts;
 	const how = 'to start a new run, use another --out, or --overwrite to replace it';
-	if (manifest === undefined) {
+	if (manifest === undefined || check === undefined) {
 		if (hasRecords)
 			throw new ConfigChangedError(
 				`${out} holds records but no ${sidecarPaths(out).manifest}, so its config is unknown; ${how}`
 			);
-		return identity;
+		return;
 	}
-	const check = checkResume(manifest, runId, identity);
 	if (check.conflict !== null)
 		throw new ConfigChangedError(
 			`${out} holds a run made with another config (${check.conflict}); ${how}`
@@ -133,7 +126,6 @@ export function checkStoredRun(
 			`note: ${sidecarPaths(out).manifest} predates config hashes; its recorded config matches, ` +
 				`but ${check.unchecked.join(', ') || 'nothing else'} could not be checked. Resuming and storing the hash.\n`
 		);
-	return check.identity;
 }
 
 /**
@@ -243,12 +235,8 @@ function engineLimits(opts: RunOptions) {
 
 type RunModels = NonNullable<RunValues['models']>;
 
-/** What the CLI's store step leaves: the run prepared, with the identity as checked. */
-export interface CliStored extends Omit<PreparedRun, 'identity'> {
-	identity: RunIdentity;
-}
-
-export type CliStartPorts = StartPorts<RunModels, ChatTemplate, DatasetItem[], CliStored>;
+/** The CLI's store step leaves the run prepared, its identity checked against --out's run. */
+export type CliStartPorts = StartPorts<RunModels, ChatTemplate, DatasetItem[], PreparedRun>;
 
 /**
  * The CLI's side of the start (probe/start.ts): the lock on --out, the servers' model lists, the
@@ -301,29 +289,18 @@ export function cliStartPorts(
 					context_window: told?.tokens,
 					models,
 					user_header
-				})
+				}),
+				{ stored }
 			);
 			const { config } = prepared;
-			const kept = checkStoredRun(
-				stored,
-				hasRecords,
-				config.run_id,
-				prepared.identity,
-				opts,
-				io.stderr
-			);
+			checkStoredRun(stored, hasRecords, prepared.resume, opts, io.stderr);
 			if (opts.answerMaxTokens === 'auto')
 				io.stderr.write(`${answerLimitNote(config.answer_max_tokens, told)}\n`);
 			// The set-up's warning, by the same rule: a window below the automatic floor cannot hold the run.
 			const misfit = misfitText(contextFit({ ...config, answer_tokens_auto: false }, told?.tokens));
 			if (misfit) io.stderr.write(`Warning: ${misfit}\n`);
 			io.stderr.write(headerNote(template, config));
-			// The identity as checked: every fingerprint the run stored is kept (identity.ts).
-			return {
-				...prepared,
-				identity: kept,
-				manifestExtras: { identity: kept, config_hash: await identityHash(kept) }
-			};
+			return prepared;
 		}
 	};
 }
@@ -378,7 +355,7 @@ async function runLocked(
 	const ports = cliStartPorts(opts, io, { engine, judge }, held);
 	let failedAt: StartStep | undefined;
 	let started: Awaited<
-		ReturnType<typeof driveStart<RunModels, ChatTemplate, DatasetItem[], CliStored>>
+		ReturnType<typeof driveStart<RunModels, ChatTemplate, DatasetItem[], PreparedRun>>
 	>;
 	try {
 		started = await driveStart(io.startPorts?.(ports) ?? ports, (event) => {

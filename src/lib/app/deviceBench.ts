@@ -12,15 +12,19 @@ import type { DeviceFacts, EngineHosts, GpuFacts } from '../engines/provider.ts'
 /**
  * Why the benchmark cannot run with these settings, or null when it can: it needs an engine on
  * this device, and then whatever a run there needs (settings.problems: WebGPU, a generator, a
- * template).
+ * template). It is no run (nothing stored, no identity, its items fixed), so of a start's steps
+ * (probe/start.ts) only the lock applies: no run may be using the device, as for the playground.
  */
 export function deviceBenchBlocker(
 	settings: Pick<EngineSettings, 'provider' | 'problems'>,
-	env: DeviceFacts
+	env: DeviceFacts,
+	runner: { readonly active: boolean }
 ): string | null {
 	if (!settings.provider.onDevice) {
 		return 'The benchmark measures this device: choose “This device” (WebGPU or CPU) as the engine.';
 	}
+	// Two models in one device's memory, and a timing the run's work would skew.
+	if (runner.active) return 'A run is using this device.';
 	return settings.problems(env)[0] ?? null;
 }
 

@@ -1,12 +1,12 @@
 /**
- * Starting and resuming runs in the browser: the glue between the set-up and run views, the
- * stored run (manifest, items, template) and the tab's RunController.
+ * Starting runs in the browser: the glue between the set-up and run views, the stored run
+ * (manifest, items, template) and the tab's RunController. A resume is resume.ts.
  */
-import { AppError } from '../errors/appError.ts';
 import { DATASETS, loadDataset } from '../datasets/registry.ts';
 import { providerOf, type EngineKind } from '../engines/registry.ts';
-import { checkResume, describeVanished, type ModelFingerprint } from '../probe/identity.ts';
-import { prepareConfig, prepareRun, type PreparedRun } from '../probe/prepare.ts';
+import type { Connection } from '../engines/provider.ts';
+import type { ModelFingerprint } from '../probe/identity.ts';
+import { prepareRun, type PreparedRun } from '../probe/prepare.ts';
 import type { RunValues } from '../probe/runConfig.ts';
 import type { ChatTemplate } from '../probe/template.ts';
 import type { DatasetItem } from '../probe/types.ts';
@@ -16,14 +16,12 @@ import type { EngineSettings } from '../state/settings.svelte.ts';
 import type { SetupState, StartStep } from '../state/setup.svelte.ts';
 import { driveStart, type StartPorts, type StartStep as CoreStartStep } from '../probe/start.ts';
 import { generatorContextWindow } from './contextWindow.ts';
-import { startWithLock } from './runLocks.ts';
+import { runHolding, takeRunLock, type HeldRunLock } from './runLocks.ts';
 import { browserAnswersOpaque, checkServer, type ServerCheckDeps } from './serverCheck.ts';
 import { formRunValues, newRunId } from '../setup/runForm.ts';
 import {
-	configFromManifest,
 	createRun,
 	initialManifest,
-	loadRunInputs,
 	forgetLaunch,
 	readLaunch,
 	saveLaunch,
@@ -42,13 +40,6 @@ export interface EngineChoice {
 	api_key?: string;
 	/** GPU adapter info for the manifest (vendor, architecture). */
 	adapter?: Record<string, string>;
-}
-
-export class ResumeError extends AppError {
-	constructor(message: string) {
-		super(message, { code: 'resume' });
-		this.name = 'ResumeError';
-	}
 }
 
 /** @throws EngineError when the engine cannot be reached as chosen (no server URL). */
@@ -82,9 +73,9 @@ export async function createAndStart(
 	const { config } = prepared;
 	// A single new run that made nothing is removed if its start fails (a sweep's runs stay: the
 	// sweep resumes them).
-	await start(services, runner, prepared, run.template, run.choice, () =>
-		discardEmptyRun(services, config.run_id, config.items)
-	);
+	await startPrepared(services, runner, prepared, run.template, run.choice, {
+		discardIfEmpty: () => discardEmptyRun(services, config.run_id, config.items)
+	});
 	return prepared;
 }
 
@@ -136,7 +127,7 @@ export async function discardEmptyRun(
  * root, llama-server's meta), or the model id with the runtime version for this device's engines.
  * @throws the server engine's errors when /v1/models cannot be read.
  */
-async function modelsOf(
+export async function modelsOf(
 	services: AppServices,
 	generator: string,
 	judge: string,
@@ -151,67 +142,22 @@ export function storedLaunch(runId: string): RunLaunch | undefined {
 }
 
 /**
- * Resume a stored run with exactly its config: the pipeline skips every stored key.
- * @throws ResumeError when the run or its stored inputs are missing; RunActiveError;
- *   RunElsewhereError when another tab is running it.
- */
-export async function resumeRun(
-	services: AppServices,
-	runner: RunController,
-	runId: string,
-	choice: EngineChoice
-): Promise<void> {
-	if (runner.active) throw new RunActiveError(runner.runId ?? '?');
-	const manifest = await services.runStore().getManifest(runId);
-	if (!manifest) throw new ResumeError(`No run "${runId}" in this browser.`);
-	const inputs = await loadRunInputs(services.runInputStore(), runId);
-	if (!inputs) {
-		throw new ResumeError(
-			'This run was imported or made by the CLI: its items and template are not stored here, so it cannot be resumed in the browser.'
-		);
-	}
-	const config = configFromManifest(manifest, inputs.items);
-	// The same rule as the CLI's: other weights behind the same model id, another runtime or judge
-	// prompt would mix records that mean different things into one run.
-	// Its items are stored with it and cannot change, so the dataset's hash is the one it was made
-	// with (identity.ts: the rule, and why runs hashed the old way resume).
-	const stored = manifest.identity?.dataset_sha256;
-	const prepared = await prepareConfig({
-		config,
-		template_sha256: inputs.template.sha256,
-		dataset_sha256: typeof stored === 'string' ? stored : undefined,
-		models: await modelsOf(services, config.generator.id, config.judge.id, choice)
-	});
-	const check = checkResume(manifest, runId, prepared.identity);
-	if (check.conflict !== null) {
-		throw new ResumeError(
-			`This run was made with another setup: ${check.conflict}. Its records would mix with new ones that mean something else; start a new run from set-up instead.`
-		);
-	}
-	// Refused, never resumed without it: the stored identity keeps every fingerprint (identity.ts).
-	if (check.vanished.length > 0) {
-		throw new ResumeError(
-			`This run was made with ${describeVanished(manifest, check.vanished)}, which the server no longer reports, so it cannot be checked that the same weights answer; start a new run from set-up instead.`
-		);
-	}
-	await start(services, runner, prepared, inputs.template, choice);
-	saveLaunch(storage(), runId, launchOf(choice));
-}
-
-/**
- * Start the run in this tab while holding its lock (one tab runs a run). Resolves once it has
- * started; the run outlives this call and the controller reports its end as state.
+ * Start the run in this tab while holding its lock (one tab runs a run): `held` when the start's
+ * lock step took it (a resume), else taken here (a new run, whose fresh id no other tab holds).
+ * Resolves once it has started; the run outlives this call and the controller reports its end as
+ * state; the lock is let go when the run stops.
  * @throws RunElsewhereError when another tab holds the run.
  */
-async function start(
+export async function startPrepared(
 	services: AppServices,
 	runner: RunController,
 	prepared: PreparedRun,
 	template: ChatTemplate,
 	choice: EngineChoice,
-	discardIfEmpty?: () => Promise<boolean>
+	options: { held?: HeldRunLock; discardIfEmpty?: () => Promise<boolean> } = {}
 ): Promise<void> {
 	const { config, manifestExtras, needs } = prepared;
+	const { discardIfEmpty } = options;
 	// A first visit isolates itself now, not while it was read: the run is stored, the page reloads
 	// into its view, which starts it there with the engine's threads.
 	if (
@@ -219,9 +165,11 @@ async function start(
 		// The run view's address (routing/routes.ts href, which imports this folder's context).
 		(await reloadToIsolate(config.run_id, `#/run/${encodeURIComponent(config.run_id)}`))
 	) {
+		options.held?.release();
 		return;
 	}
-	return startWithLock(config.run_id, () =>
+	const held = options.held ?? (await takeRunLock(config.run_id));
+	runHolding(held, () =>
 		runner.start({
 			config,
 			store: services.runStore(),
@@ -240,7 +188,7 @@ async function start(
 	);
 }
 
-function launchOf(choice: EngineChoice): RunLaunch {
+export function launchOf(choice: EngineChoice): RunLaunch {
 	return providerOf(choice.engine).onDevice
 		? { engine: choice.engine }
 		: { engine: choice.engine, base_url: choice.base_url };
@@ -360,22 +308,13 @@ export function setupStartPorts<Stored>(
 		// Only an engine elsewhere is checked this early: one on this device would start its worker.
 		server: provider.onDevice
 			? undefined
-			: async () => {
-					const served = provider.open(services, conn).listModels;
-					if (!served) return;
-					for (const model of generators) {
-						const check = await checkServer(
-							{
-								baseUrl: conn.base_url ?? '',
-								model,
-								judge: values.judge_mode === 'rules' ? undefined : settings.judgeId(gpu),
-								signal: r.signal
-							},
-							{ listModels: served, answersOpaque: r.answersOpaque ?? browserAnswersOpaque }
-						);
-						if (check.failure) throw check.failure;
-					}
-				},
+			: () =>
+					checkServed(services, settings.engine.current, conn, {
+						generators,
+						judge: values.judge_mode === 'rules' ? undefined : settings.judgeId(gpu),
+						signal: r.signal,
+						answersOpaque: r.answersOpaque
+					}),
 		template: async () => {
 			const check = await setup.checkTemplate(settings.templateSpec(gpu), (spec) =>
 				services.appTemplate(spec, r.signal)
@@ -434,4 +373,34 @@ export function setupStartPorts<Stored>(
 			return store(made);
 		}
 	};
+}
+
+/**
+ * The start's server step for an engine elsewhere: the server answers and serves every generator
+ * (and the judge), checked by set-up's own check (serverCheck.ts), so a start and a resume say a
+ * failure in the same words.
+ * @throws Error naming each failed line; AbortError when `signal` aborts.
+ */
+export async function checkServed(
+	services: AppServices,
+	engine: EngineKind,
+	conn: Connection,
+	models: {
+		generators: readonly string[];
+		/** Undefined when no judge is called (a rules-only run). */
+		judge: string | undefined;
+		signal?: AbortSignal;
+		answersOpaque?: ServerCheckDeps['answersOpaque'];
+	}
+): Promise<void> {
+	const served = providerOf(engine).open(services, conn).listModels;
+	if (!served) return;
+	for (const model of models.generators) {
+		const check = await checkServer(
+			{ baseUrl: conn.base_url ?? '', model, judge: models.judge, signal: models.signal },
+			{ listModels: served, answersOpaque: models.answersOpaque ?? browserAnswersOpaque }
+		);
+		// The same EngineError, of the same code, as the CLI's server step (serverCheck.ts).
+		if (check.failure) throw check.failure;
+	}
 }

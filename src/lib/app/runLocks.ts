@@ -38,34 +38,47 @@ export class RunElsewhereError extends AppError {
 	}
 }
 
+/** The run's lock, held by this tab until `release` (a start that stops, or the run's end). */
+export interface HeldRunLock {
+	release(): void;
+}
+
 /**
- * Take the run's lock and, holding it, start `run` (its promise: until the run stops). Resolves
- * once the lock is held and the run has started; the lock is released when `run`'s promise settles.
- * @throws RunElsewhereError when another tab holds the lock (nothing is started).
+ * Take the run's lock (the start's lock step): held until `release`, so no other tab starts the
+ * run while this one checks it and runs it. Without Web Locks (Node, old browsers) there is
+ * nothing to take.
+ * @throws RunElsewhereError when another tab holds the lock.
  */
-export function startWithLock(
+export function takeRunLock(
 	runId: string,
-	run: () => Promise<void>,
 	locks: LocksLike | undefined = browserLocks()
-): Promise<void> {
-	if (!locks) {
-		void run();
-		return Promise.resolve();
-	}
-	return new Promise<void>((started, refused) => {
+): Promise<HeldRunLock> {
+	if (!locks) return Promise.resolve({ release: () => {} });
+	return new Promise<HeldRunLock>((held, refused) => {
+		let release = () => {};
+		const released = new Promise<void>((done) => (release = done));
 		locks
 			.request(lockName(runId), { ifAvailable: true }, (lock) => {
 				if (!lock) {
 					refused(new RunElsewhereError(runId));
 					return undefined;
 				}
-				const running = run();
-				started();
-				// Held until the run stops (any way); run() reports its own failures as state.
-				return running.catch(() => {});
+				held({ release });
+				// Held until released: the browser lets it go by itself when the tab closes.
+				return released;
 			})
 			.catch(refused);
 	});
+}
+
+/**
+ * Start `run` (its promise: until the run stops) holding `lock`, and let the lock go when it
+ * stops, any way (run() reports its own failures as state).
+ */
+export function runHolding(lock: HeldRunLock, run: () => Promise<void>): void {
+	void run()
+		.catch(() => {})
+		.finally(() => lock.release());
 }
 
 /** Ids of the runs some tab of this browser (this one included) is running now. */

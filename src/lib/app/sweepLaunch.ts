@@ -17,9 +17,9 @@ import { providerOf } from '../engines/registry.ts';
 import type { RunManifest } from '../probe/types.ts';
 import type { RunController } from '../state/runner.svelte.ts';
 import { RunActiveError } from '../state/runner.svelte.ts';
+import { resumeRun } from './resume.ts';
 import {
 	createStored,
-	resumeRun,
 	startRuns,
 	storage,
 	type EngineChoice,

@@ -10,10 +10,11 @@ function settings(change: (s: EngineSettings) => void = () => {}): EngineSetting
 }
 
 const GPU = { canRunModels: true, shaderF16: false };
+const IDLE = { active: false };
 
 describe('deviceBenchBlocker', () => {
 	it('lets the benchmark run with the device engine, WebGPU and a generator', () => {
-		expect(deviceBenchBlocker(settings(), GPU)).toBeNull();
+		expect(deviceBenchBlocker(settings(), GPU, IDLE)).toBeNull();
 	});
 
 	it.each([
@@ -27,6 +28,15 @@ describe('deviceBenchBlocker', () => {
 			/generator/
 		]
 	])('says why not with %s', (_name, s, env, reason) => {
-		expect(deviceBenchBlocker(s, env)).toMatch(reason);
+		expect(deviceBenchBlocker(s, env, IDLE)).toMatch(reason);
+	});
+
+	it('waits while a run in this tab is using the device, as the playground does', () => {
+		expect(deviceBenchBlocker(settings(), GPU, { active: true })).toBe(
+			'A run is using this device.'
+		);
+		// A server engine is refused for what it is, run or not.
+		const server = settings((s) => (s.engine.current = 'server'));
+		expect(deviceBenchBlocker(server, GPU, { active: true })).toMatch(/This device/);
 	});
 });

@@ -6,7 +6,8 @@
 import 'fake-indexeddb/auto';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAndStart, ResumeError, resumeRun } from '../../../src/lib/app/launch.ts';
+import { createAndStart } from '../../../src/lib/app/launch.ts';
+import { ResumeError, resumeRun } from '../../../src/lib/app/resume.ts';
 import { datasetSha256, identityHash } from '../../../src/lib/probe/identity.ts';
 import { createAppServices } from '../../../src/lib/app/services.ts';
 import type { RunController, RunSetup } from '../../../src/lib/state/runner.svelte.ts';

@@ -1,8 +1,9 @@
 /**
- * One start use case: the CLI's `run` and the set-up view's Start take the start's steps
- * (probe/start.ts) in the same order against the same fake ports, and a failing step stops both
- * at that step with the same error: the server unreachable, the template missing, the dataset
- * unreadable, the store locked.
+ * One start use case: the CLI's `run`, the set-up view's Start and the run view's Resume take
+ * the start's steps (probe/start.ts) in the same order against the same fake ports, and a failing
+ * step stops each at that step with the same error: the server unreachable, the template missing,
+ * the dataset unreadable, the store locked. (The CLI resumes by the same command, its store step
+ * checking --out's run; resumeOrder.test.ts runs the app's resume on its real ports.)
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { RunLockedError } from '../../../src/cli/lock.ts';
 import { runCommand } from '../../../src/cli/run.ts';
 import { DatasetError } from '../../../src/lib/datasets/errors.ts';
 import { startFromSetup } from '../../../src/lib/app/launch.ts';
+import { resumeRun } from '../../../src/lib/app/resume.ts';
 import type { AppServices } from '../../../src/lib/app/services.ts';
 import { EngineError } from '../../../src/lib/probe/engine.ts';
 import { START_STEPS, type StartPorts, type StartStep } from '../../../src/lib/probe/start.ts';
@@ -113,6 +115,24 @@ async function appStart(ports: StartPorts<unknown, unknown, unknown, unknown>) {
 	}
 }
 
+/** The run view's Resume on these ports (a run on a server, so it has a server step). */
+async function appResume(ports: StartPorts<unknown, unknown, unknown, unknown>) {
+	const start = vi.fn();
+	const runner = { active: false, runId: null, start } as unknown as RunController;
+	try {
+		await resumeRun(
+			{} as AppServices,
+			runner,
+			'run-1',
+			{ engine: 'server', base_url: 'http://127.0.0.1:9/v1' },
+			{ startPorts: () => ports as never }
+		);
+		return { started: start.mock.calls.length };
+	} catch (error) {
+		return { error, started: start.mock.calls.length };
+	}
+}
+
 describe('the CLI and the app start a run by the same steps', () => {
 	it('take the steps in the same order', async () => {
 		const cli = fakePorts();
@@ -127,6 +147,16 @@ describe('the CLI and the app start a run by the same steps', () => {
 		expect(appEnd.steps).toEqual(['server', 'template', 'dataset', 'storing']);
 	});
 
+	it('a resume takes them in the same order', async () => {
+		const cli = fakePorts();
+		const resume = fakePorts();
+		await cliStart(cli.ports);
+		const end = await appResume(resume.ports);
+		expect(resume.calls).toEqual(cli.calls);
+		expect(end.error).toBeInstanceOf(StopHere);
+		expect(end.started).toBe(0);
+	});
+
 	for (const step of START_STEPS) {
 		it(`stop both at a failing ${step} step with its typed error, taking no later step`, async () => {
 			const error = FAULTS[step]();
@@ -138,6 +168,10 @@ describe('the CLI and the app start a run by the same steps', () => {
 			expect(cli.calls).toEqual(upTo);
 			expect(app.calls).toEqual(upTo);
 			expect(appEnd.error).toBe(error);
+			const resume = fakePorts({ step, error });
+			const resumeEnd = await appResume(resume.ports);
+			expect(resume.calls).toEqual(upTo);
+			expect(resumeEnd).toEqual({ error, started: 0 });
 			if (step === 'server') {
 				// The CLI says a server that does not answer as it says a failed run: exit 1.
 				expect(cliEnd).toMatchObject({ code: 1 });

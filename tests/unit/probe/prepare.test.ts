@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { identityHash } from '../../../src/lib/probe/identity.ts';
 import { prepareRun } from '../../../src/lib/probe/prepare.ts';
 import { referencePromptHash } from '../../../src/lib/probe/referenceJudge.ts';
-import { gsmItem, runValues } from '../../helpers/factories.ts';
+import { gsmItem, makeManifest, runValues } from '../../helpers/factories.ts';
 
 const items = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => gsmItem(i));
 
@@ -55,5 +56,26 @@ describe('prepareRun', () => {
 		expect(await thinking(false, true)).toBe(false);
 		expect(await thinking(true, false)).toBe(true);
 		expect(await thinking(true, null)).toBe(false);
+	});
+
+	it('checks the identity against a stored run once, keeping its fingerprints in what is stored', async () => {
+		const made = await prepareRun(
+			runValues({ items, run_id: 'r', models: { generator: { id: 'gen', root: '/m/a' } } })
+		);
+		const stored = makeManifest({
+			run_id: 'r',
+			identity: made.identity,
+			config_hash: made.manifestExtras.config_hash
+		});
+		// The server no longer reports the root: the check says so, and the identity keeps it.
+		const again = await prepareRun(runValues({ items, run_id: 'r' }), { stored });
+		expect(again.resume).toMatchObject({ conflict: null, vanished: ['generator.root'] });
+		expect(again.identity['generator.root']).toBe('/m/a');
+		expect(again.manifestExtras.identity).toEqual(again.identity);
+		expect(again.manifestExtras.config_hash).toBe(await identityHash(again.identity));
+		// Another seed is a conflict the shell refuses; a run with nothing stored has no check.
+		const other = await prepareRun(runValues({ items, run_id: 'r', seed: 7 }), { stored });
+		expect(other.resume?.conflict).toMatch(/seed/);
+		expect((await prepareRun(runValues({ items, run_id: 'r' }))).resume).toBeUndefined();
 	});
 });
