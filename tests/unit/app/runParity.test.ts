@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cliRunValues } from '../../../src/cli/run.ts';
+import { cliRunValues } from '../../../src/cli/startPorts.ts';
 import { parseRunArgs } from '../../../src/cli/args.ts';
 import { readManifest, sidecarPaths } from '../../../src/cli/jsonlStore.ts';
 import { createAndStart } from '../../../src/lib/app/launch.ts';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CLI_DEFAULTS, parseRunArgs, RUN_USAGE } from '../../../src/cli/args.ts';
-import { cliRunValues } from '../../../src/cli/run.ts';
+import { cliRunValues } from '../../../src/cli/startPorts.ts';
 import { RUN_DEFAULTS } from '../../../src/lib/probe/runValues.ts';
 import { templateValues } from '../../../src/lib/probe/templateValues.ts';
 import { fixtureTemplate } from '../../helpers/fixtures.ts';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newCliRunId } from '../../../src/cli/run.ts';
+import { newCliRunId } from '../../../src/cli/startPorts.ts';
 import { runMain, startCli, type Cli } from './harness.ts';
 
 let cli: Cli;
