@@ -2,6 +2,7 @@
  * Test data lives in ../shared/fixtures beside the clone (CI has it there too); it is never copied
  * into the repo. Tests read it through these helpers.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ChatTemplate } from '../../src/lib/probe/template.ts';
@@ -44,4 +45,10 @@ export function fixtureTemplate(modelId = 'Qwen/Qwen2.5-0.5B-Instruct'): ChatTem
 		extra_stop_tokens: entry.extra_stop_tokens ?? [],
 		repo: modelId
 	};
+}
+
+/** The fixture template as the app holds it: with its sha256, which a stored run records. */
+export function hashedFixtureTemplate(modelId?: string): ChatTemplate & { sha256: string } {
+	const t = fixtureTemplate(modelId);
+	return { ...t, sha256: createHash('sha256').update(t.source).digest('hex') };
 }

@@ -2,13 +2,12 @@
  * A sweep's runs stored and not started, as set-up stores every run before the first starts: one
  * run per generator, all else the same, through the real launch path.
  */
-import { createHash } from 'node:crypto';
 import { vi } from 'vitest';
 import { createAndStart, type EngineChoice } from '../../src/lib/app/launch.ts';
 import type { AppServices } from '../../src/lib/app/services.ts';
 import type { RunValues } from '../../src/lib/probe/runConfig.ts';
 import { runValues } from './factories.ts';
-import { fixtureTemplate } from './fixtures.ts';
+import { hashedFixtureTemplate } from './fixtures.ts';
 
 /** @returns the runs' ids, in the generators' order (`<prefix>-<generator>`). */
 export async function storeSweep(
@@ -23,8 +22,7 @@ export async function storeSweep(
 	}
 ): Promise<string[]> {
 	const idle = { active: false, runId: null, start: vi.fn(async () => {}) };
-	const t = fixtureTemplate();
-	const template = { ...t, sha256: createHash('sha256').update(t.source).digest('hex') };
+	const template = hashedFixtureTemplate();
 	const ids: string[] = [];
 	for (const model of opts.generators) {
 		const values = runValues({

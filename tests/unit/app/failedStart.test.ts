@@ -4,7 +4,6 @@
  * holds work is kept for resume.
  */
 import 'fake-indexeddb/auto';
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAndStart, discardEmptyRun, storedLaunch } from '../../../src/lib/app/launch.ts';
 import { storeSweepRuns } from '../../../src/lib/app/sweepLaunch.ts';
@@ -13,7 +12,7 @@ import { loadRunInputs } from '../../../src/lib/setup/runInputs.ts';
 import type { RunController, RunStart } from '../../../src/lib/state/runner.svelte.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { makeAnswer, runValues } from '../../helpers/factories.ts';
-import { fixtureTemplate } from '../../helpers/fixtures.ts';
+import { hashedFixtureTemplate } from '../../helpers/fixtures.ts';
 import { memoryStorage } from '../../helpers/memoryStorage.ts';
 
 describe('a failed start leaves no run', () => {
@@ -28,10 +27,7 @@ describe('a failed start leaves no run', () => {
 	});
 
 	const services = createAppServices();
-	const template = () => {
-		const t = fixtureTemplate();
-		return { ...t, sha256: createHash('sha256').update(t.source).digest('hex') };
-	};
+	const template = hashedFixtureTemplate;
 	async function stored(run_id: string) {
 		const starts: RunStart[] = [];
 		const runner = {
@@ -93,8 +89,7 @@ describe('a sweep that cannot be stored whole', () => {
 			}
 		});
 		const withFull = { ...services, runInputStore: () => full };
-		const t = fixtureTemplate();
-		const template = { ...t, sha256: createHash('sha256').update(t.source).digest('hex') };
+		const template = hashedFixtureTemplate();
 		const runs = ['a', 'b', 'c'].map((m) => ({
 			values: runValues({ run_id: `full-${m}`, generator: { id: m }, judge: { id: m } }),
 			template,

@@ -4,7 +4,6 @@
  * server now serves other weights under the same model id.
  */
 import 'fake-indexeddb/auto';
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAndStart } from '../../../src/lib/app/launch.ts';
 import { ResumeError, resumeRun } from '../../../src/lib/app/resume.ts';
@@ -13,7 +12,7 @@ import { createAppServices } from '../../../src/lib/app/services.ts';
 import type { RunController, RunSetup } from '../../../src/lib/state/runner.svelte.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { runValues } from '../../helpers/factories.ts';
-import { fixtureTemplate } from '../../helpers/fixtures.ts';
+import { hashedFixtureTemplate } from '../../helpers/fixtures.ts';
 
 interface StartArgs {
 	prepare: () => Promise<RunSetup>;
@@ -33,10 +32,7 @@ describe('browser resume and the run identity', () => {
 	afterAll(async () => mock.close());
 
 	/** The template as the app holds it: hashed, as decoding it back on resume hashes it again. */
-	const template = () => {
-		const t = fixtureTemplate();
-		return { ...t, sha256: createHash('sha256').update(t.source).digest('hex') };
-	};
+	const template = hashedFixtureTemplate;
 	// One tab's services over fake-indexeddb: the run is stored and resumed in the same browser.
 	const services = createAppServices();
 	const choice = () => ({ engine: 'server' as const, base_url: mock.url });

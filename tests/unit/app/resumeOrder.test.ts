@@ -5,7 +5,6 @@
  * only the order decides which one is said; and a refused resume lets the run's lock go.
  */
 import 'fake-indexeddb/auto';
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAndStart, storedLaunch } from '../../../src/lib/app/launch.ts';
 import { ResumeError, resumeRun } from '../../../src/lib/app/resume.ts';
@@ -15,7 +14,7 @@ import type { StartStep } from '../../../src/lib/probe/start.ts';
 import { RunActiveError, type RunController } from '../../../src/lib/state/runner.svelte.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { runValues } from '../../helpers/factories.ts';
-import { fixtureTemplate } from '../../helpers/fixtures.ts';
+import { hashedFixtureTemplate } from '../../helpers/fixtures.ts';
 import { memoryStorage } from '../../helpers/memoryStorage.ts';
 
 /** Web Locks as a browser keeps them: `ifAvailable` gets null while another holder has the name. */
@@ -57,10 +56,7 @@ describe('Resume refuses in the start’s order', () => {
 	});
 
 	const services = createAppServices();
-	const template = () => {
-		const t = fixtureTemplate();
-		return { ...t, sha256: createHash('sha256').update(t.source).digest('hex') };
-	};
+	const template = hashedFixtureTemplate;
 	const up = () => ({ engine: 'server' as const, base_url: mock.url });
 	/** Nothing listens on port 9: the server check fails as a server that is down does. */
 	const down = { engine: 'server' as const, base_url: 'http://127.0.0.1:9/v1' };
