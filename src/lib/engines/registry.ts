@@ -4,8 +4,8 @@
  * else.
  *
  * Adding an engine: write its provider (provider.ts's EngineProvider) with its settings class in
- * its own folder, add it below, give it a host in the app's services (EngineHosts) and a model
- * panel in components/engine/panels.ts.
+ * its own folder, add it below, and give it a model panel in components/engine/panels.ts; one that
+ * runs in a worker of its own also gets a maker in the app's services (docs/architecture.md).
  */
 import { cpu } from './cpu/provider.ts';
 import type { EngineProvider } from './provider.ts';
