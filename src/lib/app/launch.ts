@@ -379,7 +379,8 @@ export function setupStartPorts<Stored>(
  * The start's server step for an engine elsewhere: the server answers and serves every generator
  * (and the judge), checked by set-up's own check (serverCheck.ts), so a start and a resume say a
  * failure in the same words.
- * @throws Error naming each failed line; AbortError when `signal` aborts.
+ * @throws EngineError naming each failed line (serverCheck.ts `failure`); AbortError when
+ *   `signal` aborts.
  */
 export async function checkServed(
 	services: AppServices,

@@ -1,13 +1,14 @@
 /**
- * Whether a server lists the models a run asks for: the one rule the CLI's start (cli/run.ts), an
- * engine's load (client.ts) and, for its error's kind, the app's start (app/serverCheck.ts) follow.
+ * Whether a server lists the models a run asks for: the one rule the CLI's start
+ * (cli/startPorts.ts), an engine's load (client.ts) and, for its error's kind, the app's start
+ * (app/serverCheck.ts) follow.
  * A model that is not listed is an EngineError('bad_model') naming what is served, whichever shell
  * meets it, so each says and classifies it the same way.
  */
 import { EngineError } from '../../probe/engine.ts';
 
 /** What to do about a model the server does not list. */
-export const NOT_SERVED_RECOVERY =
+const NOT_SERVED_RECOVERY =
 	'Pick one of the served model ids, or restart the server with the model you want.';
 
 /** @throws EngineError('bad_model') naming the `models` that `served` lacks, and what it lists. */
