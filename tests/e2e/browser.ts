@@ -36,6 +36,28 @@ export function launchBrowser(webgpu = true): Promise<Browser> {
 	return chromium.launch({ executablePath: CHROMIUM, args: chromiumArgs(webgpu) });
 }
 
+/**
+ * Chromium whose contexts are not routed through playwright: a resolver rule keeps every host but
+ * 127.0.0.1 unreachable instead. Routing pauses every request until the test process answers it
+ * (and turns the HTTP cache off), which a measurement must not count; use `unroutedContext`.
+ */
+export function launchLoopbackBrowser(): Promise<Browser> {
+	return chromium.launch({
+		executablePath: CHROMIUM,
+		args: [...chromiumArgs(), '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1']
+	});
+}
+
+/** A context of a `launchLoopbackBrowser` with no request routing (so no `blocked` list). */
+export async function unroutedContext(browser: Browser): Promise<Profile> {
+	const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+	await context.addInitScript({ content: NAME_SHIM });
+	const page = await context.newPage();
+	const watch: Watch = { pageErrors: [], dialogs: [], blocked: [], consoleErrors: [] };
+	page.on('pageerror', (err) => watch.pageErrors.push(`${err.name}: ${err.message}`));
+	return { context, page, watch, close: () => context.close() };
+}
+
 /** What happened in a context that a scenario may want to fail on. */
 export interface Watch {
 	/** Uncaught exceptions and unhandled rejections in any page. */

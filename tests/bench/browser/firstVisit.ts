@@ -8,9 +8,9 @@
  *   done: workbox installs only once every precached file is stored);
  * - whether the page loaded itself again (a reload) before any input, within the watch.
  */
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { loadavg } from 'node:os';
-import { CHROMIUM, chromiumArgs } from '../../e2e/browser.ts';
+import { launchLoopbackBrowser } from '../../e2e/browser.ts';
 import { serveBuild } from '../../e2e/server.ts';
 import { measured, type BrowserMetric } from './metric.ts';
 
@@ -92,17 +92,6 @@ async function precacheEntries(page: Page): Promise<number> {
 		.catch(() => 0);
 }
 
-/**
- * Chromium for these visits alone. Its requests are not routed through playwright (routing turns
- * the HTTP cache off, and a real visit's worker finds the shell in it); a resolver rule keeps
- * every host but 127.0.0.1 unreachable instead.
- */
-export function launchVisitBrowser(): Promise<Browser> {
-	return chromium.launch({
-		executablePath: CHROMIUM,
-		args: [...chromiumArgs(), '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1']
-	});
-}
 
 export async function visitOnce(browser: Browser, dist: string): Promise<FirstVisit> {
 	const app = await serveBuild(dist, { gzip: true, maxAgeS: 600 });
@@ -155,7 +144,9 @@ export async function measureFirstVisit(
 ): Promise<{ precacheMs: BrowserMetric; reloads: BrowserMetric }> {
 	const load = loadavg()[0];
 	const visits: FirstVisit[] = [];
-	const browser = await launchVisitBrowser();
+	// Not routed through playwright: routing turns the HTTP cache off, and a real visit's worker
+	// finds the shell in it.
+	const browser = await launchLoopbackBrowser();
 	try {
 		for (let i = 0; i < VISITS; i++) visits.push(await visitOnce(browser, dist));
 	} finally {

@@ -58,7 +58,7 @@ export async function measureBrowser(dist: string, bundle: RunBundle): Promise<B
 			setupViewJsGzipKB: await attempt(() => measureFirstView(browser, app, dist, '#/setup')),
 			longestTaskCpuMs: await attempt(() => measureLongTasks(browser, app)),
 			results10kRenderCpuMs: await attempt(() => measureResults10k(browser, app, bundle)),
-			serverRatio: await attempt(() => measureServerRatio(browser, app)),
+			serverRatio: await attempt(() => measureServerRatio(app)),
 			chromium: browser.version()
 		};
 	} finally {

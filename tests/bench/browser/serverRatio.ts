@@ -8,13 +8,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { DEFAULT_MAX_CONCURRENCY } from '../../../src/lib/engines/server/client.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { asksForUserTurn } from '../../helpers/mockScripts.ts';
 import { configureRun, openView, startRun, TEMPLATE_FILE, type RunPlan } from '../../e2e/app.ts';
-import { CHROMIUM, launchBrowser, newContext } from '../../e2e/browser.ts';
+import { CHROMIUM, launchLoopbackBrowser, unroutedContext } from '../../e2e/browser.ts';
 import { MOCK_MODEL } from '../../e2e/context.ts';
 import { plannedRecords } from '../../e2e/flows.ts';
 import { REPO_ROOT, serveBuild, type StaticServer } from '../../e2e/server.ts';
@@ -40,7 +39,8 @@ export const SERVER_RATIO_METHOD =
 	`token; answers 16 tokens, user turns 8): ${PLAN.items} demo items × T{.2,.4,.6,.8,1} × ` +
 	`{none,truncate} × ${PLAN.samples} samples, rules judging, ${DEFAULT_MAX_CONCURRENCY} in ` +
 	`flight (the server engine's default; the CLI given the same --concurrency). Browser: start ` +
-	`click to the run stored as done (polled every ${POLL_MS} ms); CLI: its main() in its own process. ` +
+	`click to the run stored as done (polled every ${POLL_MS} ms), in a Chromium of its own whose ` +
+	`requests are not routed through playwright; CLI: its main() in its own process. ` +
 	`Beside each time, the CPU it took: Chromium's processes by type, the CLI's process, and the ` +
 	`bench's own (the mock, and Playwright on the browser's side).`;
 
@@ -58,13 +58,13 @@ function mockServer(): Promise<MockOpenAI> {
 	});
 }
 
-export async function measureServerRatio(
-	browser: Browser,
-	app: StaticServer
-): Promise<BrowserMetric> {
+export async function measureServerRatio(app: StaticServer): Promise<BrowserMetric> {
 	const planned = plannedRecords(PLAN);
 	const cli = await cliRun();
-	const profile = await newContext(browser);
+	// Routing (the e2e guard's) would hold every request until this process answers it: the
+	// user's browser has no such step, so its time is not the browser's.
+	const browser = await launchLoopbackBrowser();
+	const profile = await unroutedContext(browser);
 	const mock = await mockServer();
 	try {
 		const { page } = profile;
@@ -104,6 +104,7 @@ export async function measureServerRatio(
 		);
 	} finally {
 		await profile.close().catch(() => {});
+		await browser.close().catch(() => {});
 		await mock.close().catch(() => {});
 	}
 }
@@ -173,13 +174,11 @@ async function cliRun(): Promise<{ ms: number; cpuMs: number; benchCpuMs: number
 export async function measureServerRatioOnly(dist: string): Promise<BrowserMetric> {
 	if (!existsSync(CHROMIUM)) return unavailable(`no Chromium at ${CHROMIUM}`);
 	const app = await serveBuild(dist);
-	const browser = await launchBrowser();
 	try {
-		return await measureServerRatio(browser, app);
+		return await measureServerRatio(app);
 	} catch (err) {
 		return failed(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 	} finally {
-		await browser.close();
 		await app.close();
 	}
 }
