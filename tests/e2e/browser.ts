@@ -36,26 +36,19 @@ export function launchBrowser(webgpu = true): Promise<Browser> {
 	return chromium.launch({ executablePath: CHROMIUM, args: chromiumArgs(webgpu) });
 }
 
+/** Every host but 127.0.0.1 unreachable, with no request routed through playwright. */
+export const LOOPBACK_ONLY_ARG = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1';
+
 /**
- * Chromium whose contexts are not routed through playwright: a resolver rule keeps every host but
- * 127.0.0.1 unreachable instead. Routing pauses every request until the test process answers it
- * (and turns the HTTP cache off), which a measurement must not count; use `unroutedContext`.
+ * Chromium whose contexts' requests are kept on loopback by a resolver rule rather than by
+ * guard()'s routing, which pauses every request until the test process answers it (and turns the
+ * HTTP cache off): a measurement must not count that. Its contexts come from browser.newContext.
  */
 export function launchLoopbackBrowser(): Promise<Browser> {
 	return chromium.launch({
 		executablePath: CHROMIUM,
-		args: [...chromiumArgs(), '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1']
+		args: [...chromiumArgs(), LOOPBACK_ONLY_ARG]
 	});
-}
-
-/** A context of a `launchLoopbackBrowser` with no request routing (so no `blocked` list). */
-export async function unroutedContext(browser: Browser): Promise<Profile> {
-	const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-	await context.addInitScript({ content: NAME_SHIM });
-	const page = await context.newPage();
-	const watch: Watch = { pageErrors: [], dialogs: [], blocked: [], consoleErrors: [] };
-	page.on('pageerror', (err) => watch.pageErrors.push(`${err.name}: ${err.message}`));
-	return { context, page, watch, close: () => context.close() };
 }
 
 /** What happened in a context that a scenario may want to fail on. */
@@ -76,7 +69,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
  * tsx compiles with esbuild's keepNames, which wraps named inner functions of a page.evaluate
  * callback in `__name(…)`; the page has no such helper unless we give it one.
  */
-const NAME_SHIM = 'globalThis.__name ??= (f) => f;';
+export const NAME_SHIM = 'globalThis.__name ??= (f) => f;';
 
 export async function guard(context: BrowserContext): Promise<Watch> {
 	const watch: Watch = { pageErrors: [], dialogs: [], blocked: [], consoleErrors: [] };

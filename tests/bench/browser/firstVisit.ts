@@ -92,7 +92,6 @@ async function precacheEntries(page: Page): Promise<number> {
 		.catch(() => 0);
 }
 
-
 export async function visitOnce(browser: Browser, dist: string): Promise<FirstVisit> {
 	const app = await serveBuild(dist, { gzip: true, maxAgeS: 600 });
 	const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -69,39 +69,41 @@ export interface RunProgress {
  * without adding main-thread work (reading the records themselves would deserialize them all).
  */
 export async function runProgress(page: Page, runId: string): Promise<RunProgress | null> {
-	return page.evaluate(async (runId) => {
-		const db = await new Promise<IDBDatabase | null>((resolve) => {
-			const req = indexedDB.open('user-turn-probe');
-			req.onsuccess = () => resolve(req.result);
-			req.onerror = () => resolve(null);
-			// No database yet: do not create one under the app.
-			req.onupgradeneeded = () => req.transaction?.abort();
+	return page.evaluate(progressInPage, runId);
+}
+
+/** runProgress's body, run in the page (self-contained; `Unwatched.evaluate` sends its source). */
+export async function progressInPage(runId: string): Promise<RunProgress | null> {
+	const db = await new Promise<IDBDatabase | null>((resolve) => {
+		const req = indexedDB.open('user-turn-probe');
+		req.onsuccess = () => resolve(req.result);
+		req.onerror = () => resolve(null);
+		// No database yet: do not create one under the app.
+		req.onupgradeneeded = () => req.transaction?.abort();
+	});
+	if (!db) return null;
+	const done = <T>(r: IDBRequest<T>) =>
+		new Promise<T>((resolve, reject) => {
+			r.onsuccess = () => resolve(r.result);
+			r.onerror = () => reject(r.error);
 		});
-		if (!db) return null;
-		const done = <T>(r: IDBRequest<T>) =>
-			new Promise<T>((resolve, reject) => {
-				r.onsuccess = () => resolve(r.result);
-				r.onerror = () => reject(r.error);
-			});
-		try {
-			if (!db.objectStoreNames.contains('records')) return null;
-			const tx = db.transaction(['runs', 'records'], 'readonly');
-			const run = (await done(tx.objectStore('runs').get(runId))) as
-				{ status?: string } | undefined;
-			const records = tx.objectStore('records');
-			return {
-				status: run?.status ?? null,
-				// The run is the primary key's prefix: [runId] sorts before every [runId, key], [runId, []] after.
-				records: await done(records.count(IDBKeyRange.bound([runId], [runId, []]))),
-				// Unlabelled records have a null label, which IndexedDB leaves out of the index.
-				labelled: await done(
-					records.index('[run_id+label]').count(IDBKeyRange.bound([runId, ''], [runId, '\uffff']))
-				)
-			};
-		} finally {
-			db.close();
-		}
-	}, runId);
+	try {
+		if (!db.objectStoreNames.contains('records')) return null;
+		const tx = db.transaction(['runs', 'records'], 'readonly');
+		const run = (await done(tx.objectStore('runs').get(runId))) as { status?: string } | undefined;
+		const records = tx.objectStore('records');
+		return {
+			status: run?.status ?? null,
+			// The run is the primary key's prefix: [runId] sorts before every [runId, key], [runId, []] after.
+			records: await done(records.count(IDBKeyRange.bound([runId], [runId, []]))),
+			// Unlabelled records have a null label, which IndexedDB leaves out of the index.
+			labelled: await done(
+				records.index('[run_id+label]').count(IDBKeyRange.bound([runId, ''], [runId, '\uffff']))
+			)
+		};
+	} finally {
+		db.close();
+	}
 }
 
 export interface RenderTiming {

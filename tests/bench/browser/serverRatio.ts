@@ -12,16 +12,17 @@ import { DEFAULT_MAX_CONCURRENCY } from '../../../src/lib/engines/server/client.
 import { fixturePath } from '../../helpers/fixtures.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { asksForUserTurn } from '../../helpers/mockScripts.ts';
-import { configureRun, openView, startRun, TEMPLATE_FILE, type RunPlan } from '../../e2e/app.ts';
-import { CHROMIUM, launchLoopbackBrowser, unroutedContext } from '../../e2e/browser.ts';
+import { configureRun, openView, TEMPLATE_FILE, type RunPlan } from '../../e2e/app.ts';
+import { CHROMIUM } from '../../e2e/browser.ts';
 import { MOCK_MODEL } from '../../e2e/context.ts';
 import { plannedRecords } from '../../e2e/flows.ts';
 import { REPO_ROOT, serveBuild, type StaticServer } from '../../e2e/server.ts';
 import { cliCommand } from '../cli100k.ts';
 import { round } from '../stats.ts';
 import { failed, measured, unavailable, type BrowserMetric } from './metric.ts';
-import { runProgress, showsPlaceholder } from './page.ts';
+import { progressInPage, showsPlaceholder } from './page.ts';
 import { chromiumCpu, cpuSpent, describeCpu } from './processCpu.ts';
+import { launchUnwatched } from './unwatched.ts';
 
 const PLAN = {
 	items: 20,
@@ -39,8 +40,9 @@ export const SERVER_RATIO_METHOD =
 	`token; answers 16 tokens, user turns 8): ${PLAN.items} demo items × T{.2,.4,.6,.8,1} × ` +
 	`{none,truncate} × ${PLAN.samples} samples, rules judging, ${DEFAULT_MAX_CONCURRENCY} in ` +
 	`flight (the server engine's default; the CLI given the same --concurrency). Browser: start ` +
-	`click to the run stored as done (polled every ${POLL_MS} ms), in a Chromium of its own whose ` +
-	`requests are not routed through playwright; CLI: its main() in its own process. ` +
+	`click to the run stored as done (polled every ${POLL_MS} ms), in a Chromium of its own that ` +
+	`playwright sets up and then leaves (no routing, no network events); CLI: its main() in its ` +
+	`own process. ` +
 	`Beside each time, the CPU it took: Chromium's processes by type, the CLI's process, and the ` +
 	`bench's own (the mock, and Playwright on the browser's side).`;
 
@@ -61,31 +63,35 @@ function mockServer(): Promise<MockOpenAI> {
 export async function measureServerRatio(app: StaticServer): Promise<BrowserMetric> {
 	const planned = plannedRecords(PLAN);
 	const cli = await cliRun();
-	// Routing (the e2e guard's) would hold every request until this process answers it: the
-	// user's browser has no such step, so its time is not the browser's.
-	const browser = await launchLoopbackBrowser();
-	const profile = await unroutedContext(browser);
+	// Set up with playwright, then measured with playwright gone (unwatched.ts): its routing and
+	// its network events cost the tab CPU per request that a user's browser does not spend.
+	const browser = await launchUnwatched();
 	const mock = await mockServer();
 	try {
-		const { page } = profile;
-		await openView(page, app.url, '#/setup');
-		if (await showsPlaceholder(page)) return failed('the set-up view is not built yet');
-		await configureRun(page, {
-			...PLAN,
-			seed: SEED,
-			mock,
-			template: { url: app.tokenizerConfigUrl(TEMPLATE_FILE) }
+		let placeholder = false;
+		await browser.setUp(async (page) => {
+			await openView(page, app.url, '#/setup');
+			placeholder = await showsPlaceholder(page);
+			if (placeholder) return;
+			await configureRun(page, {
+				...PLAN,
+				seed: SEED,
+				mock,
+				template: { url: app.tokenizerConfigUrl(TEMPLATE_FILE) }
+			});
 		});
+		if (placeholder) return failed('the set-up view is not built yet');
 		const cpuBefore = chromiumCpu();
 		const benchBefore = process.cpuUsage();
 		const started = Date.now();
-		const runId = await startRun(page);
-		let progress = await runProgress(page, runId);
+		const runId = await browser.evaluate(clickStart, START_TIMEOUT_MS);
+		if (!runId) return failed('start-run did not open #/run/ID');
+		let progress = await browser.evaluate(progressInPage, runId);
 		while (Date.now() - started < RUN_TIMEOUT_MS) {
 			if (progress?.status === 'done' && progress.labelled >= planned) break;
 			if (progress?.status === 'failed') break;
-			await page.waitForTimeout(POLL_MS);
-			progress = await runProgress(page, runId);
+			await new Promise((r) => setTimeout(r, POLL_MS));
+			progress = await browser.evaluate(progressInPage, runId);
 		}
 		const browserMs = Date.now() - started;
 		const benchCpu = cpuMs(process.cpuUsage(benchBefore));
@@ -103,10 +109,25 @@ export async function measureServerRatio(app: StaticServer): Promise<BrowserMetr
 				`${DEFAULT_MAX_CONCURRENCY} in flight`
 		);
 	} finally {
-		await profile.close().catch(() => {});
 		await browser.close().catch(() => {});
 		await mock.close().catch(() => {});
 	}
+}
+
+const START_TIMEOUT_MS = 15_000;
+
+/** In the page: click start and wait for the #/run/ID route; the run's id, or '' if none came. */
+async function clickStart(timeoutMs: number): Promise<string> {
+	const start = document.querySelector<HTMLButtonElement>('[data-testid="start-run"]');
+	if (!start || start.disabled) return '';
+	start.click();
+	const until = Date.now() + timeoutMs;
+	while (Date.now() < until) {
+		const m = /#\/run\/([^/?]+)/.exec(location.hash);
+		if (m) return decodeURIComponent(m[1]);
+		await new Promise((r) => setTimeout(r, 10));
+	}
+	return '';
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
