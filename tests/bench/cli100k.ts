@@ -30,7 +30,7 @@ import { sampleItems } from '../../src/lib/probe/sample.ts';
 import type { AnswerRecord, DatasetItem, ProbeRecord } from '../../src/lib/probe/types.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { startMockOpenAI } from '../helpers/mockOpenAI.ts';
-import { round } from './stats.ts';
+import { median, round } from './stats.ts';
 
 export const CLI_RECORDS = 100_000;
 const ITEMS = 2_000;
@@ -85,9 +85,13 @@ function childBundle(): Promise<string> {
 	return bundled;
 }
 
+/** How often resume and summarize run at each size: their time is a median, as load moves it. */
+export const COMMAND_REPEATS = 3;
+
 export const CLI_100K_METHOD =
 	'Own process per command (the CLI bundled by esbuild as npm ci bundles it, started with the Node flags of its bin shebang, start-up included), CPU = user + system from getrusage, ' +
-	'peak RSS = ru_maxrss. The records file: 100,000 records of ~4.4 KB (2,000 items × 5 ' +
+	`peak RSS = ru_maxrss; resume and summarize each run ${COMMAND_REPEATS} times at each size ` +
+	'(median CPU and wall, highest peak RSS). The records file: 100,000 records of ~4.4 KB (2,000 items × 5 ' +
 	'temperatures × 2 perturbations × 5 samples), every one labeled, under a manifest written by a ' +
 	'real run; resume must make no model request.';
 
@@ -97,12 +101,29 @@ export interface CommandCost {
 	peakRssMB: number;
 }
 
+/** A command run `COMMAND_REPEATS` times: the median wall and CPU, the highest peak RSS. */
+export interface RepeatedCost extends CommandCost {
+	/** Each run's CPU, in order. */
+	cpuRuns: number[];
+}
+
+export async function repeated(run: () => Promise<CommandCost>): Promise<RepeatedCost> {
+	const runs: CommandCost[] = [];
+	for (let i = 0; i < COMMAND_REPEATS; i++) runs.push(await run());
+	return {
+		wallMs: median(runs.map((r) => r.wallMs)),
+		cpuMs: median(runs.map((r) => r.cpuMs)),
+		peakRssMB: Math.max(...runs.map((r) => r.peakRssMB)),
+		cpuRuns: runs.map((r) => r.cpuMs)
+	};
+}
+
 export interface Cli100kResult {
 	records: number;
 	fileMB: number;
-	resume: CommandCost;
-	summarize: CommandCost;
-	/** Completions and chat calls the resume made: must be 0 (everything was stored). */
+	resume: RepeatedCost;
+	summarize: RepeatedCost;
+	/** Completions and chat calls the resumes made: must be 0 (everything was stored). */
 	resumeModelRequests: number;
 }
 
@@ -237,26 +258,28 @@ export async function measureCliScale(): Promise<CliScaleResult> {
 		const writer = new RunWriter(out, seedRecord);
 		const measure = async (limit: number): Promise<Cli100kResult> => {
 			const before = server.requests.length;
-			const resume = await command(
-				[
-					'run',
-					...base,
-					'--limit',
-					String(limit),
-					'--temperatures',
-					TEMPERATURES.join(','),
-					'--perturbations',
-					PERTURBATIONS.join(','),
-					'--samples',
-					String(SAMPLES)
-				],
-				usage
+			const resume = await repeated(() =>
+				command(
+					[
+						'run',
+						...base,
+						'--limit',
+						String(limit),
+						'--temperatures',
+						TEMPERATURES.join(','),
+						'--perturbations',
+						PERTURBATIONS.join(','),
+						'--samples',
+						String(SAMPLES)
+					],
+					usage
+				)
 			);
 			// Generation and judging only: the model list and context window (/props) are asked anyway.
 			const resumeModelRequests = server.requests
 				.slice(before)
 				.filter((r) => r.path.endsWith('/completions')).length;
-			const summarize = await command(['summarize', out], usage);
+			const summarize = await repeated(() => command(['summarize', out], usage));
 			const fileMB = round(statSync(out).size / 2 ** 20);
 			return { records: writer.records, fileMB, resume, summarize, resumeModelRequests };
 		};
