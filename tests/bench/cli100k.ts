@@ -230,6 +230,22 @@ export function filler(n: number, seed: number): string {
 	return s.slice(0, n);
 }
 
+/** `run` over the whole plan (all stored, so a resume): `base` and the first `limit` items. */
+export function resumeArgs(base: string[], limit: number): string[] {
+	return [
+		'run',
+		...base,
+		'--limit',
+		String(limit),
+		'--temperatures',
+		TEMPERATURES.join(','),
+		'--perturbations',
+		PERTURBATIONS.join(','),
+		'--samples',
+		String(SAMPLES)
+	];
+}
+
 /**
  * Resume and summarize of a stored run at 100,000 records, then again after the same run grew to
  * 300,000 (6,000 items; `--limit 2000` picks the first 2,000 of them, as sampling keeps prefixes).
@@ -258,23 +274,7 @@ export async function measureCliScale(): Promise<CliScaleResult> {
 		const writer = new RunWriter(out, seedRecord);
 		const measure = async (limit: number): Promise<Cli100kResult> => {
 			const before = server.requests.length;
-			const resume = await repeated(() =>
-				command(
-					[
-						'run',
-						...base,
-						'--limit',
-						String(limit),
-						'--temperatures',
-						TEMPERATURES.join(','),
-						'--perturbations',
-						PERTURBATIONS.join(','),
-						'--samples',
-						String(SAMPLES)
-					],
-					usage
-				)
-			);
+			const resume = await repeated(() => command(resumeArgs(base, limit), usage));
 			// Generation and judging only: the model list and context window (/props) are asked anyway.
 			const resumeModelRequests = server.requests
 				.slice(before)

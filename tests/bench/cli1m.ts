@@ -16,11 +16,9 @@ import type { ProbeRecord } from '../../src/lib/probe/types.ts';
 import { startMockOpenAI } from '../helpers/mockOpenAI.ts';
 import {
 	command,
-	PERTURBATIONS,
+	resumeArgs,
 	runArgs,
 	RunWriter,
-	SAMPLES,
-	TEMPERATURES,
 	writeItems,
 	type CommandCost
 } from './cli100k.ts';
@@ -75,21 +73,7 @@ export async function measureCli1m(items = ITEMS): Promise<Cli1mResult> {
 		}
 
 		const before = server.requests.length;
-		const resume = await command(
-			[
-				'run',
-				...base,
-				'--limit',
-				'0',
-				'--temperatures',
-				TEMPERATURES.join(','),
-				'--perturbations',
-				PERTURBATIONS.join(','),
-				'--samples',
-				String(SAMPLES)
-			],
-			usage
-		);
+		const resume = await command(resumeArgs(base, 0), usage);
 		const resumeModelRequests = server.requests
 			.slice(before)
 			.filter((r) => r.path.endsWith('/completions')).length;
