@@ -16,6 +16,7 @@ import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM, chromiumArgs, LOOPBACK_ONLY_ARG, NAME_SHIM } from '../../e2e/browser.ts';
 
 const START_TIMEOUT_MS = 30_000;
+const CLOSE_TIMEOUT_MS = 10_000;
 
 export interface Unwatched {
 	/** Drive the page with playwright; it disconnects when `drive` returns (the page stays open). */
@@ -53,14 +54,20 @@ export async function launchUnwatched(): Promise<Unwatched> {
 		{ stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] }
 	);
 	const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+	const pipe = new CdpPipe(proc.stdio[3] as Writable, proc.stdio[4] as Readable);
 	const close = async () => {
-		if (proc.exitCode === null) proc.kill();
-		await exited;
-		rmSync(dir, { recursive: true, force: true });
+		if (proc.exitCode === null && proc.signalCode === null) {
+			// Browser.close shuts its helper processes down too; a killed browser leaves them
+			// writing to the profile while it is removed. Killed only if it does not exit.
+			pipe.post('Browser.close');
+			const timer = setTimeout(() => proc.kill('SIGKILL'), CLOSE_TIMEOUT_MS);
+			await exited;
+			clearTimeout(timer);
+		}
+		rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 	};
 	try {
 		const endpoint = await devToolsEndpoint(proc);
-		const pipe = new CdpPipe(proc.stdio[3] as Writable, proc.stdio[4] as Readable);
 		let sessionId: string | undefined;
 		return {
 			async setUp(drive) {
@@ -136,6 +143,11 @@ class CdpPipe {
 				this.#waiting.delete(reply.id);
 			}
 		});
+	}
+
+	/** A command whose reply nobody waits for (Browser.close: the pipe closes before it). */
+	post(method: string): void {
+		this.#out.write(JSON.stringify({ id: ++this.#next, method }) + '\0');
 	}
 
 	async send(
