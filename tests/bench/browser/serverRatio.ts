@@ -44,7 +44,7 @@ export const SERVER_RATIO_METHOD =
 	`playwright sets up and then leaves (no routing, no network events); CLI: its main() in its ` +
 	`own process. ` +
 	`Beside each time, the CPU it took: Chromium's processes by type, the CLI's process, and the ` +
-	`bench's own (the mock, and Playwright on the browser's side).`;
+	`bench's own (the mock, and the progress polls on the browser's side).`;
 
 const ANSWER = 'She had 36 crayons, gave away 7, so 36 - 7 = 29 crayons are left in all. #### 29';
 const USER_TURN = 'Can you show how you got 36 first?';

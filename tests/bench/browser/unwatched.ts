@@ -131,10 +131,15 @@ class CdpPipe {
 	readonly #waiting = new Map<number, (r: Reply) => void>();
 	readonly #out: Writable;
 
+	/** Set once Chromium's end of the pipe closes: every reply still awaited fails with it. */
+	#closed: Error | undefined;
+
 	constructor(out: Writable, input: Readable) {
 		this.#out = out;
-		input.on('data', (chunk: Buffer) => {
-			this.#buffered += chunk.toString();
+		// Decoded as a stream: a character split across two chunks is not mangled.
+		input.setEncoding('utf8');
+		input.on('data', (chunk: string) => {
+			this.#buffered += chunk;
 			let end: number;
 			while ((end = this.#buffered.indexOf('\0')) >= 0) {
 				const reply = JSON.parse(this.#buffered.slice(0, end)) as Reply;
@@ -142,6 +147,12 @@ class CdpPipe {
 				this.#waiting.get(reply.id)?.(reply);
 				this.#waiting.delete(reply.id);
 			}
+		});
+		// A browser that crashed or was closed answers nothing more: fail, do not hang the bench.
+		input.on('close', () => {
+			this.#closed = new Error('Chromium closed its DevTools pipe (it exited)');
+			for (const settle of this.#waiting.values()) settle({ id: 0, error: this.#closed });
+			this.#waiting.clear();
 		});
 	}
 
@@ -155,6 +166,7 @@ class CdpPipe {
 		params: Record<string, unknown>,
 		sessionId?: string
 	): Promise<NonNullable<Reply['result']>> {
+		if (this.#closed) throw new Error(`${method}: ${this.#closed.message}`);
 		const id = ++this.#next;
 		const reply = await new Promise<Reply>((resolve) => {
 			this.#waiting.set(id, resolve);
