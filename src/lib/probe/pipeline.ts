@@ -78,7 +78,7 @@ class ProbeRun {
 	readonly #answerStop: string[];
 	readonly #calls: EngineCalls;
 	readonly #judge: JudgeStep;
-	/** Whole user-turn tasks (generate, label, store) in flight: one at a time keeps order readable. */
+	/** Whole user-turn tasks (generate, label, store) under way: EngineCalls.tasks of them. */
 	readonly #tasks: Semaphore;
 	#phased = false;
 	#started = 0;
@@ -96,7 +96,7 @@ class ProbeRun {
 		this.#stop = stopSequences(ctx.template);
 		this.#answerStop = answerStopSequences(ctx.template);
 		this.#calls = new EngineCalls(ctx, c, { events, signal, fatal: this.#fatal });
-		this.#tasks = new Semaphore(this.#calls.concurrency);
+		this.#tasks = new Semaphore(this.#calls.tasks);
 		this.#judge = new JudgeStep(this.#calls, c.judge_mode, {
 			emit: (e) => this.#emit(e),
 			onError: (err, r) => this.#onTaskError(err, 'judge', r.item_id, r.key)

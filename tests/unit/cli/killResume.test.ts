@@ -60,10 +60,15 @@ describe('CLI: SIGKILL while judging, then resume', () => {
 		const after = stored(out);
 		expect(after).toHaveLength(12);
 		expect(after.every((r) => r.label !== null)).toBe(true);
-		// Nothing stored was generated again: the kept turns' prompts were never sent anew.
+		// Nothing stored was generated again: no kept turn's request (its prompt, temperature and
+		// seed; the temperatures of one perturbation share a prompt) was sent anew.
 		const sent = server.requests.filter((r) => r.path === '/v1/completions');
-		const prompts = new Set(sent.map((r) => (r.body as { prompt: string }).prompt));
-		for (const r of pending) expect(prompts.has(r.prompt)).toBe(false);
+		const asked = (b: { prompt: string; temperature: number; seed: number }) =>
+			JSON.stringify([b.prompt, b.temperature, b.seed]);
+		const requests = new Set(sent.map((r) => asked(r.body as Parameters<typeof asked>[0])));
+		for (const r of pending) expect(requests.has(asked(r))).toBe(false);
+		const made = after.filter((a) => !pending.some((r) => r.key === a.key));
+		for (const r of made) expect(requests.has(asked(r))).toBe(true);
 		expect(
 			sent.filter((r) => !(r.body as { prompt: string }).prompt.endsWith('assistant\n'))
 		).toHaveLength(12 - pending.length);

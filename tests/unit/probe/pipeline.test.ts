@@ -4,7 +4,7 @@ import { EngineError } from '../../../src/lib/probe/engine.ts';
 import { runProbe, type ProbeContext } from '../../../src/lib/probe/pipeline.ts';
 import { MemoryStore } from '../../../src/lib/probe/store.ts';
 import { PAPER_GSM8K_TEMPLATE } from '../../../src/lib/probe/taskPrompt.ts';
-import type { ProbeConfig } from '../../../src/lib/probe/types.ts';
+import type { ProbeConfig, ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { probeConfig } from '../../helpers/factories.ts';
 import { fixtureTemplate } from '../../helpers/fixtures.ts';
 import { defaultScript, type ScriptFn } from '../../helpers/script.ts';
@@ -295,6 +295,35 @@ describe('runProbe', () => {
 				.sort((a, b) => a.key.localeCompare(b.key));
 		};
 		expect(await run(8)).toEqual(await run(1));
+	});
+
+	it('keeps its requests going while earlier records commit, and stops at one write behind each slot', async () => {
+		// A store whose record writes are held, as IndexedDB holds them until a commit lands.
+		class HeldStore extends MemoryStore {
+			held: (() => void)[] = [];
+			override putRecord(record: ProbeRecord): Promise<void> {
+				return new Promise<void>((resolve) => this.held.push(resolve)).then(() =>
+					super.putRecord(record)
+				);
+			}
+		}
+		const store = new HeldStore();
+		const engine = new ScriptedEngine({ script: probeScript, tokenDelayMs: 0, maxConcurrency: 2 });
+		const c = ctx({ engine, judge: engine, store, concurrency: 2 });
+		const userTurns = () =>
+			engine.count('complete', (x) => x.prompt.endsWith('<|im_start|>user\n'));
+		const run = collect(runProbe(probeConfig({ judge_mode: 'rules' }), c));
+		const bound = 4; // two slots, each with one write behind it
+		await vi.waitFor(() => expect(store.held).toHaveLength(bound));
+		// Nothing has committed, yet twice the slots' requests were made; then the run waits.
+		await new Promise((r) => setTimeout(r, 30));
+		expect(userTurns()).toBe(bound);
+		expect(store.held).toHaveLength(bound);
+		const release = setInterval(() => store.held.splice(0).forEach((resolve) => resolve()), 1);
+		const events = await run;
+		clearInterval(release);
+		expect(events.at(-1)).toMatchObject({ type: 'done', records: 75 });
+		expect(await store.getRecords('run-1')).toHaveLength(75);
 	});
 
 	it('streams each turn as token deltas that spell exactly the stored text, concurrent or not', async () => {
