@@ -23,7 +23,8 @@ export interface FrameBatchOptions {
 export class FrameBatch {
 	readonly #schedule: Schedule;
 	readonly #commit: () => void;
-	readonly #minIntervalMs: number;
+	/** Least time between commits; a run may change it once it knows its engine. */
+	minIntervalMs: number;
 	readonly #now: () => number;
 	#pending = false;
 	#last = -Infinity;
@@ -31,7 +32,7 @@ export class FrameBatch {
 	constructor(commit: () => void, options: FrameBatchOptions = {}) {
 		this.#commit = commit;
 		this.#schedule = options.schedule ?? nextFrame;
-		this.#minIntervalMs = options.minIntervalMs ?? 0;
+		this.minIntervalMs = options.minIntervalMs ?? 0;
 		this.#now = options.now ?? (() => performance.now());
 	}
 
@@ -39,7 +40,7 @@ export class FrameBatch {
 	request(): void {
 		if (this.#pending) return;
 		this.#pending = true;
-		const wait = this.#last + this.#minIntervalMs - this.#now();
+		const wait = this.#last + this.minIntervalMs - this.#now();
 		if (wait > 0) setTimeout(() => this.#schedule(() => this.flush()), wait);
 		else this.#schedule(() => this.flush());
 	}

@@ -246,6 +246,20 @@ describe('RunController', () => {
 		expect(await h.store.getManifest('run-1')).toBeUndefined();
 	});
 
+	it('streams at up to 20 commits a second from one request in flight, 5 from several', async () => {
+		const seen: Record<number, number[]> = {};
+		for (const maxConcurrency of [1, 6]) {
+			const h = harness({ maxConcurrency });
+			const run = new RunController({ schedule: (fn) => void fn() });
+			h.store.onPut = () => (seen[maxConcurrency] ??= []).push(run.commitIntervalMs);
+			await run.start(h.request(small({ judge_mode: 'rules' })));
+			await run.finished;
+		}
+		// The interval is the run's from its first record on.
+		expect(new Set(seen[1])).toEqual(new Set([50]));
+		expect(new Set(seen[6])).toEqual(new Set([200]));
+	});
+
 	it('commits streamed state once per frame, and the last state as soon as the run stops', async () => {
 		const h = harness({ tokenDelayMs: 1, maxConcurrency: 2 });
 		const frames: (() => void)[] = [];
