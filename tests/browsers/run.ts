@@ -200,6 +200,8 @@ async function runBrowser(
 				});
 			}
 		}
+		// What went through the proxy: WebKit sends it even loopback (webkit.ts), Firefox does not.
+		outcomes[0].detail += `; the proxy passed ${proxy.passed} loopback requests`;
 	} catch (err) {
 		const message = err instanceof Error ? err.message : String(err);
 		outcomes.push({

@@ -1,8 +1,8 @@
 /**
  * WebKitGTK (the engine behind Safari) driven over classic WebDriver: Debian's WebKitWebDriver
  * (webkit2gtk-driver) starts its MiniBrowser, WebdriverIO talks to it. MiniBrowser has no headless
- * mode, so it draws into its own Xvfb display. Every request off 127.0.0.1 goes to the blocking
- * proxy. Nothing is downloaded.
+ * mode, so it draws into its own Xvfb display. Every request goes to the blocking proxy, which
+ * passes those for 127.0.0.1 through. Nothing is downloaded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -78,23 +78,7 @@ export class WebKitDriver extends Driver {
 		super();
 	}
 
-	/**
-	 * MiniBrowser still crashes at start now and then under automation (a session request that
-	 * gets no answer: UND_ERR_HEADERS_TIMEOUT after 30 s, seen once in a run at this stop); a
-	 * crash before any page loads says nothing of the app, so the launch, and only the launch, is
-	 * tried once more with a fresh display and driver. Any other error ends it.
-	 */
 	static async launch(opts: { proxyHostPort: string }): Promise<WebKitDriver> {
-		try {
-			return await WebKitDriver.launchOnce(opts);
-		} catch (err) {
-			if (!/UND_ERR_HEADERS_TIMEOUT|session not created/i.test(String(err))) throw err;
-			console.error(`webkit: the browser did not start (${String(err).slice(0, 160)}); once more`);
-			return await WebKitDriver.launchOnce(opts);
-		}
-	}
-
-	private static async launchOnce(opts: { proxyHostPort: string }): Promise<WebKitDriver> {
 		for (const [path, pkg] of [
 			[WEBKIT_DRIVER, 'webkit2gtk-driver'],
 			[XVFB, 'xvfb']
@@ -112,15 +96,13 @@ export class WebKitDriver extends Driver {
 				// WebKitWebDriver speaks classic WebDriver only; without this WebdriverIO asks for
 				// BiDi (webSocketUrl) and the session is refused ("Failed to match capabilities").
 				'wdio:enforceWebDriverClassic': true,
+				// No noProxy: any entry there crashes MiniBrowser at start now and then, while the
+				// session request waits (blockingProxy.ts has the counts). The proxy passes requests
+				// for 127.0.0.1 through instead.
 				proxy: {
 					proxyType: 'manual' as const,
 					httpProxy: opts.proxyHostPort,
-					sslProxy: opts.proxyHostPort,
-					// One entry only: WebKitGTK 2.50's automation copies a longer list without its
-					// terminating NULL, and MiniBrowser then crashes at start in about one launch in
-					// six (g_strdupv in webkit_network_proxy_settings_new) while the session request
-					// waits. Nothing here uses "localhost".
-					noProxy: ['127.0.0.1']
+					sslProxy: opts.proxyHostPort
 				},
 				'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] }
 			};
