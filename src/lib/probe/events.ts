@@ -14,6 +14,8 @@ export type ProbeEvent =
 			already_done: number;
 			/** Generator and judge take turns on the device: all generation, then all judging. */
 			phased: boolean;
+			/** Generation requests in flight at most (the engine's own limit unless the run sets one). */
+			concurrency: number;
 	  }
 	| { type: 'phase'; phase: 'generate' | 'judge' }
 	/** `at`: the run's clock when the engine reported it (a download's speed is timed from it). */

@@ -125,7 +125,8 @@ class ProbeRun {
 			conditions: plan.conditions.length,
 			total: plan.total,
 			already_done: plan.labeled,
-			phased: this.#phased
+			phased: this.#phased,
+			concurrency: this.#calls.concurrency
 		});
 		await this.#writeManifest('running');
 		try {
@@ -143,7 +144,7 @@ class ProbeRun {
 							items.run(() => this.#item(item, plan.missing.get(item.id) ?? [], pending))
 						)
 				);
-				this.#throwIfStopped();
+				this.#fatal.throwIfStopped(this.#signal);
 				plan.unlabeled = pending;
 			}
 			if (needsJudge && plan.unlabeled.length > 0) {
@@ -155,7 +156,7 @@ class ProbeRun {
 					await this.#load(this.#ctx.judge, [c.judge.id]);
 				}
 				await settleAll(plan.unlabeled.map((r) => this.#tasks.run(() => this.#judgeAndStore(r))));
-				this.#throwIfStopped();
+				this.#fatal.throwIfStopped(this.#signal);
 			}
 			await this.#writeManifest('done');
 			this.#finish(false);
@@ -368,10 +369,6 @@ class ProbeRun {
 		this.#fatal.hold(err, { stage, item_id: itemId, key });
 		// One fatal failure stops every other task; execute() reports it once.
 		throw err;
-	}
-
-	#throwIfStopped(): void {
-		this.#fatal.throwIfStopped(this.#signal);
 	}
 
 	#finish(aborted: boolean): void {

@@ -282,10 +282,6 @@ export class RunController {
 			return;
 		}
 		if (setup.nlp && 'unavailable' in setup.nlp) this.#pushError(nlpWarning(setup.nlp.unavailable));
-		this.#batch.minIntervalMs =
-			setup.engine.capabilities().max_concurrency > 1
-				? PARALLEL_COMMIT_INTERVAL_MS
-				: COMMIT_INTERVAL_MS;
 		this.#phase = 'running';
 		this.#stalls.start();
 		let fatal: unknown = null;
@@ -344,6 +340,8 @@ export class RunController {
 			case 'plan': {
 				const { type: _type, ...plan } = e;
 				this.#plan = plan;
+				this.#batch.minIntervalMs =
+					e.concurrency > 1 ? PARALLEL_COMMIT_INTERVAL_MS : COMMIT_INTERVAL_MS;
 				this.#nextProgress = {
 					done: e.already_done,
 					generated: this.#labels?.stored ?? 0,

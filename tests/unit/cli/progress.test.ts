@@ -26,7 +26,8 @@ const plan = (already_done: number): ProbeEvent => ({
 	conditions: 10,
 	total: 100,
 	already_done,
-	phased: false
+	phased: false,
+	concurrency: 4
 });
 const progress = (done: number, elapsed_ms: number): ProbeEvent => ({
 	type: 'progress',

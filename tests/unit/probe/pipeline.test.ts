@@ -326,6 +326,18 @@ describe('runProbe', () => {
 		expect(await store.getRecords('run-1')).toHaveLength(75);
 	});
 
+	it('says in its plan how many requests it keeps in flight: the run’s own number, else the engine’s', async () => {
+		const planned = async (engineMax: number, concurrency?: number) => {
+			const engine = new ScriptedEngine({ script: probeScript, maxConcurrency: engineMax });
+			const c = ctx({ engine, judge: engine, concurrency });
+			const events = await collect(runProbe(probeConfig({ judge_mode: 'rules' }), c));
+			return events.find((e) => e.type === 'plan');
+		};
+		expect(await planned(6)).toMatchObject({ concurrency: 6 });
+		expect(await planned(6, 2)).toMatchObject({ concurrency: 2 });
+		expect(await planned(1)).toMatchObject({ concurrency: 1 });
+	});
+
 	it('streams each turn as token deltas that spell exactly the stored text, concurrent or not', async () => {
 		for (const concurrency of [1, 4]) {
 			const engine = new ScriptedEngine({
