@@ -20,7 +20,7 @@ import { REPO_ROOT, serveBuild, type StaticServer } from '../../e2e/server.ts';
 import { cliCommand } from '../cli100k.ts';
 import { round } from '../stats.ts';
 import { failed, measured, unavailable, type BrowserMetric } from './metric.ts';
-import { progressInPage, showsPlaceholder } from './page.ts';
+import { progressInPage, runStatusInPage, showsPlaceholder } from './page.ts';
 import { chromiumCpu, cpuSpent, describeCpu } from './processCpu.ts';
 import { launchUnwatched } from './unwatched.ts';
 
@@ -40,9 +40,9 @@ export const SERVER_RATIO_METHOD =
 	`token; answers 16 tokens, user turns 8): ${PLAN.items} demo items × T{.2,.4,.6,.8,1} × ` +
 	`{none,truncate} × ${PLAN.samples} samples, rules judging, ${DEFAULT_MAX_CONCURRENCY} in ` +
 	`flight (the server engine's default; the CLI given the same --concurrency). Browser: start ` +
-	`click to the run stored as done (polled every ${POLL_MS} ms), in a Chromium of its own that ` +
-	`playwright sets up and then leaves (no routing, no network events); CLI: its main() in its ` +
-	`own process. ` +
+	`click to the run stored as done (its status alone polled every ${POLL_MS} ms, the record ` +
+	`counts read once at the end), in a Chromium of its own that playwright sets up and then ` +
+	`leaves (no routing, no network events); CLI: its main() in its own process. ` +
 	`Beside each time, the CPU it took: Chromium's processes by type, the CLI's process, and the ` +
 	`bench's own (the mock, and the progress polls on the browser's side).`;
 
@@ -86,16 +86,16 @@ export async function measureServerRatio(app: StaticServer): Promise<BrowserMetr
 		const started = Date.now();
 		const runId = await browser.evaluate(clickStart, START_TIMEOUT_MS);
 		if (!runId) return failed('start-run did not open #/run/ID');
-		let progress = await browser.evaluate(progressInPage, runId);
-		while (Date.now() - started < RUN_TIMEOUT_MS) {
-			if (progress?.status === 'done' && progress.labelled >= planned) break;
-			if (progress?.status === 'failed') break;
+		// The status alone while it runs (runStatusInPage says why); the counts once it has ended.
+		let status = await browser.evaluate(runStatusInPage, runId);
+		while (Date.now() - started < RUN_TIMEOUT_MS && status !== 'done' && status !== 'failed') {
 			await new Promise((r) => setTimeout(r, POLL_MS));
-			progress = await browser.evaluate(progressInPage, runId);
+			status = await browser.evaluate(runStatusInPage, runId);
 		}
 		const browserMs = Date.now() - started;
 		const benchCpu = cpuMs(process.cpuUsage(benchBefore));
 		const cpuAfter = chromiumCpu();
+		const progress = await browser.evaluate(progressInPage, runId);
 		const chromium =
 			cpuBefore && cpuAfter ? `Chromium ${describeCpu(cpuSpent(cpuBefore, cpuAfter))}; ` : '';
 		if (progress?.status !== 'done' || progress.labelled < planned) {
