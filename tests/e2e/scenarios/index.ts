@@ -34,6 +34,7 @@ import { hostileServer } from './hostileServer.ts';
 import { templateSources } from './templateSources.ts';
 import { transfer } from './transfer.ts';
 import { keyboardRun } from './keyboardRun.ts';
+import { liveStill } from './liveStill.ts';
 import { hubBlockedStart } from './hubBlockedStart.ts';
 import { mirrorRun } from './mirrorRun.ts';
 import { desktop, keyboard, phone } from './viewTour.ts';
@@ -47,6 +48,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	deviceBench,
 	fullRun,
 	resume,
+	liveStill,
 	sweep,
 	cliStudy,
 	tabs,
