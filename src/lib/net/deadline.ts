@@ -16,6 +16,8 @@ export class IdleDeadline {
 	#ctrl = new AbortController();
 	#outer?: AbortSignal;
 	#timer?: ReturnType<typeof setTimeout>;
+	/** performance.now() when something last arrived. */
+	#heard = 0;
 	#timedOut = false;
 	#total?: ReturnType<typeof setTimeout>;
 	#overTotal = false;
@@ -61,14 +63,25 @@ export class IdleDeadline {
 		return this.#outer?.aborted ?? false;
 	}
 
-	/** Something arrived: the silence starts again. */
+	/**
+	 * Something arrived: the silence starts again. Called on every chunk of a streamed reply, so it
+	 * only notes the time; the one timer, when it fires, looks at how long the silence has been
+	 * and waits out the rest (a tab's timer set and cleared per chunk cost more than the parse).
+	 */
 	touch(): void {
-		clearTimeout(this.#timer);
 		if (this.signal.aborted) return;
-		this.#timer = setTimeout(() => {
-			this.#timedOut = true;
-			this.#ctrl.abort();
-		}, this.timeoutMs);
+		this.#heard = performance.now();
+		this.#timer ??= setTimeout(() => this.#checkSilence(), this.timeoutMs);
+	}
+
+	#checkSilence(): void {
+		const silent = performance.now() - this.#heard;
+		if (silent < this.timeoutMs) {
+			this.#timer = setTimeout(() => this.#checkSilence(), this.timeoutMs - silent);
+			return;
+		}
+		this.#timedOut = true;
+		this.#ctrl.abort();
 	}
 
 	/** Settle with `promise`, or reject the moment this deadline fires (fetch impls may lag). */

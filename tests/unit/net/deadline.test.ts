@@ -24,6 +24,25 @@ describe('IdleDeadline', () => {
 		await expect(raced).rejects.toMatchObject({ name: 'AbortError' });
 	});
 
+	it('holds one timer however many chunks arrive, and still fires a full silence after the last', () => {
+		vi.useFakeTimers();
+		const d = new IdleDeadline(undefined, 1_000);
+		const set = vi.spyOn(globalThis, 'setTimeout');
+		for (let ms = 0; ms < 5_000; ms += 5) {
+			vi.advanceTimersByTime(5);
+			d.touch();
+		}
+		// 1,000 chunks over 5 s: the timer was set again once a second, not once a chunk.
+		expect(set.mock.calls.length).toBeLessThanOrEqual(5);
+		expect(vi.getTimerCount()).toBe(1);
+		vi.advanceTimersByTime(999);
+		expect(d.signal.aborted).toBe(false);
+		vi.advanceTimersByTime(1);
+		expect(d.timedOut).toBe(true);
+		d.dispose();
+		expect(vi.getTimerCount()).toBe(0);
+	});
+
 	it("fires at once on the caller's abort, and says so rather than a timeout", async () => {
 		const caller = new AbortController();
 		const d = new IdleDeadline(caller.signal, 60_000);
