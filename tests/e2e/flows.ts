@@ -52,18 +52,28 @@ export interface CompletedRun {
 	mock: MockOpenAI;
 }
 
-/** Set up a run against a fresh mock with `script`, start it and wait until it is stored as done. */
+export type StartedRun = Omit<CompletedRun, 'stored'>;
+
+/** Set up a run against a fresh mock with `script` and start it: the run view is open. */
+export async function startFreshRun(
+	ctx: E2EContext,
+	page: Page,
+	opts: { script?: ScriptName; plan?: RunPlan; template?: TemplateFrom; tokenDelayMs?: number } = {}
+): Promise<StartedRun> {
+	const plan = opts.plan ?? SMALL_PLAN;
+	const mock = await ctx.mock(opts.script ?? 'probe', { tokenDelayMs: opts.tokenDelayMs });
+	await openView(page, ctx.app.url, '#/setup');
+	await configureRun(page, { ...plan, mock, template: templateSource(ctx, opts.template) });
+	const runId = await startRun(page);
+	return { runId, planned: plannedRecords(plan), mock };
+}
+
+/** startFreshRun, then wait until the run is stored as done. */
 export async function completeRun(
 	ctx: E2EContext,
 	page: Page,
 	opts: { script?: ScriptName; plan?: RunPlan; template?: TemplateFrom } = {}
 ): Promise<CompletedRun> {
-	const plan = opts.plan ?? SMALL_PLAN;
-	const mock = await ctx.mock(opts.script ?? 'probe');
-	await openView(page, ctx.app.url, '#/setup');
-	await configureRun(page, { ...plan, mock, template: templateSource(ctx, opts.template) });
-	const runId = await startRun(page);
-	const planned = plannedRecords(plan);
-	const stored = await waitForDone(page, runId, planned);
-	return { runId, planned, stored, mock };
+	const started = await startFreshRun(ctx, page, opts);
+	return { ...started, stored: await waitForDone(page, started.runId, started.planned) };
 }

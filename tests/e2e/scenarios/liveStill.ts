@@ -4,9 +4,9 @@
  * bench's server run the blinking cursor and the progress bar's transition took the GPU process
  * from 0.3–0.4 s of CPU to 0.6–0.8 s). The streaming cursor is still shown, steady.
  */
-import { configureRun, openView, startRun, waitForDone } from '../app.ts';
+import { waitForDone } from '../app.ts';
 import type { E2EContext } from '../context.ts';
-import { plannedRecords, SMALL_PLAN, templateSource } from '../flows.ts';
+import { startFreshRun } from '../flows.ts';
 import { check, type Scenario } from '../harness.ts';
 
 /** Slow enough that turns stream for seconds. */
@@ -20,11 +20,7 @@ export const liveStill: Scenario<E2EContext> = {
 	timeoutMs: 90_000,
 	async run(ctx) {
 		const { page } = await ctx.profile();
-		const mock = await ctx.mock('probe', { tokenDelayMs: TOKEN_DELAY_MS });
-		const planned = plannedRecords(SMALL_PLAN);
-		await openView(page, ctx.app.url, '#/setup');
-		await configureRun(page, { ...SMALL_PLAN, mock, template: templateSource(ctx) });
-		const runId = await startRun(page);
+		const { runId, planned } = await startFreshRun(ctx, page, { tokenDelayMs: TOKEN_DELAY_MS });
 		await page.locator('.streaming').first().waitFor({ state: 'visible', timeout: 30_000 });
 
 		let streamingSeen = 0;

@@ -3,9 +3,9 @@
  * lost, as counted by the UI and by IndexedDB itself; records stored before the reload are kept
  * as they were, not made again.
  */
-import { configureRun, need, openView, startRun, UI_TIMEOUT_MS, waitForDone } from '../app.ts';
+import { need, openView, UI_TIMEOUT_MS, waitForDone } from '../app.ts';
 import type { E2EContext } from '../context.ts';
-import { plannedRecords, SMALL_PLAN, templateSource } from '../flows.ts';
+import { startFreshRun } from '../flows.ts';
 import { check, E2EFailure, type Scenario } from '../harness.ts';
 import { checkResumed, reloadMidRun } from '../runChecks.ts';
 
@@ -18,11 +18,9 @@ export const resume: Scenario<E2EContext> = {
 	timeoutMs: 120_000,
 	async run(ctx) {
 		const { page } = await ctx.profile();
-		const mock = await ctx.mock('probe', { tokenDelayMs: TOKEN_DELAY_MS });
-		const planned = plannedRecords(SMALL_PLAN);
-		await openView(page, ctx.app.url, '#/setup');
-		await configureRun(page, { ...SMALL_PLAN, mock, template: templateSource(ctx) });
-		const runId = await startRun(page);
+		const { runId, planned, mock } = await startFreshRun(ctx, page, {
+			tokenDelayMs: TOKEN_DELAY_MS
+		});
 
 		const { after, kept } = await reloadMidRun(page, runId, {
 			planned,

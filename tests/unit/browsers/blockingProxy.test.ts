@@ -66,6 +66,13 @@ function viaProxy(
 	return req;
 }
 
+/** A CONNECT through the proxy, as a browser opens a tunnel: the proxy's answer and the socket. */
+async function tunnel(hostPort: string): Promise<[IncomingMessage, Socket]> {
+	const req = request({ host: '127.0.0.1', port: proxy.port, method: 'CONNECT', path: hostPort });
+	req.end();
+	return (await once(req, 'connect')) as [IncomingMessage, Socket];
+}
+
 async function text(res: IncomingMessage): Promise<string> {
 	let s = '';
 	for await (const chunk of res) s += chunk;
@@ -137,25 +144,11 @@ describe('the browser tests’ proxy', () => {
 	});
 
 	it('refuses a tunnel to another host and opens one to loopback', async () => {
-		const refusedReq = request({
-			host: '127.0.0.1',
-			port: proxy.port,
-			method: 'CONNECT',
-			path: 'cdn.jsdelivr.net:443'
-		});
-		refusedReq.end();
-		const [refusedRes] = (await once(refusedReq, 'connect')) as [IncomingMessage];
+		const [refusedRes] = await tunnel('cdn.jsdelivr.net:443');
 		expect(refusedRes.statusCode).toBe(403);
 		expect(proxy.refused).toEqual(['CONNECT cdn.jsdelivr.net:443']);
 
-		const tunnelReq = request({
-			host: '127.0.0.1',
-			port: proxy.port,
-			method: 'CONNECT',
-			path: `127.0.0.1:${originPort}`
-		});
-		tunnelReq.end();
-		const [tunnelRes, socket] = (await once(tunnelReq, 'connect')) as [IncomingMessage, Socket];
+		const [tunnelRes, socket] = await tunnel(`127.0.0.1:${originPort}`);
 		expect(tunnelRes.statusCode).toBe(200);
 		socket.write(
 			`POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi`
@@ -168,14 +161,7 @@ describe('the browser tests’ proxy', () => {
 	});
 
 	it('closes open tunnels when it closes', async () => {
-		const req = request({
-			host: '127.0.0.1',
-			port: proxy.port,
-			method: 'CONNECT',
-			path: `127.0.0.1:${originPort}`
-		});
-		req.end();
-		const [, socket] = (await once(req, 'connect')) as [IncomingMessage, Socket];
+		const [, socket] = await tunnel(`127.0.0.1:${originPort}`);
 		const closed = once(socket, 'close');
 		await proxy.close();
 		await closed;
