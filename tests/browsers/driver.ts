@@ -142,7 +142,14 @@ export abstract class Driver implements PageEvaluator {
 		}, sel);
 		if (typeof value === 'boolean') {
 			if (kind.tag === 'input' && (kind.type === 'checkbox' || kind.type === 'radio')) {
-				if (kind.checked !== value) await this.clickSelector(sel);
+				if (kind.checked === value) return;
+				await this.clickSelector(sel);
+				// A click that lands elsewhere (the page moved under it) must fail here, by name.
+				await this.waitUntil(
+					([s, want]) => (document.querySelector(s) as HTMLInputElement).checked === want,
+					[sel, value] as const,
+					`${view} view: clicking [data-testid="${testId}"] did not make it ${value ? 'checked' : 'unchecked'}`
+				);
 			} else if (value) {
 				await this.clickSelector(sel);
 			}

@@ -59,6 +59,16 @@ export class Environment {
 		return this.#checked;
 	}
 
+	/**
+	 * The check, or `ms` of waiting, whichever ends first: a view may wait for the device before it
+	 * shows, but a probe that hangs (a driver that never answers requestAdapter) must not hold it.
+	 */
+	checkWithin(ms: number): Promise<void> {
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+		return Promise.race([this.check(), waited]).finally(() => clearTimeout(timer));
+	}
+
 	async #probe(): Promise<void> {
 		this.#checking = true;
 		try {

@@ -35,6 +35,7 @@ import { templateSources } from './templateSources.ts';
 import { transfer } from './transfer.ts';
 import { keyboardRun } from './keyboardRun.ts';
 import { liveStill } from './liveStill.ts';
+import { setupStill } from './setupStill.ts';
 import { hubBlockedStart } from './hubBlockedStart.ts';
 import { mirrorRun } from './mirrorRun.ts';
 import { desktop, keyboard, phone } from './viewTour.ts';
@@ -49,6 +50,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	fullRun,
 	resume,
 	liveStill,
+	setupStill,
 	sweep,
 	cliStudy,
 	tabs,
