@@ -91,13 +91,13 @@ async function measureLongTasksOnce(browser: Browser, app: StaticServer): Promis
 		let progress: RunProgress | null = null;
 		while (Date.now() - wallStart < RUN_TIMEOUT_MS) {
 			progress = await runProgress(page, runId);
-			if (progress?.status === 'done' && progress.labelled >= planned) break;
+			if (progress?.status === 'done' && (progress.labelled ?? 0) >= planned) break;
 			if (progress?.status === 'failed') break;
 			await page.waitForTimeout(POLL_MS);
 		}
 		const end = await pageNow(page);
 		const runMs = Date.now() - wallStart;
-		if (progress?.status !== 'done' || progress.labelled < planned) {
+		if (progress?.status !== 'done' || (progress.labelled ?? 0) < planned) {
 			const alerts = await page.getByRole('alert').allInnerTexts();
 			return failed(
 				`run ${runId} did not finish in ${RUN_TIMEOUT_MS / 1000} s: ${JSON.stringify(progress)}` +

@@ -60,8 +60,9 @@ export async function showsPlaceholder(page: Page): Promise<boolean> {
 
 export interface RunProgress {
 	status: string | null;
-	records: number;
-	labelled: number;
+	/** Absent when only the status was asked for. */
+	records?: number;
+	labelled?: number;
 }
 
 /**
@@ -69,11 +70,26 @@ export interface RunProgress {
  * without adding main-thread work (reading the records themselves would deserialize them all).
  */
 export async function runProgress(page: Page, runId: string): Promise<RunProgress | null> {
-	return page.evaluate(progressInPage, runId);
+	return page.evaluate(progressInPage, { runId, counts: true });
 }
 
-/** runProgress's body, run in the page (self-contained; `Unwatched.evaluate` sends its source). */
-export async function progressInPage(runId: string): Promise<RunProgress | null> {
+/**
+ * runProgress's body, run in the page (self-contained; `Unwatched.evaluate` sends its source).
+ * `counts: false` reads the status alone, from the `runs` store: for polling while a run is timed.
+ * The run writes that store only at its start and end, so such a read never queues behind, or
+ * holds up, the run's record commits. The counts read `records`, and a read there waits for the
+ * commit under way and makes the next one wait for it: polled every 100 ms through the bench's
+ * server run, 57 such reads spent 2.1 s queued among 323 record commits. (The run's wall time did
+ * not move with it, 8.5–9.4 s against 8.9–9.2 s in four pairs; Chromium's browser process spent
+ * 0.1–0.2 s less. The bench's reading should not depend on its own reads anyway.)
+ */
+export async function progressInPage({
+	runId,
+	counts
+}: {
+	runId: string;
+	counts: boolean;
+}): Promise<RunProgress | null> {
 	const db = await new Promise<IDBDatabase | null>((resolve) => {
 		const req = indexedDB.open('user-turn-probe');
 		req.onsuccess = () => resolve(req.result);
@@ -89,11 +105,13 @@ export async function progressInPage(runId: string): Promise<RunProgress | null>
 		});
 	try {
 		if (!db.objectStoreNames.contains('records')) return null;
-		const tx = db.transaction(['runs', 'records'], 'readonly');
+		const tx = db.transaction(counts ? ['runs', 'records'] : ['runs'], 'readonly');
 		const run = (await done(tx.objectStore('runs').get(runId))) as { status?: string } | undefined;
+		const status = run?.status ?? null;
+		if (!counts) return { status };
 		const records = tx.objectStore('records');
 		return {
-			status: run?.status ?? null,
+			status,
 			// The run is the primary key's prefix: [runId] sorts before every [runId, key], [runId, []] after.
 			records: await done(records.count(IDBKeyRange.bound([runId], [runId, []]))),
 			// Unlabelled records have a null label, which IndexedDB leaves out of the index.
@@ -101,36 +119,6 @@ export async function progressInPage(runId: string): Promise<RunProgress | null>
 				records.index('[run_id+label]').count(IDBKeyRange.bound([runId, ''], [runId, '\uffff']))
 			)
 		};
-	} finally {
-		db.close();
-	}
-}
-
-/**
- * A run's stored status alone, from the `runs` store: for polling while a run is timed. The run
- * writes that store only at its start and end, so this read never queues behind, or holds up,
- * the run's record commits. progressInPage's counts read `records`, and a read there waits for
- * the commit under way and makes the next one wait for it: polled every 100 ms through the
- * bench's server run, 57 such reads spent 2.1 s queued among 323 record commits. (The run's wall
- * time did not move with it, 8.5–9.4 s against 8.9–9.2 s in four pairs; Chromium's browser
- * process spent 0.1–0.2 s less. The bench's reading should not depend on its own reads anyway.)
- */
-export async function runStatusInPage(runId: string): Promise<string | null> {
-	const db = await new Promise<IDBDatabase | null>((resolve) => {
-		const req = indexedDB.open('user-turn-probe');
-		req.onsuccess = () => resolve(req.result);
-		req.onerror = () => resolve(null);
-		req.onupgradeneeded = () => req.transaction?.abort();
-	});
-	if (!db) return null;
-	try {
-		if (!db.objectStoreNames.contains('runs')) return null;
-		const req = db.transaction('runs', 'readonly').objectStore('runs').get(runId);
-		const run = await new Promise<{ status?: string } | undefined>((resolve, reject) => {
-			req.onsuccess = () => resolve(req.result as { status?: string } | undefined);
-			req.onerror = () => reject(req.error);
-		});
-		return run?.status ?? null;
 	} finally {
 		db.close();
 	}

@@ -20,7 +20,7 @@ import { REPO_ROOT, serveBuild, type StaticServer } from '../../e2e/server.ts';
 import { cliCommand } from '../cli100k.ts';
 import { round } from '../stats.ts';
 import { failed, measured, unavailable, type BrowserMetric } from './metric.ts';
-import { progressInPage, runStatusInPage, showsPlaceholder } from './page.ts';
+import { progressInPage, showsPlaceholder } from './page.ts';
 import { chromiumCpu, cpuSpent, describeCpu } from './processCpu.ts';
 import { launchUnwatched } from './unwatched.ts';
 
@@ -86,19 +86,20 @@ export async function measureServerRatio(app: StaticServer): Promise<BrowserMetr
 		const started = Date.now();
 		const runId = await browser.evaluate(clickStart, START_TIMEOUT_MS);
 		if (!runId) return failed('start-run did not open #/run/ID');
-		// The status alone while it runs (runStatusInPage says why); the counts once it has ended.
-		let status = await browser.evaluate(runStatusInPage, runId);
+		// The status alone while it runs (progressInPage says why); the counts once it has ended.
+		const statusOnly = { runId, counts: false };
+		let status = (await browser.evaluate(progressInPage, statusOnly))?.status;
 		while (Date.now() - started < RUN_TIMEOUT_MS && status !== 'done' && status !== 'failed') {
 			await new Promise((r) => setTimeout(r, POLL_MS));
-			status = await browser.evaluate(runStatusInPage, runId);
+			status = (await browser.evaluate(progressInPage, statusOnly))?.status;
 		}
 		const browserMs = Date.now() - started;
 		const benchCpu = cpuMs(process.cpuUsage(benchBefore));
 		const cpuAfter = chromiumCpu();
-		const progress = await browser.evaluate(progressInPage, runId);
+		const progress = await browser.evaluate(progressInPage, { runId, counts: true });
 		const chromium =
 			cpuBefore && cpuAfter ? `Chromium ${describeCpu(cpuSpent(cpuBefore, cpuAfter))}; ` : '';
-		if (progress?.status !== 'done' || progress.labelled < planned) {
+		if (progress?.status !== 'done' || (progress.labelled ?? 0) < planned) {
 			return failed(`run ${runId} did not finish: ${JSON.stringify(progress)}`);
 		}
 		const requests = mock.requests.filter((r) => r.path.endsWith('/completions')).length;
