@@ -3,14 +3,8 @@
  * the accuracy-vs-follow-up chart, the paired perturbation deltas and how often a perturbation
  * changed the turn. Pure, so it is tested in Node and the view only wires it to runes.
  */
-import {
-	compareConditions,
-	conditionKey,
-	drawnRate,
-	pairedDifference,
-	tally,
-	wilson
-} from '../stats/aggregate.ts';
+import { compareConditions, conditionKey, drawnRate, tally, wilson } from '../stats/aggregate.ts';
+import { pairedDifference } from '../stats/clustered.ts';
 import type { Condition, CountedRecord, Exclusions, Rate } from '../stats/aggregate.ts';
 import type { Delta, RunPoint } from '../stats/charts.ts';
 import { holm } from '../stats/pairedTest.ts';

@@ -2,7 +2,7 @@
  * The p-values beside the paired effects: an exact paired sign-flip (permutation) test over items,
  * and Holm's step-down adjustment over the comparisons shown together.
  *
- * The test reads what the paired bootstrap reads (aggregate.ts pairedDifference): per item, the sum
+ * The test reads what the paired bootstrap reads (clustered.ts pairedDifference): per item, the sum
  * over its pairs of (b − a), each pair's outcome 0 or 1. Under the null hypothesis that the two
  * conditions are exchangeable within an item, each item's sum is as likely to have either sign, so
  * the exact distribution of the total is that of Σ ±sᵢ over the 2ⁿ sign choices. With one sample

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-	pairedDifference,
-	summarize,
-	tally as overall,
-	wilson
-} from '../../../src/lib/stats/aggregate.ts';
+import { pairedDifference } from '../../../src/lib/stats/clustered.ts';
+import { summarize, tally as overall, wilson } from '../../../src/lib/stats/aggregate.ts';
 import { perturbationDeltas, runName, runPoint } from '../../../src/lib/results/resultsData.ts';
 import { makeRecord, makeSyntheticRun } from '../../helpers/factories.ts';
 import { rated } from '../../helpers/rate.ts';

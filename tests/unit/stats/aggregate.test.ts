@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
 	compareConditions,
 	conditionKey,
-	followupClusterCI,
 	labelDistribution,
-	pairedDifference,
 	RunningTally,
 	summarize,
 	tally,
 	wilson
 } from '../../../src/lib/stats/aggregate.ts';
+import { followupClusterCI, pairedDifference } from '../../../src/lib/stats/clustered.ts';
 import { LABELS } from '../../../src/lib/probe/types.ts';
 import type { Label, ProbeRecord } from '../../../src/lib/probe/types.ts';
 import { seededShuffle } from '../../../src/lib/probe/random.ts';

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../src/lib/probe/random.ts';
-import { pairedDifference, type CountedRecord } from '../../../src/lib/stats/aggregate.ts';
+import type { CountedRecord } from '../../../src/lib/stats/aggregate.ts';
+import { pairedDifference } from '../../../src/lib/stats/clustered.ts';
 import { holm, mcnemarExactP, signFlipP } from '../../../src/lib/stats/pairedTest.ts';
 
 const NONE = { temperature: 0, perturbation: 'none' } as const;
