@@ -3,31 +3,18 @@
  * lists no empty paused run, and nothing of it is left in IndexedDB or localStorage. A run that
  * holds work is kept for resume.
  */
-import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAndStart, discardEmptyRun, storedLaunch } from '../../../src/lib/app/launch.ts';
 import { storeSweepRuns } from '../../../src/lib/app/sweepLaunch.ts';
-import { createAppServices } from '../../../src/lib/app/services.ts';
 import { loadRunInputs } from '../../../src/lib/setup/runInputs.ts';
 import type { RunController, RunStart } from '../../../src/lib/state/runner.svelte.ts';
-import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
+import { appAgainstMock } from '../../helpers/appAgainstMock.ts';
 import { makeAnswer, runValues } from '../../helpers/factories.ts';
 import { hashedFixtureTemplate } from '../../helpers/fixtures.ts';
-import { memoryStorage } from '../../helpers/memoryStorage.ts';
 
 describe('a failed start leaves no run', () => {
-	let mock: MockOpenAI;
-	beforeAll(async () => {
-		mock = await startMockOpenAI({ models: ['gen'] });
-		vi.stubGlobal('localStorage', memoryStorage());
-	});
-	afterAll(async () => {
-		vi.unstubAllGlobals();
-		await mock.close();
-	});
-
-	const services = createAppServices();
-	const template = hashedFixtureTemplate;
+	const app = appAgainstMock();
+	const { services, template } = app;
 	async function stored(run_id: string) {
 		const starts: RunStart[] = [];
 		const runner = {
@@ -38,7 +25,7 @@ describe('a failed start leaves no run', () => {
 		const { config } = await createAndStart(services, runner, {
 			values: runValues({ run_id, generator: { id: 'gen' }, judge: { id: 'gen' } }),
 			template: template(),
-			choice: { engine: 'server', base_url: mock.url }
+			choice: { engine: 'server', base_url: app.mock().url }
 		});
 		return { config, start: starts[0] };
 	}
@@ -63,18 +50,10 @@ describe('a failed start leaves no run', () => {
 });
 
 describe('a sweep that cannot be stored whole', () => {
-	let mock: MockOpenAI;
-	beforeAll(async () => {
-		mock = await startMockOpenAI({ models: ['a', 'b', 'c'] });
-		vi.stubGlobal('localStorage', memoryStorage());
-	});
-	afterAll(async () => {
-		vi.unstubAllGlobals();
-		await mock.close();
-	});
+	const app = appAgainstMock(['a', 'b', 'c']);
 
 	it('removes the runs it had stored when storage fills up midway', async () => {
-		const services = createAppServices();
+		const { services } = app;
 		const real = services.runInputStore();
 		let puts = 0;
 		const full = new Proxy(real, {
@@ -93,7 +72,7 @@ describe('a sweep that cannot be stored whole', () => {
 		const runs = ['a', 'b', 'c'].map((m) => ({
 			values: runValues({ run_id: `full-${m}`, generator: { id: m }, judge: { id: m } }),
 			template,
-			choice: { engine: 'server' as const, base_url: mock.url }
+			choice: { engine: 'server' as const, base_url: app.mock().url }
 		}));
 		await expect(storeSweepRuns(withFull, runs)).rejects.toThrow(/quota/);
 		for (const m of ['a', 'b', 'c']) {

@@ -4,18 +4,15 @@
  * server, then the stored template and items, then the identity. Each case has two faults, so
  * only the order decides which one is said; and a refused resume lets the run's lock go.
  */
-import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAndStart, storedLaunch } from '../../../src/lib/app/launch.ts';
 import { ResumeError, resumeRun } from '../../../src/lib/app/resume.ts';
 import { lockName, RunElsewhereError, type LocksLike } from '../../../src/lib/app/runLocks.ts';
-import { createAppServices } from '../../../src/lib/app/services.ts';
 import type { StartStep } from '../../../src/lib/probe/start.ts';
 import { RunActiveError, type RunController } from '../../../src/lib/state/runner.svelte.ts';
-import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
+import { appAgainstMock } from '../../helpers/appAgainstMock.ts';
+import type { MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { runValues } from '../../helpers/factories.ts';
-import { hashedFixtureTemplate } from '../../helpers/fixtures.ts';
-import { memoryStorage } from '../../helpers/memoryStorage.ts';
 
 /** Web Locks as a browser keeps them: `ifAvailable` gets null while another holder has the name. */
 function fakeLocks(): LocksLike & { held: Set<string> } {
@@ -44,19 +41,13 @@ function fakeRunner(active = false) {
 }
 
 describe('Resume refuses in the start’s order', () => {
+	const app = appAgainstMock();
+	const { services, template } = app;
 	let mock: MockOpenAI;
-	beforeAll(async () => {
-		mock = await startMockOpenAI({ models: ['gen'] });
+	beforeAll(() => {
+		mock = app.mock();
 		mock.modelFields = { gen: { root: '/models/a', owned_by: 'vllm' } };
-		vi.stubGlobal('localStorage', memoryStorage());
 	});
-	afterAll(async () => {
-		vi.unstubAllGlobals();
-		await mock.close();
-	});
-
-	const services = createAppServices();
-	const template = hashedFixtureTemplate;
 	const up = () => ({ engine: 'server' as const, base_url: mock.url });
 	/** Nothing listens on port 9: the server check fails as a server that is down does. */
 	const down = { engine: 'server' as const, base_url: 'http://127.0.0.1:9/v1' };
