@@ -35,7 +35,7 @@ export interface BenchMetrics {
 	firstVisitReloadBeforeClick: number | null;
 	webllmChunkGzipKB: number | null;
 	longestTaskCpuMs: number | null;
-	/** The browser's server engine over the CLI, one run each on the same mock (browser/serverRatio.ts). */
+	/** The browser's server engine over the CLI on the same mock, a median of rounds (browser/serverRatio.ts). */
 	browserVsCliServerRatio: number | null;
 	/** Requests in flight the browser's server engine asks for by default. */
 	browserServerConcurrency: number;
