@@ -42,6 +42,19 @@ const runRow = (runId: string) =>
 	screen.getAllByTestId('run-row').find((r) => r.dataset.runId === runId) as HTMLElement;
 
 describe('runs view', () => {
+	it('shows the parts below the list with it, and after a second when the read hangs', async () => {
+		// A read another tab holds up (a database upgrade waiting on it) never answers.
+		vi.spyOn(DexieRunStore.prototype, 'listRuns').mockReturnValue(new Promise(() => {}));
+		const t0 = performance.now();
+		renderRuns();
+		expect(screen.getByText('Reading runs…')).toBeTruthy();
+		// Nothing below the list yet, so the list cannot push it down once it is read.
+		expect(screen.queryByTestId('import-files')).toBeNull();
+		await screen.findByTestId('import-files', {}, { timeout: 3000 });
+		expect(performance.now() - t0).toBeGreaterThanOrEqual(900);
+		expect(screen.getByText('Reading runs…')).toBeTruthy();
+	});
+
 	it('lists each run with its model, dataset, status, record count and follow-up rate', async () => {
 		await store.importRun(makeBundle(12, 'run-a'));
 		await store.importRun({

@@ -35,7 +35,7 @@ import { templateSources } from './templateSources.ts';
 import { transfer } from './transfer.ts';
 import { keyboardRun } from './keyboardRun.ts';
 import { liveStill } from './liveStill.ts';
-import { setupStill } from './setupStill.ts';
+import { viewsStill } from './viewsStill.ts';
 import { hubBlockedStart } from './hubBlockedStart.ts';
 import { mirrorRun } from './mirrorRun.ts';
 import { desktop, keyboard, phone } from './viewTour.ts';
@@ -50,7 +50,7 @@ export const SCENARIOS: Scenario<E2EContext>[] = [
 	fullRun,
 	resume,
 	liveStill,
-	setupStill,
+	viewsStill,
 	sweep,
 	cliStudy,
 	tabs,
