@@ -16,7 +16,7 @@ import { REFERENCE_WORK_ROWS, referenceWork } from '../referenceWork.ts';
 import { median, round } from '../stats.ts';
 import { failed, measured, unavailable, type BrowserMetric } from './metric.ts';
 import { showsPlaceholder, timeRender } from './page.ts';
-import { traceMainThread } from './trace.ts';
+import { cpuBounded, traceMainThread } from './trace.ts';
 
 /** The charts the results view draws (its data-testids, as the e2e tests know them). */
 export const RESULT_CHARTS = [
@@ -103,10 +103,11 @@ export async function measureResults10k(
 				);
 			}
 			samples.push(t.ms);
-			if (tasks.some((task) => task.cpuMs === null)) {
+			const timed = cpuBounded(tasks);
+			if (!timed) {
 				return failed("this Chromium's trace gives no thread CPU time (tdur) for its tasks");
 			}
-			cpuSamples.push(tasks.reduce((sum, task) => sum + (task.cpuMs ?? 0), 0));
+			cpuSamples.push(timed.tasks.reduce((sum, task) => sum + task.cpuMs, 0));
 		}
 		const cpu = median(cpuSamples);
 		// The host's best speed at the yardstick: its fastest run over every open.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mainThreadTasks } from '../../bench/browser/trace.ts';
+import { cpuBounded, mainThreadTasks } from '../../bench/browser/trace.ts';
 
 const meta = (pid: number, tid: number, name: string) => ({
 	ph: 'M',
@@ -49,5 +49,35 @@ describe('mainThreadTasks', () => {
 			task(1, 10, 'RunTask', 0, 70_000)
 		]);
 		expect(tasks).toEqual([{ startUs: 0, wallMs: 70, cpuMs: null }]);
+	});
+});
+
+describe('cpuBounded', () => {
+	it('counts a task the trace gives no CPU time at its wall time, and says how many', () => {
+		// As Chromium 156.0.8078.108 traces: the shortest tasks carry no tdur.
+		const timed = cpuBounded([
+			{ startUs: 0, wallMs: 30, cpuMs: 24 },
+			{ startUs: 40_000, wallMs: 0.002, cpuMs: null },
+			{ startUs: 50_000, wallMs: 0.001, cpuMs: null }
+		]);
+		expect(timed).toEqual({
+			tasks: [
+				{ startUs: 0, wallMs: 30, cpuMs: 24 },
+				{ startUs: 40_000, wallMs: 0.002, cpuMs: 0.002 },
+				{ startUs: 50_000, wallMs: 0.001, cpuMs: 0.001 }
+			],
+			untimed: 2,
+			untimedLongestMs: 0.002
+		});
+	});
+
+	it('gives nothing when no task has a CPU time, rather than wall times passed off as CPU', () => {
+		expect(
+			cpuBounded([
+				{ startUs: 0, wallMs: 70, cpuMs: null },
+				{ startUs: 80_000, wallMs: 5, cpuMs: null }
+			])
+		).toBeNull();
+		expect(cpuBounded([])).toBeNull();
 	});
 });
