@@ -113,7 +113,7 @@ async function firstVisitOnly(): Promise<number> {
 	return Object.values(metrics).some((m) => m.status === 'error') ? 1 : 0;
 }
 
-/** The browser's server engine over the CLI alone: the budget's median of three rounds. */
+/** The browser's server engine over the CLI alone: the row's median of three rounds. */
 async function serverRatioOnly(): Promise<number> {
 	if (args.build || !hasBuild(DIST)) step('building dist/', build);
 	const { measureServerRatioOnly } = await import('./browser/serverRatio.ts');

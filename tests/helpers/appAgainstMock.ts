@@ -1,7 +1,8 @@
 /**
  * The browser app's services (fake IndexedDB, localStorage in memory) against a mock
- * OpenAI-compatible server serving `models` (one, `gen`, unless told): what the launch and
- * resume tests start runs with. Call inside a describe: the server starts before its tests and closes after them.
+ * OpenAI-compatible server serving `models` (one, `gen`, unless told): what the launch and resume
+ * tests start runs with. Call inside a describe: the server starts before its tests and closes
+ * after them.
  */
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, vi } from 'vitest';

@@ -40,7 +40,8 @@ export const SERVER_RATIO_ROUNDS = 3;
 
 export const SERVER_RATIO_METHOD =
 	`The median of ${SERVER_RATIO_ROUNDS} rounds of: wall time of one run, browser over CLI, on ` +
-	`one mock server (30 ms to first token, 4 ms per token; answers 16 tokens, user turns 8): ${PLAN.items} demo items × T{.2,.4,.6,.8,1} × ` +
+	`one mock server (30 ms to first token, 4 ms per token; answers 16 tokens, user turns 8): ` +
+	`${PLAN.items} demo items × T{.2,.4,.6,.8,1} × ` +
 	`{none,truncate} × ${PLAN.samples} samples, rules judging, ${DEFAULT_MAX_CONCURRENCY} in ` +
 	`flight (the server engine's default; the CLI given the same --concurrency). Browser: start ` +
 	`click to the run stored as done (its status alone polled every ${POLL_MS} ms, the record ` +
@@ -69,17 +70,17 @@ function mockServer(): Promise<MockOpenAI> {
  * beside two builds, `npm run bench -- --only serverRatio`).
  */
 export async function measureServerRatio(app: StaticServer): Promise<BrowserMetric> {
-	const rounds: BrowserMetric[] = [];
+	const rounds: { value: number; detail: string }[] = [];
 	for (let i = 0; i < SERVER_RATIO_ROUNDS; i++) {
 		const one = await ratioRound(app);
 		if (one.status !== 'measured') return one;
 		rounds.push(one);
 	}
-	const values = rounds.map((r) => r.value as number);
+	const values = rounds.map((r) => r.value);
 	return measured(
 		median(values),
 		`median of ${values.join(', ')}; ` +
-			rounds.map((r, i) => `round ${i + 1}: ${r.status === 'measured' ? r.detail : ''}`).join('; ')
+			rounds.map((r, i) => `round ${i + 1}: ${r.detail}`).join('; ')
 	);
 }
 
