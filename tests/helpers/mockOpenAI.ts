@@ -47,6 +47,10 @@ export interface MockRequest {
 	path: string;
 	body: unknown;
 	headers: Record<string, string | string[] | undefined>;
+	/** performance.now() when its body had arrived. */
+	receivedAt: number;
+	/** performance.now() when its reply ended or its connection closed; unset while open. */
+	endedAt?: number;
 }
 
 /** One streamed (or delayed) reply, to assert that the server stopped when the client left. */
@@ -296,7 +300,13 @@ class MockServer implements MockOpenAI {
 		} catch {
 			// Recorded as text; POST handlers answer 400 below.
 		}
-		const request = { path, body, headers: { ...req.headers } };
+		const request: MockRequest = {
+			path,
+			body,
+			headers: { ...req.headers },
+			receivedAt: performance.now()
+		};
+		res.on('close', () => (request.endedAt = performance.now()));
 		this.requests.push(request);
 
 		// A mid-reply failure waits for the next generation request; the others hit any request.
@@ -582,6 +592,8 @@ class Reply {
 			this.#res.end('{"choices": [{"message": {"content": "mangl');
 			return;
 		}
+		// The same generation as a stream's, only sent at its end: prefill, then every token.
+		if (this.#server.firstTokenDelayMs > 0) await sleep(this.#server.firstTokenDelayMs);
 		for (const _ of this.#reply.tokens) {
 			if (this.#server.tokenDelayMs > 0) await sleep(this.#server.tokenDelayMs);
 			if (this.#closed) return;
