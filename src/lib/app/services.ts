@@ -9,7 +9,7 @@ import type { ProbeDB } from '../db/schema.ts';
 import type { BrowserStores } from '../db/stores.ts';
 import type { AnnotationBackend } from '../annotate/backend.ts';
 import type { DatasetCache } from '../datasets/registry.ts';
-import { OpenAIEngine } from '../engines/server/client.ts';
+import { BROWSER_QUEUED_REQUESTS, OpenAIEngine } from '../engines/server/client.ts';
 import { datasetCacheOf } from './datasets.ts';
 import { painted } from '../display/afterPaint.ts';
 import { deferred, type AsyncMethods, type MethodNames } from './deferred.ts';
@@ -182,7 +182,7 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 			const key = `${baseUrl}\u0000${apiKey ?? ''}`;
 			let engine = servers.get(key);
 			if (!engine) {
-				engine = new OpenAIEngine({ baseUrl, apiKey });
+				engine = new OpenAIEngine({ baseUrl, apiKey, queuedInBrowser: BROWSER_QUEUED_REQUESTS });
 				servers.set(key, engine);
 			}
 			return engine;

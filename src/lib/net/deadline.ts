@@ -4,6 +4,10 @@
  * the whole request has taken `totalMs` (a server that trickles a token every half second, forever,
  * is never silent for long). Each client words the failure itself (the server engine:
  * engines/server/http.ts, attemptError).
+ *
+ * A deadline may start later than it is made: a request a browser holds in its own queue until a
+ * connection to the host frees (engines/server/limit.ts, ConnectionSlots) is not yet silent, and
+ * its clocks start when it is sent, or at the first sign of an answer, whichever comes first.
  */
 import { onAbort } from './onAbort.ts';
 
@@ -24,8 +28,16 @@ export class IdleDeadline {
 	#fired: Promise<never>;
 	#fire: () => void = () => {};
 	#unsubscribe?: () => void;
+	#startedAt?: number;
+	#disposed = false;
 
-	constructor(outer: AbortSignal | undefined, timeoutMs: number, totalMs?: number) {
+	/** `started: false` leaves both clocks stopped until start() or the first touch(). */
+	constructor(
+		outer: AbortSignal | undefined,
+		timeoutMs: number,
+		totalMs?: number,
+		{ started = true }: { started?: boolean } = {}
+	) {
 		this.signal = this.#ctrl.signal;
 		this.#outer = outer;
 		this.timeoutMs = timeoutMs;
@@ -40,7 +52,20 @@ export class IdleDeadline {
 		// Through onAbort: a run's one signal carries one listener however many requests share it.
 		if (outer?.aborted) this.#ctrl.abort();
 		else if (outer) this.#unsubscribe = onAbort(outer, () => this.#ctrl.abort());
-		if (totalMs !== undefined && Number.isFinite(totalMs) && !this.signal.aborted)
+		if (started) this.start();
+	}
+
+	/** performance.now() when the clocks started; undefined while they wait. */
+	get startedAt(): number | undefined {
+		return this.#startedAt;
+	}
+
+	/** Start the silence and the whole request's clocks (once; nothing after dispose()). */
+	start(): void {
+		if (this.#startedAt !== undefined || this.#disposed || this.signal.aborted) return;
+		this.#startedAt = performance.now();
+		const totalMs = this.totalMs;
+		if (totalMs !== undefined && Number.isFinite(totalMs))
 			this.#total = setTimeout(() => {
 				this.#overTotal = true;
 				this.#ctrl.abort();
@@ -70,6 +95,7 @@ export class IdleDeadline {
 	 */
 	touch(): void {
 		if (this.signal.aborted) return;
+		if (this.#startedAt === undefined) return this.start();
 		this.#heard = performance.now();
 		this.#timer ??= setTimeout(() => this.#checkSilence(), this.timeoutMs);
 	}
@@ -91,6 +117,7 @@ export class IdleDeadline {
 
 	/** The request is over (read or failed): drop every listener and timer it holds. */
 	dispose(): void {
+		this.#disposed = true;
 		clearTimeout(this.#timer);
 		clearTimeout(this.#total);
 		this.signal.removeEventListener('abort', this.#fire);

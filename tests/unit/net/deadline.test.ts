@@ -82,4 +82,63 @@ describe('IdleDeadline', () => {
 		);
 		expect(vi.getTimerCount()).toBe(0);
 	});
+
+	it('made unstarted, stays quiet however long it waits, then runs both clocks from start()', () => {
+		vi.useFakeTimers();
+		const d = new IdleDeadline(undefined, 1_000, 5_000, { started: false });
+		expect(vi.getTimerCount()).toBe(0);
+		vi.advanceTimersByTime(60_000);
+		expect(d.signal.aborted).toBe(false);
+		expect(d.startedAt).toBeUndefined();
+		d.start();
+		expect(d.startedAt).toBe(performance.now());
+		vi.advanceTimersByTime(999);
+		expect(d.signal.aborted).toBe(false);
+		vi.advanceTimersByTime(1);
+		expect(d.timedOut).toBe(true);
+	});
+
+	it('starts at the first chunk when nothing said it was sent, and the whole limit counts from there', () => {
+		vi.useFakeTimers();
+		const d = new IdleDeadline(undefined, 1_000, 3_000, { started: false });
+		vi.advanceTimersByTime(10_000);
+		d.touch();
+		expect(d.startedAt).toBe(performance.now());
+		for (let ms = 0; ms < 2_900; ms += 100) {
+			vi.advanceTimersByTime(100);
+			d.touch();
+		}
+		expect(d.signal.aborted).toBe(false);
+		vi.advanceTimersByTime(100);
+		expect(d.overTotal).toBe(true);
+	});
+
+	it('starts once, not again, and never after dispose()', () => {
+		vi.useFakeTimers();
+		const once = new IdleDeadline(undefined, 1_000, undefined, { started: false });
+		once.start();
+		const at = once.startedAt;
+		vi.advanceTimersByTime(500);
+		once.start();
+		expect(once.startedAt).toBe(at);
+		vi.advanceTimersByTime(500);
+		expect(once.timedOut).toBe(true);
+
+		const gone = new IdleDeadline(undefined, 1_000, 2_000, { started: false });
+		gone.dispose();
+		gone.start();
+		gone.touch();
+		expect(gone.startedAt).toBeUndefined();
+		expect(vi.getTimerCount()).toBe(0);
+	});
+
+	it("still ends at once on the caller's abort while it waits unstarted", async () => {
+		const caller = new AbortController();
+		const d = new IdleDeadline(caller.signal, 1_000, undefined, { started: false });
+		const raced = d.race(new Promise(() => {}));
+		caller.abort();
+		await expect(raced).rejects.toMatchObject({ name: 'AbortError' });
+		expect(d.callerAborted).toBe(true);
+		d.dispose();
+	});
 });

@@ -17,13 +17,17 @@ import {
 	httpError,
 	notJsonError
 } from './http.ts';
+import { ConnectionSlots } from './limit.ts';
 import { SMALL_REPLY_MAX_BYTES } from './replyLimits.ts';
 
-/** An opened request: its response, whose body the caller reads, then disposes the deadline. */
+/** An opened request: its response, whose body the caller reads, then closes. */
 export interface Opened {
 	res: Response;
 	deadline: IdleDeadline;
+	/** performance.now() when the request went out (after any wait in the browser's queue). */
 	sentAt: number;
+	/** The request is over (read or failed): its deadline's timers go, its connection frees. */
+	close(): void;
 }
 
 export interface TransportOptions {
@@ -37,6 +41,11 @@ export interface TransportOptions {
 	sleep: Sleep;
 	/** How a person raises the limits, said in the errors. */
 	hints: LimitHints;
+	/**
+	 * Connections the fetch opens to the host, where it queues requests beyond them itself (a
+	 * browser over HTTP/1.1: six); undefined: every request is sent at once.
+	 */
+	connections?: number;
 }
 
 export class ServerTransport {
@@ -46,6 +55,7 @@ export class ServerTransport {
 	#timeoutMs: number;
 	#sleep: Sleep;
 	#hints: LimitHints;
+	#slots?: ConnectionSlots;
 
 	constructor(opts: TransportOptions) {
 		this.baseUrl = opts.baseUrl;
@@ -54,6 +64,7 @@ export class ServerTransport {
 		this.#timeoutMs = opts.timeoutMs;
 		this.#sleep = opts.sleep;
 		this.#hints = opts.hints;
+		if (opts.connections !== undefined) this.#slots = new ConnectionSlots(opts.connections);
 	}
 
 	/** One request and the reading of its reply, retried whole while the failure is transient. */
@@ -73,8 +84,9 @@ export class ServerTransport {
 	}
 
 	/**
-	 * Send one request (one attempt); the caller reads the body, then disposes. `totalMs` bounds
-	 * the whole request (default: two idle timeouts, for the small replies).
+	 * Send one request (one attempt); the caller reads the body, then closes. `totalMs` bounds
+	 * the whole request (default: two idle timeouts, for the small replies). Where the fetch queues
+	 * requests beyond its connections, the deadline starts when this one leaves that queue.
 	 */
 	async open(
 		method: 'GET' | 'POST',
@@ -93,14 +105,21 @@ export class ServerTransport {
 			body: body === undefined ? undefined : JSON.stringify(body),
 			...fetchHints(this.baseUrl)
 		};
-		const deadline = new IdleDeadline(signal, this.#timeoutMs, totalMs);
-		const sentAt = performance.now();
+		const turn = this.#slots?.enter();
+		const deadline = new IdleDeadline(signal, this.#timeoutMs, totalMs, { started: !turn });
+		void turn?.sent.then(() => deadline.start());
+		const close = () => {
+			deadline.dispose();
+			turn?.leave();
+		};
 		try {
 			const res = await deadline.race(this.#fetch(url, { ...init, signal: deadline.signal }));
+			// An answer came, so it was sent, whatever the count says (a server over HTTP/2 takes more).
+			deadline.start();
 			if (!res.ok) throw await deadline.race(httpError(res, this.baseUrl));
-			return { res, deadline, sentAt };
+			return { res, deadline, sentAt: deadline.startedAt ?? performance.now(), close };
 		} catch (err) {
-			deadline.dispose();
+			close();
 			throw attemptError(deadline, err, this.baseUrl, false, { hints: this.#hints });
 		}
 	}
