@@ -41,7 +41,7 @@ export async function deviceBenchRequest(
 	if (!check) throw new Error(setup.templateError ?? 'No chat template.');
 	const device = settings.provider.device?.(services);
 	return {
-		engine: settings.provider.open(services, settings.connection()).engine,
+		engine: (await settings.provider.open(services, settings.connection())).engine,
 		model: settings.generatorId(gpu),
 		template: check.template,
 		facts: device?.facts && (() => device.facts?.() ?? Promise.resolve({}))

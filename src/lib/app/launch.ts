@@ -43,8 +43,12 @@ export interface EngineChoice {
 }
 
 /** @throws EngineError when the engine cannot be reached as chosen (no server URL). */
-function setupFor(services: AppServices, choice: EngineChoice, template: ChatTemplate): RunSetup {
-	const opened = providerOf(choice.engine).open(services, choice);
+async function setupFor(
+	services: AppServices,
+	choice: EngineChoice,
+	template: ChatTemplate
+): Promise<RunSetup> {
+	const opened = await providerOf(choice.engine).open(services, choice);
 	return {
 		engine: opened.engine,
 		judge: opened.judge,
@@ -133,7 +137,10 @@ export async function modelsOf(
 	judge: string,
 	choice: EngineChoice
 ): Promise<{ generator?: ModelFingerprint; judge?: ModelFingerprint }> {
-	return providerOf(choice.engine).open(services, choice).fingerprints({ generator, judge });
+	return (await providerOf(choice.engine).open(services, choice)).fingerprints({
+		generator,
+		judge
+	});
 }
 
 /** How the run reached its engine last time, for the resume form's defaults. */
@@ -175,7 +182,7 @@ export async function startPrepared(
 			store: services.runStore(),
 			discardIfEmpty,
 			prepare: async (signal) => {
-				const setup = setupFor(services, choice, template);
+				const setup = await setupFor(services, choice, template);
 				const nlp = needs.nlp ? await services.englishNlp(signal) : undefined;
 				return {
 					...setup,
@@ -394,7 +401,7 @@ export async function checkServed(
 		answersOpaque?: ServerCheckDeps['answersOpaque'];
 	}
 ): Promise<void> {
-	const served = providerOf(engine).open(services, conn).listModels;
+	const served = (await providerOf(engine).open(services, conn)).listModels;
 	if (!served) return;
 	for (const model of models.generators) {
 		const check = await checkServer(

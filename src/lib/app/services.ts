@@ -9,7 +9,7 @@ import type { ProbeDB } from '../db/schema.ts';
 import type { BrowserStores } from '../db/stores.ts';
 import type { AnnotationBackend } from '../annotate/backend.ts';
 import type { DatasetCache } from '../datasets/registry.ts';
-import { BROWSER_QUEUED_REQUESTS, OpenAIEngine } from '../engines/server/client.ts';
+import type { OpenAIEngine } from '../engines/server/client.ts';
 import { datasetCacheOf } from './datasets.ts';
 import { painted } from '../display/afterPaint.ts';
 import { deferred, type AsyncMethods, type MethodNames } from './deferred.ts';
@@ -67,9 +67,10 @@ export interface AppServices {
 	resetDevice(kind: EngineKind): void;
 	/**
 	 * One engine per server and key, so its concurrency limit and JSON-mode fallback are shared.
-	 * @throws EngineError('network') when the URL is not http(s).
+	 * Its code loads with the first server used, not with set-up's first paint.
+	 * @throws (rejects) EngineError('network') when the URL is not http(s).
 	 */
-	serverEngine(baseUrl: string, apiKey?: string): OpenAIEngine;
+	serverEngine(baseUrl: string, apiKey?: string): Promise<OpenAIEngine>;
 	/** @throws TemplateError, or AbortError when `signal` aborts. */
 	appTemplate(spec: TemplateSpec, signal?: AbortSignal): Promise<ChatTemplate>;
 	/**
@@ -144,7 +145,7 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 	const templates = store('templates', TEMPLATE_CACHE_METHODS);
 	const datasets = datasetCacheOf(store('datasets', DATASET_CACHE_METHODS));
 	const devices = new Map<EngineKind, DeviceEngine>();
-	const servers = new Map<string, OpenAIEngine>();
+	const servers = new Map<string, Promise<OpenAIEngine>>();
 	let nlp: Promise<LoadedNlp> | undefined;
 	const loadNlp = async (signal?: AbortSignal): Promise<LoadedNlp> => {
 		const [{ loadNlpSupport }, { browserCache }] = await Promise.all([
@@ -182,8 +183,15 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 			const key = `${baseUrl}\u0000${apiKey ?? ''}`;
 			let engine = servers.get(key);
 			if (!engine) {
-				engine = new OpenAIEngine({ baseUrl, apiKey, queuedInBrowser: BROWSER_QUEUED_REQUESTS });
+				engine = import('../engines/server/client.ts').then(
+					({ OpenAIEngine, BROWSER_QUEUED_REQUESTS }) =>
+						new OpenAIEngine({ baseUrl, apiKey, queuedInBrowser: BROWSER_QUEUED_REQUESTS })
+				);
 				servers.set(key, engine);
+				// A URL that is not http(s), or code that could not load (offline): asked anew next time.
+				engine.catch(() => {
+					if (servers.get(key) === engine) servers.delete(key);
+				});
 			}
 			return engine;
 		},
@@ -196,8 +204,8 @@ export function createAppServices(deps: AppServiceDeps = {}): AppServices {
 					shipsTemplate(repo)
 						? (await import('../templates/shippedTemplates.ts')).shippedTemplate(repo)
 						: undefined,
-				served: (server) =>
-					services.serverEngine(server.baseUrl, server.apiKey).servedTemplate(signal),
+				served: async (server) =>
+					(await services.serverEngine(server.baseUrl, server.apiKey)).servedTemplate(signal),
 				cache: services.templateCache(),
 				signal
 			}),

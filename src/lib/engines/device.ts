@@ -28,7 +28,8 @@ export function openOnDevice(device: DeviceEngine, reset: () => void): OpenedEng
 /** A provider's `open` and `device` for an engine the hosts keep on this device under its kind. */
 export function hostedOnDevice(kind: string): Pick<EngineProvider, 'open' | 'device'> {
 	return {
-		open: (hosts: EngineHosts) => openOnDevice(hosts.device(kind), () => hosts.resetDevice(kind)),
+		open: async (hosts: EngineHosts) =>
+			openOnDevice(hosts.device(kind), () => hosts.resetDevice(kind)),
 		device: (hosts: EngineHosts) => hosts.device(kind)
 	};
 }

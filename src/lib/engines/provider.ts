@@ -137,8 +137,8 @@ export interface EngineHosts {
 	device(kind: string): DeviceEngine;
 	/** Drop a broken one (GPU device lost, worker crashed); the next use makes a new worker. */
 	resetDevice(kind: string): void;
-	/** @throws EngineError('network') when the URL is not http(s). */
-	serverEngine(baseUrl: string, apiKey?: string): OpenAIEngine;
+	/** @throws (rejects) EngineError('network') when the URL is not http(s). */
+	serverEngine(baseUrl: string, apiKey?: string): Promise<OpenAIEngine>;
 }
 
 /** How to reach a server engine; ignored by the engines on this device. */
@@ -194,8 +194,8 @@ export interface EngineProvider<K extends string = string, M extends EngineModel
 	unavailable(device: DeviceFacts): EngineError | null;
 	/** This engine's settings, kept under its own persisted keys. */
 	models(persist: Persist): M;
-	/** @throws EngineError when it cannot be reached as configured (no server URL). */
-	open(hosts: EngineHosts, conn: Connection): OpenedEngine;
+	/** @throws (rejects) EngineError when it cannot be reached as configured (no server URL). */
+	open(hosts: EngineHosts, conn: Connection): Promise<OpenedEngine>;
 	/** The engine on this device behind its worker (cache badges, sizes, delete); none for a server. */
 	device?(hosts: EngineHosts): DeviceEngine;
 	/** Ask the engine for a model's context window (a server may tell it); absent: never asked. */

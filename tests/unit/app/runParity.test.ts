@@ -54,7 +54,7 @@ describe('the browser and the CLI prepare the same run from the same values', ()
 		const t = await template();
 		const start = vi.fn(async () => {});
 		const runner = { active: false, runId: null, start } as unknown as RunController;
-		const server = services.serverEngine(cli.server.url);
+		const server = await services.serverEngine(cli.server.url);
 		await createAndStart(services, runner, {
 			values: formRunValues(FORM, {
 				run_id: 'same-run',

@@ -53,7 +53,7 @@ function plan(
 	const hosts: EngineHosts = {
 		device: (kind) => ({ webgpu, cpu })[kind as 'webgpu' | 'cpu'],
 		resetDevice: () => {},
-		serverEngine: (baseUrl) => {
+		serverEngine: async (baseUrl) => {
 			if (!/^https?:\/\//.test(baseUrl)) throw new Error('not a URL');
 			servers.push(baseUrl);
 			return {

@@ -4,8 +4,8 @@ import type { Connection, EngineHosts, EngineProvider } from '../provider.ts';
 import type { OpenAIEngine } from './client.ts';
 import { ServerModels } from './settings.ts';
 
-/** @throws EngineError('network') when no server URL was given, or it is not http(s). */
-function serverOf(hosts: EngineHosts, conn: Connection): OpenAIEngine {
+/** @throws (rejects) EngineError('network') when no server URL was given, or it is not http(s). */
+async function serverOf(hosts: EngineHosts, conn: Connection): Promise<OpenAIEngine> {
 	const url = conn.base_url?.trim();
 	if (!url) throw new EngineError('network', 'No server URL was given.', 'Enter the server URL.');
 	return hosts.serverEngine(url, conn.api_key || undefined);
@@ -22,8 +22,8 @@ export const server: EngineProvider<'server', ServerModels> = {
 	guessTps: 120,
 	unavailable: () => null,
 	models: (persist) => new ServerModels(persist),
-	open: (hosts, conn) => {
-		const engine = serverOf(hosts, conn);
+	open: async (hosts, conn) => {
+		const engine = await serverOf(hosts, conn);
 		return {
 			engine,
 			judge: engine,
@@ -35,6 +35,6 @@ export const server: EngineProvider<'server', ServerModels> = {
 			}
 		};
 	},
-	askContextWindow: (hosts, conn, model, signal) =>
-		serverOf(hosts, conn).contextWindow(model, signal)
+	askContextWindow: async (hosts, conn, model, signal) =>
+		(await serverOf(hosts, conn)).contextWindow(model, signal)
 };
