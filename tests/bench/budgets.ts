@@ -122,6 +122,12 @@ export const FIRST_VISIT_PRECACHE_BUDGET_MS = 8_000;
 export const DB_10K_BULK_BUDGET_MS = 15_000;
 export const DB_10K_PAGE_BUDGET_MS = 1_500;
 export const LONGEST_TASK_CPU_BUDGET_MS = 50;
+/**
+ * The tab's run time over the CLI's on the same mock and concurrency, a median of rounds (issue
+ * 39). It read 1.03–1.16 while the tab sent each request itself; since two more wait in the
+ * browser's own queue, 0.99–1.00 quiet and 1.01–1.04 beside two builds (docs/testing.md).
+ */
+export const BROWSER_VS_CLI_SERVER_RATIO_BUDGET = 1.1;
 /** HTTP/1.1 connections a browser opens per host (Chromium, Firefox): more requests only queue. */
 export const BROWSER_CONNECTIONS_PER_HOST = 6;
 export const RESULTS_10K_RENDER_CPU_BUDGET_MS = 300;
@@ -206,6 +212,12 @@ export const BUDGETS: Budget[] = [
 		'<=',
 		LONGEST_TASK_CPU_BUDGET_MS,
 		'the page stays responsive while a run streams'
+	),
+	budget(
+		'browserVsCliServerRatio',
+		'<=',
+		BROWSER_VS_CLI_SERVER_RATIO_BUDGET,
+		"the browser's server engine runs at the CLI's pace on the same server (issue 39)"
 	),
 	budget(
 		'browserServerConcurrency',

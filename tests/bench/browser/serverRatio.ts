@@ -8,9 +8,13 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_MAX_CONCURRENCY } from '../../../src/lib/engines/server/client.ts';
+import {
+	BROWSER_QUEUED_REQUESTS,
+	DEFAULT_MAX_CONCURRENCY
+} from '../../../src/lib/engines/server/client.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
+import { serverLoad, type ServerLoad } from '../../helpers/serverLoad.ts';
 import { asksForUserTurn } from '../../helpers/mockScripts.ts';
 import { configureRun, openView, TEMPLATE_FILE, type RunPlan } from '../../e2e/app.ts';
 import { CHROMIUM } from '../../e2e/browser.ts';
@@ -42,8 +46,10 @@ export const SERVER_RATIO_METHOD =
 	`The median of ${SERVER_RATIO_ROUNDS} rounds of: wall time of one run, browser over CLI, on ` +
 	`one mock server (30 ms to first token, 4 ms per token; answers 16 tokens, user turns 8): ` +
 	`${PLAN.items} demo items × T{.2,.4,.6,.8,1} × ` +
-	`{none,truncate} × ${PLAN.samples} samples, rules judging, ${DEFAULT_MAX_CONCURRENCY} in ` +
-	`flight (the server engine's default; the CLI given the same --concurrency). Browser: start ` +
+	`{none,truncate} × ${PLAN.samples} samples, rules judging, ${DEFAULT_MAX_CONCURRENCY} at ` +
+	`once at the server (the server engine's default, with ${BROWSER_QUEUED_REQUESTS} more ` +
+	`waiting in the browser's own queue; the CLI given the same --concurrency; a round fails if ` +
+	`the server ever held more from the tab than that). Browser: start ` +
 	`click to the run stored as done (its status alone polled every ${POLL_MS} ms, the record ` +
 	`counts read once at the end), in a Chromium of its own that playwright sets up and then ` +
 	`leaves (no routing, no network events); CLI: its main() in its own process. ` +
@@ -126,12 +132,19 @@ async function ratioRound(app: StaticServer): Promise<BrowserMetric> {
 		if (progress?.status !== 'done' || (progress.labelled ?? 0) < planned) {
 			return failed(`run ${runId} did not finish: ${JSON.stringify(progress)}`);
 		}
-		const requests = mock.requests.filter((r) => r.path.endsWith('/completions')).length;
+		const load = serverLoad(mock.requests);
+		if (load.peak > DEFAULT_MAX_CONCURRENCY) {
+			return failed(
+				`the server held ${load.peak} of the tab's requests at once, more than the CLI's ` +
+					`${DEFAULT_MAX_CONCURRENCY}: the two did not run at the same concurrency`
+			);
+		}
 		return measured(
 			round(browserMs / cli.ms),
-			`browser ${seconds(browserMs)} s (${requests} requests; ${chromium}bench ${seconds(benchCpu)} s CPU), ` +
-				`CLI ${seconds(cli.ms)} s (${seconds(cli.cpuMs)} s CPU; bench ${seconds(cli.benchCpuMs)} s CPU), ` +
-				`${DEFAULT_MAX_CONCURRENCY} in flight`
+			`browser ${seconds(browserMs)} s (${load.requests} requests, ${describeLoad(load)}; ` +
+				`${chromium}bench ${seconds(benchCpu)} s CPU), ` +
+				`CLI ${seconds(cli.ms)} s (${describeLoad(cli.load)}; ${seconds(cli.cpuMs)} s CPU; ` +
+				`bench ${seconds(cli.benchCpuMs)} s CPU)`
 		);
 	} finally {
 		await browser.close().catch(() => {});
@@ -156,13 +169,21 @@ async function clickStart(timeoutMs: number): Promise<string> {
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
+
+const describeLoad = (l: ServerLoad) =>
+	`server held ${l.mean.toFixed(2)} at once on average, ${l.peak} at most`;
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
 /**
  * The same run from the CLI: the demo items as a dataset file, the same template and seed. Its
  * main()'s wall time, its process's CPU, and the bench's own CPU meanwhile (the mock's).
  */
-async function cliRun(): Promise<{ ms: number; cpuMs: number; benchCpuMs: number }> {
+async function cliRun(): Promise<{
+	ms: number;
+	cpuMs: number;
+	benchCpuMs: number;
+	load: ServerLoad;
+}> {
 	const dir = mkdtempSync(join(tmpdir(), 'utp-bench-ratio-'));
 	const mock = await mockServer();
 	try {
@@ -209,7 +230,12 @@ async function cliRun(): Promise<{ ms: number; cpuMs: number; benchCpuMs: number
 			join(dir, 'usage.json')
 		);
 		const benchCpuMs = cpuMs(process.cpuUsage(benchBefore));
-		return { ms: run.usage.mainMs, cpuMs: run.usage.cpuMs, benchCpuMs };
+		return {
+			ms: run.usage.mainMs,
+			cpuMs: run.usage.cpuMs,
+			benchCpuMs,
+			load: serverLoad(mock.requests)
+		};
 	} finally {
 		await mock.close();
 		rmSync(dir, { recursive: true, force: true });

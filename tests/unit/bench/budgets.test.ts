@@ -76,6 +76,7 @@ describe('checkBudgets', () => {
 		{ change: { firstVisitPrecacheMs: 8001 }, metric: 'firstVisitPrecacheMs' },
 		{ change: { firstVisitReloadBeforeClick: 1 }, metric: 'firstVisitReloadBeforeClick' },
 		{ change: { longestTaskCpuMs: 51 }, metric: 'longestTaskCpuMs' },
+		{ change: { browserVsCliServerRatio: 1.11 }, metric: 'browserVsCliServerRatio' },
 		{ change: { browserServerConcurrency: 8 }, metric: 'browserServerConcurrency' },
 		{ change: { results10kRenderCpuMs: 301 }, metric: 'results10kRenderCpuMs' },
 		{ change: { cliResume100kCpuMs: 5001 }, metric: 'cliResume100kCpuMs' },
