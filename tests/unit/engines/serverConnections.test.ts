@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { OpenAIEngine } from '../../../src/lib/engines/server/client.ts';
-import { ConnectionSlots } from '../../../src/lib/engines/server/limit.ts';
+import { ConnectionSlots, type ConnectionTurn } from '../../../src/lib/engines/server/limit.ts';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mockOpenAI.ts';
 import { serverLoad } from '../../helpers/serverLoad.ts';
 
@@ -15,22 +15,22 @@ describe('ConnectionSlots', () => {
 	it('gives connections in order, and a freed one to the oldest queued request', async () => {
 		const slots = new ConnectionSlots(2);
 		const sent: string[] = [];
-		const turns = ['a', 'b', 'c', 'd'].map((name) => {
+		const [a, b] = ['a', 'b', 'c', 'd'].map((name) => {
 			const turn = slots.enter();
 			void turn.sent.then(() => sent.push(name));
 			return turn;
-		});
+		}) as [ConnectionTurn, ConnectionTurn];
 		await Promise.resolve();
 		expect(sent).toEqual(['a', 'b']);
 		expect(slots.queued).toBe(2);
-		turns[1]!.leave();
+		b.leave();
 		await Promise.resolve();
 		expect(sent).toEqual(['a', 'b', 'c']);
 		// Leaving twice frees one connection, not two.
-		turns[1]!.leave();
+		b.leave();
 		await Promise.resolve();
 		expect(sent).toEqual(['a', 'b', 'c']);
-		turns[0]!.leave();
+		a.leave();
 		await Promise.resolve();
 		expect(sent).toEqual(['a', 'b', 'c', 'd']);
 	});
