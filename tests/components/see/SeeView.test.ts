@@ -28,6 +28,19 @@ describe('SeeView', () => {
 		expect(fetch).not.toHaveBeenCalled();
 	});
 
+	it('shows only that it is loading until the template comes, then the whole page at once', async () => {
+		render(SeeView, { params: { family: 'Qwen3' } });
+		// Nothing below the heading yet, so the prompt cannot push the user-turn box down the page.
+		expect(screen.getByTestId('see-loading').getAttribute('aria-busy')).toBe('true');
+		expect(screen.queryByTestId('see-turn')).toBeNull();
+		expect(screen.queryByTestId('see-family-Qwen3')).toBeNull();
+		await screen.findByTestId('see-prompt', {}, { timeout: 10_000 });
+		expect(screen.queryByTestId('see-loading')).toBeNull();
+		expect(screen.getByTestId('see-turn')).toBeTruthy();
+		expect(screen.getByTestId('see-family-Qwen3')).toBeTruthy();
+		expect(screen.getByTestId('see-provenance').textContent).toMatch(/Template: /);
+	});
+
 	it('says the judge needs a model when no rule fires', async () => {
 		render(SeeView, { params: {} });
 		await screen.findByTestId('see-prompt', {}, { timeout: 10_000 });

@@ -5,8 +5,9 @@
  * moved 150–450 px (a layout-shift score of 0.17–0.20) and a click aimed at a radio could land on
  * the card instead (WebKit's set-up step once chose no engine that way under load). On the runs
  * list, the list read from IndexedDB pushed "Open a run" and the import below it down 228–320 px
- * (0.12 on a desktop, 0.25 on a phone). Measured with Chromium's layout-shift entries on a
- * cheap-laptop CPU (4× slower), on a desktop and a phone screen.
+ * (0.12 on a desktop, 0.25 on a phone). On "See what the model sees", the rendered prompt pushed
+ * the user-turn box and its examples down (0.07 on a desktop). Measured with Chromium's
+ * layout-shift entries on a cheap-laptop CPU (4× slower), on a desktop and a phone screen.
  */
 import type { Page } from 'playwright-core';
 import { need } from '../app.ts';
@@ -16,7 +17,8 @@ import { check, type Scenario } from '../harness.ts';
 /** Each view: a control shown at once (it must not move) and parts that come later (they must come). */
 const VIEWS = [
 	{ view: 'setup', hash: '#/setup', anchor: 'engine-webgpu', later: ['classroom', 'start-run'] },
-	{ view: 'runs', hash: '#/runs', anchor: 'import-files', later: ['runs-empty'] }
+	{ view: 'runs', hash: '#/runs', anchor: 'import-files', later: ['runs-empty'] },
+	{ view: 'see', hash: '#/see', anchor: 'see-turn', later: ['see-prompt'] }
 ] as const;
 /** After the form shows, how long to watch for late movers (sizes, context window, estimate). */
 const WATCH_MS = 2500;
@@ -61,7 +63,7 @@ async function topOf(page: Page, testId: string): Promise<number> {
 export const viewsStill: Scenario<E2EContext> = {
 	id: 'views-still',
 	title:
-		'set-up and the runs list: nothing loaded after the first paint moves a shown control (desktop, phone)',
+		'set-up, the runs list and #/see: nothing loaded after the first paint moves a shown control (desktop, phone)',
 	timeoutMs: 120_000,
 	async run(ctx) {
 		for (const { view, hash, anchor, later } of VIEWS) {
