@@ -125,7 +125,7 @@ export const LONGEST_TASK_CPU_BUDGET_MS = 50;
 /**
  * The tab's run time over the CLI's on the same mock and concurrency, a median of rounds (issue
  * 39). It read 1.03–1.16 while the tab sent each request itself; since two more wait in the
- * browser's own queue, 0.99–1.00 quiet and 1.01–1.04 beside two builds (docs/testing.md).
+ * browser's own queue, 0.996–1.00 quiet and 0.978–1.04 beside two builds (docs/testing.md).
  */
 export const BROWSER_VS_CLI_SERVER_RATIO_BUDGET = 1.1;
 /** HTTP/1.1 connections a browser opens per host (Chromium, Firefox): more requests only queue. */
